@@ -1,0 +1,10 @@
+"""conquest_widget: conquest board games in Jupyter.
+
+The flagship is Japan Conquest (全国制覇すごろく).  Sub-modules:
+
+- :mod:`conquest_widget.board` — the 47 prefectures, 7 regions and game connections;
+- :mod:`conquest_widget.geo` — prefecture shapes as a GeoDataFrame;
+- :mod:`conquest_widget.japan` — the Japan Conquest rules engine.
+"""
+
+__version__ = "0.1.0"
