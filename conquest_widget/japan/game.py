@@ -1,0 +1,815 @@
+"""The Japan Conquest game: state changes only through actions.
+
+    >>> from conquest_widget.japan import Game, GameSetup, ScriptedDice
+    >>> g = Game(GameSetup.quick(["Tokyo", "Osaka"]), dice=ScriptedDice([2]))
+    >>> g.current_player, g.phase
+    (0, 'roll')
+    >>> g.roll(1)
+    >>> g.allowance, sorted(g.legal_steps())
+    (2, [11, 12, 14, 19])
+    >>> g.step("Saitama"); g.step("Gunma"); g.confirm_route()
+    >>> g.prefecture_info("Gunma")["owner"], g.prefecture_info("Gunma")["level"]
+    (0, 'territory')
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable
+from typing import Any
+
+from ..board import JapanBoard, PrefectureRef, japan
+from ..errors import GameOverError, IllegalActionError, SerializationError, UnknownPrefectureError
+from .actions import Action, BattleRoll, ConfirmRoute, Edit, Roll, Step, UndoStep, action_from_dict
+from .dice import DiceSource, RandomDice, dice_from_dict
+from .movement import NOBODY, RouteContext, RoutePoint
+from .rules import (
+    BASE,
+    BATTLE_BONUS,
+    CASTLE,
+    CASTLE_DEFENCE,
+    DEFENCE_BONUS,
+    DICE_OPTIONS,
+    FINAL_SHOWDOWN_TURNS,
+    FULL_REGION_DEFENCE,
+    HOME,
+    LEVEL_BY_NAME,
+    LEVEL_MULTIPLIER,
+    LEVEL_NAMES,
+    NEUTRAL,
+    PROSPERITY_CASTLE,
+    PROSPERITY_HOME,
+    REGION_BONUS_PER_PREFECTURE,
+    REGION_DEFENCE,
+    TERRITORY,
+    TRIPLE_DICE_EVERY,
+)
+from .setup import GameSetup
+from .state import BattleState, GameState, PlayerState
+
+FORMAT = "conquest_widget.japan_conquest.game"
+FORMAT_VERSION = 1
+ITEM_NAMES = {2: "double", 3: "triple"}
+
+
+class Game:
+    """A game of Japan Conquest.
+
+    ``legal_actions()`` lists what may be done now; ``apply(action)`` is the one path
+    that changes the game.  The convenience methods (:meth:`roll`, :meth:`step`,
+    :meth:`undo_step`, :meth:`confirm_route`, :meth:`battle_roll`) build an action and
+    apply it.  An illegal action raises :class:`IllegalActionError` and changes nothing.
+    """
+
+    def __init__(self, setup: GameSetup, dice: DiceSource | None = None) -> None:
+        self.setup = setup
+        self.board: JapanBoard = japan()
+        self.dice: DiceSource = dice if dice is not None else RandomDice(setup.seed)
+        self._dice_start = self.dice.to_dict() if hasattr(self.dice, "to_dict") else None
+        self.log: list[Action] = []
+        self.events: list[dict[str, Any]] = []
+        self._ctx: RouteContext | None = None
+        self._plan: list[RoutePoint] = []
+        n = len(setup.players)
+        owner = [NOBODY] * 48
+        level = [NEUTRAL] * 48
+        for seat, p in enumerate(setup.players):
+            owner[p.home] = seat
+            level[p.home] = HOME
+        self.state = GameState(
+            owner=owner,
+            level=level,
+            stored=[0] * 48,
+            players=[PlayerState(position=p.home) for p in setup.players],
+            order=list(range(n)),
+            region_controller={rid: NOBODY for rid in self.board.regions},
+            region_full={rid: False for rid in self.board.regions},
+        )
+        self._emit("game_start", mode=setup.mode, turns=setup.turns, players=[p.name for p in setup.players])
+        if setup.roll_for_order:
+            self.state.order = self._roll_for_order(list(range(n)))
+            self._emit("turn_order", order=list(self.state.order))
+        self._start_turn()
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def phase(self) -> str:
+        """``roll``, ``route``, ``battle_attack``, ``battle_defend`` or ``over``."""
+        return self.state.phase
+
+    @property
+    def is_over(self) -> bool:
+        return self.state.phase == "over"
+
+    @property
+    def current_player(self) -> int:
+        """Seat whose turn it is."""
+        return self.state.current
+
+    @property
+    def actor(self) -> int:
+        """Seat that must act now (the defender while a defence roll is awaited)."""
+        if self.state.phase == "battle_defend" and self.state.battle is not None:
+            return self.state.battle.defender
+        return self.state.current
+
+    @property
+    def allowance(self) -> int:
+        return self.state.allowance
+
+    @property
+    def route(self) -> list[int]:
+        """The planned route (codes of the prefectures entered, in order)."""
+        return list(self.state.route)
+
+    @property
+    def remaining(self) -> int:
+        """Movement left after the planned route."""
+        return self._route_point().remaining if self.state.phase == "route" else 0
+
+    def turn_number(self, seat: int | None = None) -> int:
+        """The turn a player is on (1-based; completed turns + 1 while playing)."""
+        seat = self.current_player if seat is None else seat
+        return self.state.players[seat].turns_done + (0 if self.is_over else 1)
+
+    @property
+    def totals_hidden(self) -> bool:
+        """True during a standard game's Final Showdown (its last three turns)."""
+        s = self.setup
+        if s.mode != "standard" or self.is_over or s.turns is None:
+            return False
+        return self.turn_number() > s.turns - FINAL_SHOWDOWN_TURNS
+
+    def level_value(self, code: int) -> int:
+        """Points a prefecture is worth to its owner at its current level."""
+        return self.board.prefectures[code - 1].base_value * LEVEL_MULTIPLIER[self.state.level[code]]
+
+    def score(self, seat: int) -> dict[str, int]:
+        """Score breakdown: prefectures, regions (control bonus held), banked, total."""
+        st = self.state
+        prefs = sum(self.level_value(c) for c in self.board.codes if st.owner[c] == seat)
+        regions = sum(
+            REGION_BONUS_PER_PREFECTURE * len(self.board.regions[rid].members)
+            for rid, ctrl in st.region_controller.items()
+            if ctrl == seat
+        )
+        banked = st.players[seat].banked
+        return {"prefectures": prefs, "regions": regions, "banked": banked, "total": prefs + regions + banked}
+
+    def scores(self) -> list[dict[str, int]]:
+        """:meth:`score` for every seat."""
+        return [self.score(s) for s in range(len(self.setup.players))]
+
+    def ranking(self) -> list[dict[str, Any]]:
+        """Standings, best first: ``{"seat", "name", "score", "rank"}``; equal scores share
+        a rank; a defeated player ranks last."""
+        rows = [
+            {"seat": s, "name": p.name, "score": self.score(s)["total"], "defeated": self.state.players[s].defeated}
+            for s, p in enumerate(self.setup.players)
+        ]
+        rows.sort(key=lambda r: (r["defeated"], -r["score"], r["seat"]))
+        for i, r in enumerate(rows):
+            prev = rows[i - 1] if i else None
+            same = prev is not None and (prev["defeated"], prev["score"]) == (r["defeated"], r["score"])
+            r["rank"] = prev["rank"] if same else i + 1
+        return rows
+
+    def winners(self) -> list[int]:
+        """Seats ranked first (several when tied)."""
+        return [r["seat"] for r in self.ranking() if r["rank"] == 1]
+
+    def prefecture_info(self, ref: PrefectureRef) -> dict[str, Any]:
+        """Owner seat (or None), level name, current points and stored prosperity."""
+        code = self.board.code(ref)
+        st = self.state
+        owner = st.owner[code]
+        return {
+            "code": code,
+            "owner": None if owner == NOBODY else owner,
+            "level": LEVEL_NAMES[st.level[code]],
+            "points": self.level_value(code) if owner != NOBODY else 0,
+            "base_value": self.board.prefectures[code - 1].base_value,
+            "stored": st.stored[code],
+        }
+
+    def region_status(self) -> dict[str, dict[str, Any]]:
+        """Per region: the controlling seat (or None) and whether control is full."""
+        st = self.state
+        return {
+            rid: {
+                "controller": None if st.region_controller[rid] == NOBODY else st.region_controller[rid],
+                "full": st.region_full[rid],
+                "bonus": REGION_BONUS_PER_PREFECTURE * len(self.board.regions[rid].members),
+            }
+            for rid in self.board.regions
+        }
+
+    def items(self, seat: int) -> dict[str, int]:
+        """Dice items a player holds."""
+        p = self.state.players[seat]
+        return {"double": p.doubles, "triple": p.triples}
+
+    # ----------------------------------------------------------- legal actions
+    def legal_steps(self) -> list[int]:
+        """Prefectures the planned route may enter next (never into a dead end)."""
+        if self.state.phase != "route":
+            return []
+        return self._context().next_steps(self._route_point())
+
+    def can_confirm(self) -> bool:
+        """May the planned route be confirmed now?"""
+        return self.state.phase == "route" and self._context().can_end(self._route_point())
+
+    def legal_actions(self) -> list[Action]:
+        """Every action legal now."""
+        st = self.state
+        if st.phase == "roll":
+            p = st.players[st.current]
+            return [Roll(d) for d in DICE_OPTIONS if p.items(d) > 0]
+        if st.phase == "route":
+            acts: list[Action] = [Step(c) for c in self.legal_steps()]
+            if st.route:
+                acts.append(UndoStep())
+            if self.can_confirm():
+                acts.append(ConfirmRoute())
+            return acts
+        if st.phase in ("battle_attack", "battle_defend"):
+            p = st.players[self.actor]
+            return [BattleRoll(d) for d in DICE_OPTIONS if p.items(d) > 0]
+        return []
+
+    # --------------------------------------------------------------- applying
+    def apply(self, action: Action) -> None:
+        """Apply one action.  Raises :class:`IllegalActionError` (state unchanged) if illegal."""
+        if not isinstance(action, Action):
+            raise IllegalActionError(f"not an action: {action!r}")
+        if self.state.phase == "over":
+            raise GameOverError(f"the game is over; {action} is not possible")
+        handler = {
+            Roll: self._do_roll,
+            Step: self._do_step,
+            UndoStep: self._do_undo,
+            ConfirmRoute: self._do_confirm,
+            BattleRoll: self._do_battle_roll,
+            Edit: self._do_edit,
+        }.get(type(action))
+        if handler is None:
+            raise IllegalActionError(f"unknown action {action!r}")
+        handler(action)
+        self.log.append(action)
+
+    def roll(self, dice: int = 1) -> None:
+        """Roll for movement: 1 die, or spend a Double (2) or Triple (3) Dice item."""
+        self.apply(Roll(dice))
+
+    def step(self, to: PrefectureRef) -> None:
+        """Add a prefecture (code or name) to the planned route."""
+        try:
+            code = self.board.code(to)
+        except UnknownPrefectureError as exc:
+            raise IllegalActionError(str(exc)) from None
+        self.apply(Step(code))
+
+    def undo_step(self) -> None:
+        """Remove the last prefecture of the planned route."""
+        self.apply(UndoStep())
+
+    def confirm_route(self) -> None:
+        """Execute the planned route."""
+        self.apply(ConfirmRoute())
+
+    def battle_roll(self, dice: int = 1) -> None:
+        """Roll in the current battle as attacker or defender, whoever is to act."""
+        self.apply(BattleRoll(dice))
+
+    def plan_route(self, route: Iterable[PrefectureRef], dice: int | None = None) -> None:
+        """Convenience: roll (if ``dice`` is given), step through ``route`` and confirm.
+
+        All-or-nothing: if any step is illegal, the steps already planned are undone
+        before the error is raised (a roll, once made, stays made)."""
+        if dice is not None:
+            self.roll(dice)
+        planned = 0
+        try:
+            for r in route:
+                self.step(r)
+                planned += 1
+            self.confirm_route()
+        except IllegalActionError:
+            for _ in range(planned):
+                self.undo_step()
+            raise
+
+    # ------------------------------------------------------------- handlers
+    def _require(self, cond: bool, message: str) -> None:
+        if not cond:
+            raise IllegalActionError(message)
+
+    def _check_dice(self, seat: int, dice: int, purpose: str) -> None:
+        self._require(dice in DICE_OPTIONS, f"dice option must be 1, 2 or 3 dice, got {dice!r}")
+        if dice > 1:
+            self._require(
+                self.state.players[seat].items(dice) > 0,
+                f"{self.setup.players[seat].name} has no {ITEM_NAMES[dice].title()} Dice item to {purpose} with",
+            )
+
+    def _spend_item(self, seat: int, dice: int, purpose: str) -> None:
+        if dice == 2:
+            self.state.players[seat].doubles -= 1
+        elif dice == 3:
+            self.state.players[seat].triples -= 1
+        else:
+            return
+        self._emit("item_used", player=seat, item=ITEM_NAMES[dice], purpose=purpose)
+
+    def _do_roll(self, a: Roll) -> None:
+        st = self.state
+        self._require(st.phase == "roll", f"cannot roll for movement during the {st.phase} phase")
+        seat = st.current
+        self._check_dice(seat, a.dice, "move")
+        faces = self.dice.roll(a.dice)
+        self._spend_item(seat, a.dice, "movement")
+        st.roll = list(faces)
+        st.allowance = sum(faces)
+        st.route = []
+        st.phase = "route"
+        self._invalidate()
+        self._emit("roll", player=seat, dice=a.dice, faces=list(faces), allowance=st.allowance)
+        ctx = self._context()
+        if not ctx.completable(self._route_point()):
+            self._emit("no_route", player=seat, allowance=st.allowance)
+            st.phase = "roll"
+            st.allowance = 0
+            self._end_turn()
+
+    def _do_step(self, a: Step) -> None:
+        st = self.state
+        self._require(st.phase == "route", f"cannot step during the {st.phase} phase: roll first")
+        code = a.to
+        self._require(isinstance(code, int) and 1 <= code <= 47, f"unknown prefecture code {code!r}")
+        ctx = self._context()
+        here = self._route_point()
+        name = self.board.prefectures[code - 1].name_en
+        self._require(code in ctx.adjacency[here.pos], f"{name} is not connected to {self.board.prefectures[here.pos - 1].name_en}")
+        after = ctx.advance(here, code)
+        if after is None:
+            cost = ctx.step_cost(here.pos, code, here.broken)
+            if cost > here.remaining:
+                raise IllegalActionError(f"entering {name} costs {cost} movement but only {here.remaining} is left")
+            raise IllegalActionError(f"cannot pay the {ctx.toll[code]}-point toll into {name} with {here.banked} banked points")
+        self._require(ctx.completable(after), f"stepping to {name} leads to a dead end: no complete legal route continues from there")
+        st.route.append(code)
+        self._plan.append(after)
+
+    def _do_undo(self, a: UndoStep) -> None:
+        st = self.state
+        self._require(st.phase == "route", f"nothing to undo during the {st.phase} phase")
+        self._require(bool(st.route), "the planned route is empty: nothing to undo")
+        st.route.pop()
+        self._route_point()  # keep the plan cache in step
+        if len(self._plan) > len(st.route) + 1:
+            self._plan.pop()
+
+    def _do_confirm(self, a: ConfirmRoute) -> None:
+        st = self.state
+        self._require(st.phase == "route", f"no route to confirm during the {st.phase} phase")
+        ctx = self._context()
+        end = self._route_point()
+        if not ctx.can_end(end):
+            if not st.route:
+                raise IllegalActionError("the route is empty: step to a neighbouring prefecture first")
+            if ctx.forbidden_end[end.pos]:
+                raise IllegalActionError("a route may not end on an enemy home base")
+            raise IllegalActionError(
+                f"{end.remaining} movement left: use it all, or end early only at your own base, castle or home base"
+            )
+        seat = st.current
+        route = list(st.route)
+        prev = st.players[seat].position
+        broken = 0
+        for code in route:
+            cost = ctx.step_cost(prev, code, broken)
+            broken |= ctx.breaks[code]
+            owner, lv = st.owner[code], st.level[code]
+            self._emit("move", player=seat, pref=code, frm=prev, cost=cost)
+            if owner not in (NOBODY, seat):
+                if ctx.toll[code]:
+                    toll = ctx.toll[code]
+                    st.players[seat].banked -= toll
+                    st.players[owner].banked += toll
+                    self._emit("toll", player=seat, to_player=owner, pref=code, amount=toll, level=LEVEL_NAMES[lv])
+                elif lv == TERRITORY:
+                    st.owner[code], st.level[code] = NOBODY, NEUTRAL
+                    self._emit("neutralised", player=seat, from_player=owner, pref=code, points=-self._value(code, TERRITORY))
+                    self._refresh_regions()
+            prev = code
+        st.players[seat].position = prev
+        st.route = []
+        st.allowance = 0
+        self._invalidate()
+        self._emit("route_done", player=seat, route=route)
+        self._stop_at(seat, prev)
+
+    def _stop_at(self, seat: int, code: int) -> None:
+        st = self.state
+        owner, lv = st.owner[code], st.level[code]
+        if owner == NOBODY:
+            st.owner[code], st.level[code] = seat, TERRITORY
+            self._emit("claimed", player=seat, pref=code, level="territory", points=self._value(code, TERRITORY))
+        elif owner == seat:
+            if lv in (TERRITORY, BASE):
+                st.level[code] = lv + 1
+                self._emit(
+                    "upgraded", player=seat, pref=code, level=LEVEL_NAMES[lv + 1], frm=LEVEL_NAMES[lv],
+                    points=self._value(code, lv + 1) - self._value(code, lv),
+                )
+            else:
+                self._emit("stayed", player=seat, pref=code, level=LEVEL_NAMES[lv])
+        elif lv == TERRITORY:
+            st.owner[code], st.level[code] = seat, BASE
+            self._emit("captured", player=seat, from_player=owner, pref=code, level="base", points=self._value(code, BASE))
+        else:  # enemy base or castle: battle
+            parts = {"castle": CASTLE_DEFENCE if lv == CASTLE else 0}
+            rid = self.board.prefectures[code - 1].region
+            held = st.region_controller[rid] == owner
+            parts["region"] = REGION_DEFENCE if held else 0
+            parts["full_region"] = FULL_REGION_DEFENCE if held and st.region_full[rid] else 0
+            bonus = sum(parts.values())
+            st.battle = BattleState(pref=code, attacker=seat, defender=owner, bonus=bonus, bonus_parts=parts)
+            st.phase = "battle_attack"
+            self._emit("battle_start", player=seat, defender=owner, pref=code, level=LEVEL_NAMES[lv], bonus=bonus, bonus_parts=parts)
+            return
+        self._invalidate()
+        self._refresh_regions()
+        if not self._check_conquest_end():
+            self._end_turn()
+
+    def _do_battle_roll(self, a: BattleRoll) -> None:
+        st = self.state
+        self._require(st.phase in ("battle_attack", "battle_defend"), f"no battle in progress (phase {st.phase})")
+        b = st.battle
+        assert b is not None
+        seat = self.actor
+        self._check_dice(seat, a.dice, "fight")
+        faces = list(self.dice.roll(a.dice))
+        self._spend_item(seat, a.dice, "battle")
+        if st.phase == "battle_attack":
+            b.attack_dice, b.attack_roll = a.dice, faces
+            st.phase = "battle_defend"
+            self._emit("battle_roll", player=seat, side="attacker", dice=a.dice, faces=faces, total=sum(faces), pref=b.pref)
+            return
+        attack = sum(b.attack_roll or [])
+        defence = sum(faces) + b.bonus
+        self._emit("battle_roll", player=seat, side="defender", dice=a.dice, faces=faces, total=defence, bonus=b.bonus, pref=b.pref)
+        lv = st.level[b.pref]
+        if attack > defence:
+            st.owner[b.pref] = b.attacker
+            st.players[b.attacker].banked += BATTLE_BONUS
+            winner = b.attacker
+        else:
+            st.players[b.defender].banked += DEFENCE_BONUS
+            winner = b.defender
+        self._emit(
+            "battle_result", player=b.attacker, defender=b.defender, pref=b.pref, attack=attack, defence=defence,
+            bonus=b.bonus, winner=winner, attacker_won=winner == b.attacker, level=LEVEL_NAMES[lv],
+            points=BATTLE_BONUS if winner == b.attacker else DEFENCE_BONUS,
+        )
+        st.battle = None
+        st.phase = "roll"
+        self._invalidate()
+        self._refresh_regions()
+        if not self._check_conquest_end():
+            self._end_turn()
+
+    # ------------------------------------------------------------ turn flow
+    def _start_turn(self) -> None:
+        st = self.state
+        seat = st.current
+        p = st.players[seat]
+        turn = p.turns_done + 1
+        st.phase, st.allowance, st.roll, st.route = "roll", 0, [], []
+        self._invalidate()
+        self._emit("turn_start", player=seat)
+        collected, prefs = 0, []
+        for c in self.board.codes:
+            if st.owner[c] == seat and st.level[c] >= CASTLE and st.stored[c]:
+                collected += st.stored[c]
+                prefs.append(c)
+                st.stored[c] = 0
+        if collected:
+            p.banked += collected
+            self._emit("prosperity_collected", player=seat, amount=collected, prefs=prefs, points=collected)
+        for rid, full in st.region_full.items():
+            if full and st.region_controller[rid] == seat:
+                pay = REGION_BONUS_PER_PREFECTURE * len(self.board.regions[rid].members)
+                p.banked += pay
+                self._emit("full_control_paid", player=seat, region=rid, amount=pay, points=pay)
+        if turn > TRIPLE_DICE_EVERY and (turn - 1) % TRIPLE_DICE_EVERY == 0:
+            p.triples += 1
+            self._emit("item_received", player=seat, item="triple", reason="turn", turn_number=turn)
+        if self._is_stranded(seat):
+            p.defeated = True
+            st.defeated = seat
+            self._emit("defeated", player=seat, pref=p.position)
+            self._finish("defeat")
+
+    def _is_stranded(self, seat: int) -> bool:
+        """True when no allowance the player could obtain this turn admits a legal route."""
+        p = self.state.players[seat]
+        ctx = self._context()
+        top = 18 if p.triples else 12 if p.doubles else 6
+        low = 1
+        return not any(ctx.completable(ctx.start(p.position, a, p.banked)) for a in range(low, top + 1))
+
+    def _end_turn(self) -> None:
+        st = self.state
+        seat = st.current
+        stored_total, prefs = 0, []
+        for c in self.board.codes:
+            if st.owner[c] == seat and st.level[c] >= CASTLE:
+                add = PROSPERITY_HOME if st.level[c] == HOME else PROSPERITY_CASTLE
+                st.stored[c] += add
+                stored_total += add
+                prefs.append(c)
+        if stored_total:
+            self._emit("prosperity_stored", player=seat, amount=stored_total, prefs=prefs)
+        st.players[seat].turns_done += 1
+        self._emit("turn_end", player=seat)
+        if self.setup.mode == "standard" and all(p.turns_done >= (self.setup.turns or 0) for p in st.players):
+            self._finish("turns")
+            return
+        st.turn_index = (st.turn_index + 1) % len(st.order)
+        self._start_turn()
+
+    def _check_conquest_end(self) -> bool:
+        mode = self.setup.mode
+        if mode == "standard":
+            return False
+        need = BASE if mode == "conquest" else CASTLE
+        if all(self.state.level[c] >= need for c in self.board.codes):
+            self._finish(mode)
+            return True
+        return False
+
+    def _finish(self, reason: str) -> None:
+        st = self.state
+        st.phase = "over"
+        st.end_reason = reason
+        st.battle = None
+        st.route, st.allowance = [], 0
+        self._invalidate()
+        standings = self.ranking()
+        self._emit(
+            "game_end", reason=reason, standings=standings, winners=[r["seat"] for r in standings if r["rank"] == 1],
+            decisive=reason == "defeat",
+        )
+
+    def _roll_for_order(self, seats: list[int]) -> list[int]:
+        faces = {s: self.dice.roll(1)[0] for s in seats}
+        self._emit("order_roll", rolls={str(s): f for s, f in faces.items()})
+        out: list[int] = []
+        for value in sorted(set(faces.values()), reverse=True):
+            group = [s for s in seats if faces[s] == value]
+            out.extend(group if len(group) == 1 else self._roll_for_order(group))
+        return out
+
+    # ------------------------------------------------------------- regions
+    def _refresh_regions(self, award: bool = True) -> None:
+        st = self.state
+        for rid, region in self.board.regions.items():
+            owners = {st.owner[c] for c in region.members}
+            ctrl = owners.pop() if len(owners) == 1 else NOBODY
+            full = ctrl != NOBODY and all(st.level[c] >= CASTLE for c in region.members)
+            prev_ctrl, prev_full = st.region_controller[rid], st.region_full[rid]
+            if prev_full and (not full or prev_ctrl != ctrl):
+                self._emit("full_control_lost", player=prev_ctrl, region=rid)
+            if prev_ctrl != ctrl and prev_ctrl != NOBODY:
+                self._emit("region_lost", player=prev_ctrl, region=rid, points=-REGION_BONUS_PER_PREFECTURE * len(region.members))
+            st.region_controller[rid], st.region_full[rid] = ctrl, full
+            if ctrl != NOBODY and prev_ctrl != ctrl:
+                self._emit("region_gained", player=ctrl, region=rid, points=REGION_BONUS_PER_PREFECTURE * len(region.members))
+                p = st.players[ctrl]
+                if award and rid not in p.regions_ever:
+                    p.regions_ever.append(rid)
+                    p.doubles += 1
+                    self._emit("item_received", player=ctrl, item="double", reason="first_region_control", region=rid)
+            if full and not (prev_full and prev_ctrl == ctrl):
+                self._emit("full_control_gained", player=ctrl, region=rid)
+                p = st.players[ctrl]
+                if award and rid not in p.full_ever:
+                    p.full_ever.append(rid)
+                    p.triples += 1
+                    self._emit("item_received", player=ctrl, item="triple", reason="first_full_control", region=rid)
+
+    # -------------------------------------------------------------- helpers
+    def _value(self, code: int, level: int) -> int:
+        return self.board.prefectures[code - 1].base_value * LEVEL_MULTIPLIER[level]
+
+    def _emit(self, kind: str, **data: Any) -> None:
+        st = getattr(self, "state", None)
+        ev = {"seq": len(self.events), "type": kind}
+        if st is not None and st.phase != "over" and kind != "game_end":
+            ev["turn"] = st.players[st.current].turns_done + 1
+        ev.update(data)
+        self.events.append(ev)
+
+    def _invalidate(self) -> None:
+        self._ctx = None
+        self._plan = []
+
+    def _context(self) -> RouteContext:
+        if self._ctx is None:
+            st = self.state
+            self._ctx = RouteContext(self.board, st.owner, st.level, st.region_controller, st.current)
+        return self._ctx
+
+    def _route_point(self) -> RoutePoint:
+        """The route point at the end of the planned route (cached per step)."""
+        st = self.state
+        ctx = self._context()
+        if not self._plan:
+            p = st.players[st.current]
+            self._plan = [ctx.start(p.position, st.allowance, p.banked)]
+        while len(self._plan) > len(st.route) + 1:
+            self._plan.pop()
+        while len(self._plan) < len(st.route) + 1:
+            nxt = ctx.advance(self._plan[-1], st.route[len(self._plan) - 1])
+            assert nxt is not None, "planned route became illegal"
+            self._plan.append(nxt)
+        return self._plan[-1]
+
+    # ------------------------------------------------------- position editor
+    def edit_prefecture(
+        self, ref: PrefectureRef, *, owner: int | None = None, level: str | None = None, stored: int | None = None
+    ) -> None:
+        """Position editor: set a prefecture's owner (seat or None), level and stored prosperity.
+
+        ``level`` is "territory", "base" or "castle" for an owned prefecture (default:
+        keep, or "territory" for a newly owned one); an unowned prefecture is neutral.
+        Home bases cannot be edited.  Logged as an :class:`Edit` action."""
+        try:
+            code = self.board.code(ref)
+        except UnknownPrefectureError as exc:
+            raise IllegalActionError(str(exc)) from None
+        args: dict[str, Any] = {"pref": code, "owner": owner}
+        if level is not None:
+            args["level"] = level
+        if stored is not None:
+            args["stored"] = stored
+        self.apply(Edit("prefecture", args))
+
+    def edit_player(
+        self,
+        seat: int,
+        *,
+        position: PrefectureRef | None = None,
+        banked: int | None = None,
+        doubles: int | None = None,
+        triples: int | None = None,
+    ) -> None:
+        """Position editor: set a player's position, banked points and dice items."""
+        args: dict[str, Any] = {"seat": seat}
+        if position is not None:
+            try:
+                args["position"] = self.board.code(position)
+            except UnknownPrefectureError as exc:
+                raise IllegalActionError(str(exc)) from None
+        for k, v in (("banked", banked), ("doubles", doubles), ("triples", triples)):
+            if v is not None:
+                args[k] = v
+        self.apply(Edit("player", args))
+
+    def edit_turn(self, seat: int, turn: int | None = None) -> None:
+        """Position editor: make it ``seat``'s turn (at the roll), optionally on turn number
+        ``turn`` (players before ``seat`` in turn order have then completed ``turn`` turns,
+        the others ``turn - 1``).  No start-of-turn effects are applied."""
+        args: dict[str, Any] = {"seat": seat}
+        if turn is not None:
+            args["turn"] = turn
+        self.apply(Edit("turn", args))
+
+    def _do_edit(self, a: Edit) -> None:
+        st = self.state
+        self._require(st.phase == "roll", f"the position editor works between moves (roll phase), not during {st.phase}")
+        n = len(st.players)
+        args = a.args
+
+        def seat_ok(s: Any) -> bool:
+            return isinstance(s, int) and not isinstance(s, bool) and 0 <= s < n
+
+        def count_ok(v: Any) -> bool:
+            return isinstance(v, int) and not isinstance(v, bool) and v >= 0
+
+        if a.op == "prefecture":
+            code = args.get("pref")
+            self._require(isinstance(code, int) and 1 <= code <= 47, f"unknown prefecture {code!r}")
+            name = self.board.prefectures[code - 1].name_en
+            self._require(st.level[code] != HOME, f"{name} is a home base: home bases cannot be edited")
+            owner = args.get("owner")
+            self._require(owner is None or seat_ok(owner), f"owner must be a seat 0-{n - 1} or None, got {owner!r}")
+            if owner is None:
+                lv_name = args.get("level", "neutral")
+                self._require(lv_name == "neutral", f"an unowned prefecture is neutral, not {lv_name!r}")
+                lv = NEUTRAL
+            else:
+                default = LEVEL_NAMES[st.level[code]] if st.level[code] else "territory"
+                lv_name = args.get("level", default)
+                self._require(
+                    lv_name in ("territory", "base", "castle"),
+                    f"level must be territory, base or castle, got {lv_name!r}",
+                )
+                lv = LEVEL_BY_NAME[lv_name]
+            stored = args.get("stored", st.stored[code] if lv >= CASTLE else 0)
+            self._require(count_ok(stored), f"stored prosperity must be a whole number >= 0, got {stored!r}")
+            self._require(stored == 0 or lv >= CASTLE, "only castles and home bases store prosperity")
+            st.owner[code] = NOBODY if owner is None else owner
+            st.level[code] = lv
+            st.stored[code] = stored
+            self._refresh_regions(award=False)
+        elif a.op == "player":
+            seat = args.get("seat")
+            self._require(seat_ok(seat), f"seat must be 0-{n - 1}, got {seat!r}")
+            pos = args.get("position")
+            self._require(pos is None or (isinstance(pos, int) and 1 <= pos <= 47), f"unknown prefecture {pos!r}")
+            for k in ("banked", "doubles", "triples"):
+                if k in args:
+                    self._require(count_ok(args[k]), f"{k} must be a whole number >= 0, got {args[k]!r}")
+            p = st.players[seat]
+            if pos is not None:
+                p.position = pos
+            for k in ("banked", "doubles", "triples"):
+                if k in args:
+                    setattr(p, k, args[k])
+        elif a.op == "turn":
+            seat = args.get("seat")
+            self._require(seat_ok(seat), f"seat must be 0-{n - 1}, got {seat!r}")
+            turn = args.get("turn", st.players[seat].turns_done + 1)
+            limit = self.setup.turns if self.setup.mode == "standard" else None
+            self._require(
+                isinstance(turn, int) and turn >= 1 and (limit is None or turn <= limit),
+                f"turn number must be 1-{limit if limit else 'any'}, got {turn!r}",
+            )
+            idx = st.order.index(seat)
+            for i, s in enumerate(st.order):
+                st.players[s].turns_done = turn if i < idx else turn - 1
+            st.turn_index = idx
+        else:
+            raise IllegalActionError(f"unknown editor operation {a.op!r}")
+        self._invalidate()
+        self._emit("edited", op=a.op, args=dict(args))
+
+    # --------------------------------------------------------- serialization
+    def snapshot(self) -> dict[str, Any]:
+        """The current state as plain data (equal for equal states)."""
+        return self.state.snapshot()
+
+    def to_dict(self) -> dict[str, Any]:
+        """Setup, dice source, action log and state snapshot as JSON-compatible data."""
+        if self._dice_start is None:
+            raise SerializationError(f"the dice source {self.dice!r} cannot be serialized (it has no to_dict())")
+        return {
+            "format": FORMAT,
+            "version": FORMAT_VERSION,
+            "setup": self.setup.to_dict(),
+            "dice": copy.deepcopy(self._dice_start),
+            "log": [a.to_dict() for a in self.log],
+            "snapshot": self.snapshot(),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], *, verify: bool = True) -> "Game":
+        """Rebuild a game by replaying its log; refuses data whose snapshot differs from the replay."""
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise SerializationError(f"not a Japan Conquest game: expected format {FORMAT!r}")
+        version = data.get("version")
+        if version != FORMAT_VERSION:
+            raise SerializationError(f"unsupported game format version {version!r} (this version reads {FORMAT_VERSION})")
+        try:
+            setup = GameSetup.from_dict(data["setup"])
+            dice = dice_from_dict(data["dice"])
+            log = [action_from_dict(a) for a in data["log"]]
+        except (KeyError, TypeError) as exc:
+            raise SerializationError(f"malformed game data: missing or bad {exc}") from exc
+        game = cls.replay(setup, log, dice)
+        if verify and "snapshot" in data and game.snapshot() != data["snapshot"]:
+            raise SerializationError("the saved snapshot does not match the replayed action log (corrupt or edited save)")
+        return game
+
+    @classmethod
+    def replay(cls, setup: GameSetup, log: Iterable[Action], dice: DiceSource | None = None) -> "Game":
+        """A new game from ``setup`` with every action of ``log`` applied in order."""
+        game = cls(setup, dice)
+        for i, action in enumerate(log):
+            try:
+                game.apply(action)
+            except IllegalActionError as exc:
+                raise SerializationError(f"action {i} ({action}) of the log is illegal on replay: {exc}") from exc
+        return game
+
+    def copy(self) -> "Game":
+        """An independent copy (same dice position)."""
+        return copy.deepcopy(self)
+
+    def __repr__(self) -> str:
+        names = ", ".join(p.name for p in self.setup.players)
+        return f"<Game {self.setup.mode} [{names}] phase={self.phase} turn={self.turn_number()}>"

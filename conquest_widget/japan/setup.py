@@ -1,0 +1,140 @@
+"""Game setup: who plays, from where, in which mode.
+
+    >>> s = GameSetup.quick(["Tokyo", "Osaka"], seed=3)
+    >>> [p.name for p in s.players], s.mode, s.turns
+    (['Player 1', 'Player 2'], 'standard', 10)
+    >>> GameSetup.quick(["Tokyo", "Kanagawa"])
+    Traceback (most recent call last):
+    ...
+    conquest_widget.errors.SetupError: home prefectures Tokyo and Kanagawa are adjacent: homes must not be neighbours
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any
+
+from ..board import japan
+from ..errors import SetupError, UnknownPrefectureError
+from .rules import DIFFICULTIES, MODES, STANDARD_TURNS, STRATEGIES
+
+DEFAULT_COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e")
+
+
+@dataclass(frozen=True)
+class PlayerSetup:
+    """One seat.  CPU difficulty and strategy are kept even while ``cpu`` is False."""
+
+    name: str
+    home: int
+    colour: str = "#d62728"
+    cpu: bool = False
+    difficulty: str = "normal"
+    strategy: str = "balanced"
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "PlayerSetup":
+        return cls(**{k: data[k] for k in ("name", "home", "colour", "cpu", "difficulty", "strategy") if k in data})
+
+
+@dataclass(frozen=True)
+class GameSetup:
+    """A validated game setup.  Construction raises :class:`SetupError` when invalid."""
+
+    players: tuple[PlayerSetup, ...]
+    mode: str = "standard"
+    turns: int | None = 10
+    roll_for_order: bool = False
+    seed: int | None = None
+    extra: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    def __post_init__(self) -> None:
+        players = tuple(self.players)
+        object.__setattr__(self, "players", players)
+        if not 2 <= len(players) <= 4:
+            raise SetupError(f"Japan Conquest needs 2-4 players, got {len(players)}")
+        board = japan()
+        homes = []
+        fixed = []
+        for i, p in enumerate(players):
+            if not isinstance(p, PlayerSetup):
+                raise SetupError(f"player {i + 1} must be a PlayerSetup, got {type(p).__name__}")
+            try:
+                code = board.code(p.home)
+            except UnknownPrefectureError as exc:
+                raise SetupError(f"player {i + 1} ({p.name}): {exc}") from None
+            if not str(p.name).strip():
+                raise SetupError(f"player {i + 1} needs a name")
+            if p.difficulty not in DIFFICULTIES:
+                raise SetupError(f"player {i + 1}: CPU difficulty must be one of {DIFFICULTIES}, got {p.difficulty!r}")
+            if p.strategy not in STRATEGIES:
+                raise SetupError(f"player {i + 1}: CPU strategy must be one of {STRATEGIES}, got {p.strategy!r}")
+            fixed.append(replace(p, home=code, name=str(p.name).strip(), cpu=bool(p.cpu)))
+            homes.append(code)
+        object.__setattr__(self, "players", tuple(fixed))
+        names = [p.name for p in fixed]
+        if len(set(names)) != len(names):
+            raise SetupError(f"player names must differ, got {names}")
+        for i, a in enumerate(homes):
+            for b in homes[i + 1 :]:
+                pa, pb = board.prefecture(a).name_en, board.prefecture(b).name_en
+                if a == b:
+                    raise SetupError(f"two players share the home prefecture {pa}: homes must be distinct")
+                if b in board.adjacency[a]:
+                    raise SetupError(f"home prefectures {pa} and {pb} are adjacent: homes must not be neighbours")
+        if self.mode not in MODES:
+            raise SetupError(f"mode must be one of {MODES}, got {self.mode!r}")
+        if self.mode == "standard":
+            if self.turns not in STANDARD_TURNS:
+                raise SetupError(f"a standard game lasts one of {STANDARD_TURNS} turns, got {self.turns!r}")
+        else:
+            object.__setattr__(self, "turns", None)
+        if self.seed is not None and not isinstance(self.seed, int):
+            raise SetupError(f"seed must be an integer or None, got {self.seed!r}")
+
+    @classmethod
+    def quick(
+        cls,
+        homes: Sequence[int | str],
+        *,
+        cpu: Sequence[bool] | None = None,
+        mode: str = "standard",
+        turns: int | None = 10,
+        roll_for_order: bool = False,
+        seed: int | None = None,
+    ) -> "GameSetup":
+        """A setup with default names and colours for the given home prefectures."""
+        cpu = list(cpu) if cpu is not None else [False] * len(homes)
+        players = tuple(
+            PlayerSetup(name=f"Player {i + 1}", home=h, colour=DEFAULT_COLOURS[i % 4], cpu=c)
+            for i, (h, c) in enumerate(zip(homes, cpu, strict=False))
+        )
+        if len(cpu) != len(homes):
+            raise SetupError(f"{len(homes)} homes but {len(cpu)} cpu flags")
+        return cls(players=players, mode=mode, turns=turns, roll_for_order=roll_for_order, seed=seed)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "players": [p.to_dict() for p in self.players],
+            "mode": self.mode,
+            "turns": self.turns,
+            "roll_for_order": self.roll_for_order,
+            "seed": self.seed,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "GameSetup":
+        try:
+            return cls(
+                players=tuple(PlayerSetup.from_dict(p) for p in data["players"]),
+                mode=data.get("mode", "standard"),
+                turns=data.get("turns"),
+                roll_for_order=bool(data.get("roll_for_order", False)),
+                seed=data.get("seed"),
+            )
+        except (KeyError, TypeError) as exc:
+            raise SetupError(f"malformed setup data: {exc!r}") from exc
