@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..board import JapanBoard, PrefectureRef, japan
-from ..errors import GameOverError, IllegalActionError, SerializationError, UnknownPrefectureError
+from ..errors import GameOverError, IllegalActionError, SerializationError, SetupError, UnknownPrefectureError
 from .actions import Action, BattleRoll, ConfirmRoute, Edit, Roll, Step, UndoStep, action_from_dict
 from .dice import DiceSource, RandomDice, dice_from_dict
 from .movement import NOBODY, RouteContext, RoutePoint
@@ -387,7 +387,8 @@ class Game:
         route = list(st.route)
         prev = st.players[seat].position
         broken = 0
-        for code in route:
+        last = len(route) - 1
+        for i, code in enumerate(route):
             cost = ctx.step_cost(prev, code, broken)
             broken |= ctx.breaks[code]
             owner, lv = st.owner[code], st.level[code]
@@ -398,7 +399,7 @@ class Game:
                     st.players[seat].banked -= toll
                     st.players[owner].banked += toll
                     self._emit("toll", player=seat, to_player=owner, pref=code, amount=toll, level=LEVEL_NAMES[lv])
-                elif lv == TERRITORY:
+                elif lv == TERRITORY and i < last:  # passing through; stopping there captures it
                     st.owner[code], st.level[code] = NOBODY, NEUTRAL
                     self._emit("neutralised", player=seat, from_player=owner, pref=code, points=-self._value(code, TERRITORY))
                     self._refresh_regions()
@@ -533,8 +534,8 @@ class Game:
                 prefs.append(c)
         if stored_total:
             self._emit("prosperity_stored", player=seat, amount=stored_total, prefs=prefs)
-        st.players[seat].turns_done += 1
         self._emit("turn_end", player=seat)
+        st.players[seat].turns_done += 1
         if self.setup.mode == "standard" and all(p.turns_done >= (self.setup.turns or 0) for p in st.players):
             self._finish("turns")
             return
@@ -589,17 +590,19 @@ class Game:
             if ctrl != NOBODY and prev_ctrl != ctrl:
                 self._emit("region_gained", player=ctrl, region=rid, points=REGION_BONUS_PER_PREFECTURE * len(region.members))
                 p = st.players[ctrl]
-                if award and rid not in p.regions_ever:
+                if rid not in p.regions_ever:  # editor-made control counts as had, but earns nothing
                     p.regions_ever.append(rid)
-                    p.doubles += 1
-                    self._emit("item_received", player=ctrl, item="double", reason="first_region_control", region=rid)
+                    if award:
+                        p.doubles += 1
+                        self._emit("item_received", player=ctrl, item="double", reason="first_region_control", region=rid)
             if full and not (prev_full and prev_ctrl == ctrl):
                 self._emit("full_control_gained", player=ctrl, region=rid)
                 p = st.players[ctrl]
-                if award and rid not in p.full_ever:
+                if rid not in p.full_ever:
                     p.full_ever.append(rid)
-                    p.triples += 1
-                    self._emit("item_received", player=ctrl, item="triple", reason="first_full_control", region=rid)
+                    if award:
+                        p.triples += 1
+                        self._emit("item_received", player=ctrl, item="triple", reason="first_full_control", region=rid)
 
     # -------------------------------------------------------------- helpers
     def _value(self, code: int, level: int) -> int:
@@ -788,8 +791,12 @@ class Game:
             setup = GameSetup.from_dict(data["setup"])
             dice = dice_from_dict(data["dice"])
             log = [action_from_dict(a) for a in data["log"]]
-        except (KeyError, TypeError) as exc:
-            raise SerializationError(f"malformed game data: missing or bad {exc}") from exc
+        except SerializationError:
+            raise
+        except SetupError as exc:
+            raise SerializationError(f"the saved setup is invalid: {exc}") from exc
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise SerializationError(f"malformed game data: missing or bad {exc!r}") from exc
         game = cls.replay(setup, log, dice)
         if verify and "snapshot" in data and game.snapshot() != data["snapshot"]:
             raise SerializationError("the saved snapshot does not match the replayed action log (corrupt or edited save)")

@@ -136,5 +136,5 @@ class GameSetup:
                 roll_for_order=bool(data.get("roll_for_order", False)),
                 seed=data.get("seed"),
             )
-        except (KeyError, TypeError) as exc:
+        except (KeyError, TypeError, AttributeError, ValueError) as exc:
             raise SetupError(f"malformed setup data: {exc!r}") from exc
