@@ -47,6 +47,7 @@ class RouteContext:
         "cost",
         "toll",
         "breaks",
+        "neutralisable",
         "opp_ctrl",
         "stop_early",
         "forbidden_end",
@@ -69,6 +70,7 @@ class RouteContext:
         self.cost = [1] * 48
         self.toll = [0] * 48
         self.breaks = [0] * 48
+        self.neutralisable = [False] * 48
         self.stop_early = [False] * 48
         self.forbidden_end = [False] * 48
         self.opp_ctrl = 0
@@ -86,6 +88,7 @@ class RouteContext:
                     self.toll[code] = TOLL_HOME if lv == HOME else TOLL_CASTLE
                 self.forbidden_end[code] = lv == HOME
                 if lv == TERRITORY:
+                    self.neutralisable[code] = True
                     # neutralising it breaks its owner's control of the region, if held
                     self.breaks[code] = self.region_bit[code] & self.opp_ctrl
         self._memo: dict[tuple[int, int, int, int], bool] = {}

@@ -1,0 +1,477 @@
+"""CPU players: 3 difficulties x 4 strategies.
+
+A CPU makes every decision a human makes: the dice option for movement, the whole
+route (any legal route: early stops at its own bases, detours, toll avoidance),
+the attack dice and, after seeing the attacker's roll, the defence dice.
+
+- **Strategy** is what it values: *aggressive* favours enemy bases and castles and
+  saves dice items for battles; *expansionist* favours unclaimed prefectures;
+  *defensive* favours upgrading to bases and castles; *balanced* weighs all.
+- **Difficulty** is how consistently it picks strong moves: *easy* often settles for
+  weaker moves (noise and random picks), *normal* evaluates every route of this
+  turn, *hard* also looks one turn ahead (what the stop sets up next turn).
+
+Decisions are deterministic: a CPU's randomness comes from a stream derived from the
+game's seed, the seat and the position in the action log, so a replay or a reloaded
+save makes the same choices.
+
+    >>> from conquest_widget.japan import Game, GameSetup, PlayerSetup
+    >>> setup = GameSetup(players=(PlayerSetup("A", 13, cpu=True, difficulty="hard"),
+    ...                            PlayerSetup("B", 27, cpu=True, strategy="aggressive")), turns=5, seed=4)
+    >>> game = Game(setup)
+    >>> actions = play_cpu_turns(game)    # CPU-only: plays to the end
+    >>> game.is_over
+    True
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import weakref
+from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING
+
+from ..errors import IllegalActionError
+from .actions import Action, BattleRoll, ConfirmRoute, Roll, Step
+from .movement import NOBODY, RouteContext
+from .odds import attacker_win_probability, best_defence_dice, defence_win_given_attack, sum_distribution
+from .routes import RouteOption, route_options
+from .rules import (
+    BASE,
+    BATTLE_BONUS,
+    CASTLE,
+    CASTLE_DEFENCE,
+    DEFENCE_BONUS,
+    FULL_REGION_DEFENCE,
+    HOME,
+    LEVEL_MULTIPLIER,
+    NEUTRAL,
+    PROSPERITY_CASTLE,
+    REGION_BONUS_PER_PREFECTURE,
+    REGION_DEFENCE,
+    TERRITORY,
+)
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .game import Game
+
+
+@dataclass(frozen=True)
+class Profile:
+    """What a strategy values (multipliers on points) and how it treats items."""
+
+    claim: float = 1.0
+    upgrade: float = 1.0
+    capture: float = 1.0
+    battle: float = 1.0
+    castle: float = 1.0  # extra multiplier on upgrading a base to a castle
+    harm: float = 0.5  # value of points taken from opponents, relative to own points
+    move_item_cost: float = 1.0  # multiplier on an item's value when spent for movement
+    battle_item_cost: float = 1.0  # ... when spent in battle
+
+
+PROFILES: dict[str, Profile] = {
+    "balanced": Profile(),
+    "aggressive": Profile(claim=0.7, upgrade=0.6, capture=1.6, battle=2.6, harm=0.8, move_item_cost=4.0, battle_item_cost=0.25),
+    "expansionist": Profile(claim=2.0, upgrade=0.6, capture=1.0, battle=0.6, harm=0.4, move_item_cost=0.8),
+    "defensive": Profile(claim=1.1, upgrade=2.5, castle=2.5, capture=1.2, battle=0.7, harm=0.4, battle_item_cost=1.5),
+}
+
+#: base value (in points) of keeping a Double / Triple Dice item
+ITEM_VALUE = {1: 0.0, 2: 14.0, 3: 22.0}
+
+
+@dataclass(frozen=True)
+class Skill:
+    """How consistently a difficulty picks the best option."""
+
+    noise: float  # relative noise on option values
+    blunder: float  # chance of picking a random option
+    lookahead: float  # weight of next-turn potential (0 = none)
+    dice_sense: bool  # chooses the movement dice option by expected value
+
+
+SKILLS: dict[str, Skill] = {
+    "easy": Skill(noise=0.6, blunder=0.35, lookahead=0.0, dice_sense=False),
+    "normal": Skill(noise=0.12, blunder=0.0, lookahead=0.0, dice_sense=True),
+    "hard": Skill(noise=0.0, blunder=0.0, lookahead=0.45, dice_sense=True),
+}
+
+
+class CpuPlayer:
+    """The decision maker for one seat.  ``choose(game)`` returns the action to apply."""
+
+    def __init__(self, seat: int, difficulty: str = "normal", strategy: str = "balanced") -> None:
+        self.seat = seat
+        self.difficulty = difficulty
+        self.strategy = strategy
+        self.profile = PROFILES[strategy]
+        self.skill = SKILLS[difficulty]
+        self._plan: tuple[int, tuple[int, ...]] | None = None  # (log length at plan time, steps)
+        self._cache_key: tuple | None = None
+        self._stop_cache: dict[tuple[int, int], float] = {}
+        self._pot_cache: dict[tuple[int, int], float] = {}
+
+    # ------------------------------------------------------------ entry point
+    def choose(self, game: "Game") -> Action:
+        """The action this CPU takes now (it must be the actor)."""
+        if game.actor != self.seat or game.is_over:
+            raise IllegalActionError(f"it is not seat {self.seat}'s decision")
+        rng = _rng_for(game, self.seat)
+        key = (id(game), len(game.log) - len(game.route), game.phase)
+        if key != self._cache_key:  # values depend on the position only; reuse them within a decision
+            self._cache_key = key
+            self._stop_cache.clear()
+            self._pot_cache.clear()
+        phase = game.phase
+        if phase == "roll":
+            return Roll(self._choose_move_dice(game, rng))
+        if phase == "route":
+            return self._next_route_action(game, rng)
+        if phase == "battle_attack":
+            return BattleRoll(self._choose_attack_dice(game, rng))
+        if phase == "battle_defend":
+            return BattleRoll(self._choose_defence_dice(game, rng))
+        raise IllegalActionError(f"no CPU decision in phase {phase!r}")
+
+    # ------------------------------------------------------------ evaluation
+    def _turns_left(self, game: "Game") -> int:
+        if game.setup.mode == "standard" and game.setup.turns:
+            return max(1, game.setup.turns - game.turn_number(self.seat) + 1)
+        return 20
+
+    def _item_cost(self, game: "Game", dice: int, purpose: str) -> float:
+        base = ITEM_VALUE[dice]
+        if not base:
+            return 0.0
+        mult = self.profile.move_item_cost if purpose == "move" else self.profile.battle_item_cost
+        left = self._turns_left(game)
+        have = game.state.players[self.seat].doubles if dice == 2 else game.state.players[self.seat].triples
+        scarcity = 1.0 if have <= 1 else 0.6
+        return base * mult * scarcity * min(1.0, left / 8)
+
+    def _battle_value(self, game: "Game", code: int, *, win_p: float) -> float:
+        st = game.state
+        owner, lv = st.owner[code], st.level[code]
+        value = game.board.prefectures[code - 1].base_value * LEVEL_MULTIPLIER[lv]
+        p = self.profile
+        gain = value + p.harm * value + BATTLE_BONUS + self._region_swing(game, code, owner)
+        loss = p.harm * DEFENCE_BONUS
+        if lv == CASTLE:
+            gain += st.stored[code] * 0.8
+        return p.battle * (win_p * gain - (1 - win_p) * loss)
+
+    def _region_swing(self, game: "Game", code: int, loser: int) -> float:
+        """Value of taking ``code`` away from ``loser``: breaking their region control and
+        (for the mover) completing one's own."""
+        st = game.state
+        rid = game.board.prefectures[code - 1].region
+        members = game.board.regions[rid].members
+        bonus = REGION_BONUS_PER_PREFECTURE * len(members)
+        swing = 0.0
+        if loser != NOBODY and st.region_controller[rid] == loser:
+            swing += self.profile.harm * bonus * (2.0 if st.region_full[rid] else 1.0)
+        if all(st.owner[c] == self.seat for c in members if c != code):
+            swing += bonus + (ITEM_VALUE[2] if rid not in st.players[self.seat].regions_ever else 0)
+        return swing
+
+    def _defence_bonus(self, game: "Game", code: int) -> int:
+        st = game.state
+        owner = st.owner[code]
+        rid = game.board.prefectures[code - 1].region
+        bonus = CASTLE_DEFENCE if st.level[code] == CASTLE else 0
+        if st.region_controller[rid] == owner:
+            bonus += REGION_DEFENCE + (FULL_REGION_DEFENCE if st.region_full[rid] else 0)
+        return bonus
+
+    def _win_probability(self, game: "Game", code: int, *, best_item: bool) -> float:
+        st = game.state
+        owner = st.owner[code]
+        mine = st.players[self.seat]
+        dice = 1
+        if best_item:
+            dice = 3 if mine.triples else 2 if mine.doubles else 1
+        items = {"double": st.players[owner].doubles, "triple": st.players[owner].triples}
+        p = float(attacker_win_probability(dice, self._defence_bonus(game, code), items))
+        if self.difficulty == "easy" and self.strategy == "aggressive":
+            p = max(p, 0.65)  # reckless: little regard for the odds
+        return p
+
+    def stop_value(self, game: "Game", code: int, neutralised: int = 0) -> float:
+        """Value, in (weighted) points, of ending the movement on ``code``."""
+        key = (code, neutralised)
+        v = self._stop_cache.get(key)
+        if v is None:
+            v = self._stop_cache[key] = self._stop_value(game, code, neutralised)
+        return v
+
+    def _stop_value(self, game: "Game", code: int, neutralised: int) -> float:
+        st = game.state
+        pref = game.board.prefectures[code - 1]
+        base = pref.base_value
+        p = self.profile
+        owner = NOBODY if neutralised >> code & 1 else st.owner[code]
+        lv = NEUTRAL if owner == NOBODY else st.level[code]
+        left = self._turns_left(game)
+        if owner == NOBODY:
+            return p.claim * (base + self._completion_bonus(game, code, neutralised))
+        if owner == self.seat:
+            if lv == TERRITORY:
+                return p.upgrade * base
+            if lv == BASE:
+                prosperity = PROSPERITY_CASTLE * min(left - 1, 6) * 0.6
+                return p.upgrade * p.castle * (base + prosperity + self._full_bonus(game, code))
+            return 0.0
+        if lv == TERRITORY:
+            return p.capture * (2 * base + p.harm * base + self._region_swing(game, code, owner))
+        if lv in (BASE, CASTLE):
+            aggressive = self.strategy == "aggressive"
+            return self._battle_value(game, code, win_p=self._win_probability(game, code, best_item=aggressive))
+        return -1e9  # enemy home base: never a legal end anyway
+
+    def _completion_bonus(self, game: "Game", code: int, neutralised: int) -> float:
+        st = game.state
+        rid = game.board.prefectures[code - 1].region
+        members = game.board.regions[rid].members
+        if all(st.owner[c] == self.seat and not neutralised >> c & 1 for c in members if c != code):
+            return REGION_BONUS_PER_PREFECTURE * len(members) + (ITEM_VALUE[2] if rid not in st.players[self.seat].regions_ever else 0)
+        return 0.0
+
+    def _full_bonus(self, game: "Game", code: int) -> float:
+        st = game.state
+        rid = game.board.prefectures[code - 1].region
+        members = game.board.regions[rid].members
+        if all(st.owner[c] == self.seat and (st.level[c] >= CASTLE or c == code) for c in members):
+            return REGION_BONUS_PER_PREFECTURE * len(members) * min(self._turns_left(game) - 1, 4) * 0.6 + ITEM_VALUE[3]
+        return 0.0
+
+    def _neutralise_value(self, game: "Game", mask: int) -> float:
+        if not mask:
+            return 0.0
+        key = (0, mask)  # stop-cache keys for codes start at 1: (0, mask) is free for this
+        v = self._stop_cache.get(key)
+        if v is None:
+            v = self._stop_cache[key] = self._neutralise_points(game, mask)
+        return v
+
+    def _neutralise_points(self, game: "Game", mask: int) -> float:
+        st = game.state
+        total = 0.0
+        broken: set[str] = set()
+        for code in range(1, 48):
+            if mask >> code & 1:
+                total += game.board.prefectures[code - 1].base_value
+                rid = game.board.prefectures[code - 1].region
+                if st.region_controller[rid] == st.owner[code]:
+                    broken.add(rid)
+        total += sum(REGION_BONUS_PER_PREFECTURE * len(game.board.regions[r].members) for r in broken)
+        return self.profile.harm * total
+
+    def option_value(self, game: "Game", opt: RouteOption) -> float:
+        """Value of a complete route: its stop, neutralisations, tolls and (hard) what it sets up."""
+        value = self.stop_value(game, opt.end, opt.neutralised)
+        value += self._neutralise_value(game, opt.neutralised)
+        value -= opt.tolls * (1 + self.profile.harm)
+        if self.skill.lookahead:
+            value += self.skill.lookahead * self._potential(game, opt.end, opt.neutralised)
+        return value
+
+    def _potential(self, game: "Game", start: int, neutralised: int) -> float:
+        """Expected best stop value next turn (one die), by hop distance, minus toll exposure."""
+        cached = self._pot_cache.get((start, neutralised))
+        if cached is not None:
+            return cached
+        adj = game.board.adjacency
+        st = game.state
+        dist = hop_distances(game.board)[start]
+        best_at = [0.0] * 7
+        for code in range(1, 48):
+            d = dist[code]
+            if d == 0 or d > 6:
+                continue
+            o = st.owner[code]
+            if o not in (NOBODY, self.seat) and st.level[code] == HOME:
+                continue
+            v = self.stop_value(game, code, neutralised)
+            for k in range(d, 7, 2):  # parity: a route of k steps can bounce back and forth
+                if v > best_at[k]:
+                    best_at[k] = v
+        exposure = sum(
+            20 if st.level[n] == CASTLE else 50 if st.level[n] == HOME else 0
+            for n in adj[start]
+            if st.owner[n] not in (NOBODY, self.seat)
+        ) / max(1, len(adj[start]))
+        value = self._pot_cache[(start, neutralised)] = sum(best_at[1:]) / 6 - exposure
+        return value
+
+    # ------------------------------------------------------------ decisions
+    def _options(self, game: "Game", max_allowance: int) -> dict[int, list[RouteOption]]:
+        st = game.state
+        ctx: RouteContext = game._context()
+        me = st.players[self.seat]
+        start = ctx.start(me.position, max_allowance, me.banked)
+        return route_options(ctx, start, max_allowance)
+
+    def _best(self, game: "Game", options: list[RouteOption], rng: random.Random) -> tuple[float, RouteOption | None]:
+        if not options:
+            return -math.inf, None
+        scored = []
+        for opt in options:
+            v = self.option_value(game, opt)
+            if self.skill.noise:
+                v += rng.gauss(0, self.skill.noise * (abs(v) + 10))
+            scored.append((v, opt.spent, opt.steps, opt))
+        if self.skill.blunder and rng.random() < self.skill.blunder:
+            pick = rng.choice(scored)
+            return pick[0], pick[3]
+        v, _, _, opt = max(scored, key=lambda s: (s[0], -s[1], s[2]))
+        return v, opt
+
+    def _choose_move_dice(self, game: "Game", rng: random.Random) -> int:
+        me = game.state.players[self.seat]
+        # aggressive CPUs save dice items for battles: one of each kind is never spent on movement
+        keep = 1 if self.strategy == "aggressive" else 0
+        available = [1] + [d for d, n in ((2, me.doubles), (3, me.triples)) if n > keep]
+        if len(available) == 1:
+            return 1
+        if not self.skill.dice_sense and rng.random() < 0.5:
+            return rng.choice(available)
+        top = 6 * max(available)
+        by_allowance = self._options(game, top)
+        best_value = {a: max((self.option_value(game, o) for o in opts), default=-200.0) for a, opts in by_allowance.items()}
+        choice, choice_ev = 1, -math.inf
+        for d in available:
+            dist = sum_distribution(d)
+            ev = sum(float(p) * best_value[s] for s, p in enumerate(dist) if p and s >= 1)
+            ev -= self._item_cost(game, d, "move")
+            if ev > choice_ev + 1e-9:
+                choice, choice_ev = d, ev
+        return choice
+
+    def _next_route_action(self, game: "Game", rng: random.Random) -> Action:
+        route = tuple(game.route)
+        base_len = len(game.log) - len(route)
+        if self._plan is not None:
+            at, steps = self._plan
+            if at == base_len and steps[: len(route)] == route:
+                if len(route) < len(steps):
+                    return Step(steps[len(route)])
+                return ConfirmRoute()
+        if route:  # a partly planned route we did not plan (resumed game): finish it
+            legal = game.legal_steps()
+            if game.can_confirm():
+                return ConfirmRoute()
+            return Step(legal[0])
+        opts = self._options(game, game.allowance).get(game.allowance, [])
+        _, best = self._best(game, opts, rng)
+        if best is None:  # cannot happen: the engine ends the turn when no route exists
+            raise IllegalActionError("no legal route for the CPU")
+        self._plan = (base_len, best.steps)
+        return Step(best.steps[0])
+
+    def _choose_attack_dice(self, game: "Game", rng: random.Random) -> int:
+        st = game.state
+        b = st.battle
+        assert b is not None
+        me = st.players[self.seat]
+        available = [1] + [d for d, n in ((2, me.doubles), (3, me.triples)) if n > 0]
+        if self.skill.blunder and rng.random() < self.skill.blunder:
+            return rng.choice(available)
+        defender = st.players[b.defender]
+        items = {"double": defender.doubles, "triple": defender.triples}
+        value = game.board.prefectures[b.pref - 1].base_value * LEVEL_MULTIPLIER[st.level[b.pref]]
+        gain = (value * (1 + self.profile.harm) + BATTLE_BONUS + st.stored[b.pref]) * self.profile.battle
+        best, best_ev = 1, -math.inf
+        for d in available:
+            p = float(attacker_win_probability(d, b.bonus, items))
+            ev = p * gain - self._item_cost(game, d, "battle")
+            if ev > best_ev + 1e-9:
+                best, best_ev = d, ev
+        return best
+
+    def _choose_defence_dice(self, game: "Game", rng: random.Random) -> int:
+        st = game.state
+        b = st.battle
+        assert b is not None
+        me = st.players[self.seat]
+        available = (1,) + tuple(d for d, n in ((2, me.doubles), (3, me.triples)) if n > 0)
+        if self.skill.blunder and rng.random() < self.skill.blunder:
+            return rng.choice(available)
+        attack = sum(b.attack_roll or [])
+        value = game.board.prefectures[b.pref - 1].base_value * LEVEL_MULTIPLIER[st.level[b.pref]]
+        stake = value * (1 + self.profile.harm) + DEFENCE_BONUS + st.stored[b.pref]
+        best, best_ev = 1, float(defence_win_given_attack(attack, 1, b.bonus)) * stake
+        for d in available[1:]:
+            p = defence_win_given_attack(attack, d, b.bonus)
+            if p == defence_win_given_attack(attack, 1, b.bonus):
+                continue  # an item is worth spending only when it can change the outcome
+            ev = float(p) * stake - self._item_cost(game, d, "battle")
+            if ev > best_ev + 1e-9:
+                best, best_ev = d, ev
+        return best
+
+
+@cache
+def _hop_distances(board_id: int, adjacency: tuple) -> tuple[tuple[int, ...], ...]:
+    out = [()]
+    for s in range(1, 48):
+        dist = [99] * 48
+        dist[s] = 0
+        frontier = [s]
+        d = 0
+        while frontier:
+            d += 1
+            nxt = []
+            for c in frontier:
+                for n in adjacency[c]:
+                    if dist[n] == 99:
+                        dist[n] = d
+                        nxt.append(n)
+            frontier = nxt
+        out.append(tuple(dist))
+    return tuple(out)
+
+
+def hop_distances(board) -> tuple[tuple[int, ...], ...]:
+    """All-pairs hop distances in the game graph (``[a][b]``), computed once."""
+    return _hop_distances(id(board), board.adjacency)
+
+
+_PLAYERS: "weakref.WeakKeyDictionary[Game, dict[int, CpuPlayer]]" = weakref.WeakKeyDictionary()
+
+
+def _rng_for(game: "Game", seat: int) -> random.Random:
+    seed = game.setup.seed
+    if seed is None:
+        seed = getattr(game.dice, "seed", None) or 0
+    return random.Random(f"cpu:{seed}:{seat}:{len(game.log)}")
+
+
+def cpu_for(game: "Game", seat: int) -> CpuPlayer:
+    """The :class:`CpuPlayer` for a seat, with the seat's difficulty and strategy (cached per game)."""
+    players = _PLAYERS.setdefault(game, {})
+    p = game.setup.players[seat]
+    cpu = players.get(seat)
+    if cpu is None or (cpu.difficulty, cpu.strategy) != (p.difficulty, p.strategy):
+        cpu = players[seat] = CpuPlayer(seat, p.difficulty, p.strategy)
+    return cpu
+
+
+def cpu_action(game: "Game", seat: int | None = None) -> Action:
+    """The action the CPU of ``seat`` (default: the actor) would take now."""
+    return cpu_for(game, game.actor if seat is None else seat).choose(game)
+
+
+def play_cpu_turns(game: "Game", *, max_actions: int = 1_000_000) -> int:
+    """Apply CPU decisions while the actor is a CPU seat; returns the number of actions.
+    Stops at the game end or when a human must act."""
+    n = 0
+    while not game.is_over and game.setup.players[game.actor].cpu and n < max_actions:
+        game.apply(cpu_action(game))
+        n += 1
+    return n
+
+
+__all__ = ["CpuPlayer", "PROFILES", "SKILLS", "cpu_action", "cpu_for", "play_cpu_turns"]
