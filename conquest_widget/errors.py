@@ -45,7 +45,14 @@ class IllegalActionError(ConquestError, ValueError):
     """An action that is not legal in the current game state.
 
     The game state is left exactly as it was before the action was tried.
+    ``reason`` (e.g. ``"cost"``, ``"toll"``, ``"not_adjacent"``, ``"dead_end"``) and
+    ``details`` (numbers and prefecture codes) let a UI explain it in any language.
     """
+
+    def __init__(self, message: str, reason: str | None = None, **details: object) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.details = details
 
 
 class GameOverError(IllegalActionError):
@@ -55,3 +62,73 @@ class GameOverError(IllegalActionError):
 class SerializationError(ConquestError, ValueError):
     """A serialized game (dict / JSON) that cannot be loaded: wrong format,
     unsupported version, or a snapshot that does not match its replayed log."""
+
+
+# --------------------------------------------------------------------------- saves
+class SaveError(ConquestError):
+    """A save-data operation (:mod:`conquest_widget.saves`) that cannot be done."""
+
+
+class SaveFileError(SaveError):
+    """A file of the save directory that cannot be read or written.
+
+    ``path`` is the file, ``problem`` says what is wrong; the message names both.
+    """
+
+    def __init__(self, path: object, problem: str) -> None:
+        super().__init__(path, problem)
+        self.path = path
+        self.problem = problem
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.problem}"
+
+
+class CorruptSaveError(SaveFileError, ValueError):
+    """A save file that is not JSON, has the wrong format, is too large or fails
+    validation (including a game whose snapshot does not match its replayed log).
+    The file is left exactly as it is."""
+
+
+class UnsupportedSaveVersionError(CorruptSaveError):
+    """A save file written with a newer schema version than this package reads."""
+
+
+class InvalidSlotError(SaveError, ValueError):
+    """A save slot that is not one of the integers 1-5."""
+
+
+class EmptySlotError(SaveError, LookupError):
+    """Loading a save slot that holds no game."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
+class SlotOccupiedError(SaveError):
+    """Saving onto a slot that already holds a game (or an unreadable file) without
+    ``overwrite=True``: slots are never overwritten automatically."""
+
+    def __init__(self, slot: int, path: object, *, corrupt: bool = False) -> None:
+        what = "an unreadable file" if corrupt else "a saved game"
+        super().__init__(f"slot {slot} ({path}) already holds {what}; pass overwrite=True to replace it")
+        self.slot = slot
+        self.path = path
+        self.corrupt = corrupt
+
+
+class InvalidBackupError(SaveError, ValueError):
+    """A backup that cannot be restored; ``problems`` lists every problem found.
+    Nothing of the current save data was changed."""
+
+    def __init__(self, source: object, problems: list[str]) -> None:
+        super().__init__(source, list(problems))
+        self.source = source
+        self.problems = list(problems)
+
+    def __str__(self) -> str:
+        return f"{self.source}: invalid backup, nothing was changed: " + "; ".join(self.problems)
+
+
+class ConfirmationRequiredError(SaveError):
+    """A destructive save-data operation called without ``confirm=True``."""

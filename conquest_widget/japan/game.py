@@ -21,7 +21,7 @@ from typing import Any
 from ..board import JapanBoard, PrefectureRef, japan
 from ..errors import GameOverError, IllegalActionError, SerializationError, SetupError, UnknownPrefectureError
 from .actions import Action, BattleRoll, ConfirmRoute, Edit, Roll, Step, UndoStep, action_from_dict
-from .dice import DiceSource, RandomDice, dice_from_dict
+from .dice import DiceExhaustedError, DiceSource, RandomDice, dice_from_dict
 from .movement import NOBODY, RouteContext, RoutePoint
 from .rules import (
     BASE,
@@ -342,24 +342,63 @@ class Game:
             st.allowance = 0
             self._end_turn()
 
+    def explain_step(self, ref: PrefectureRef) -> IllegalActionError | None:
+        """Why stepping to ``ref`` now is illegal (the error, with ``reason``/``details``), or
+        ``None`` if it is legal.  Changes nothing."""
+        try:
+            code = self.board.code(ref)
+            self._check_step(code)
+        except (IllegalActionError, UnknownPrefectureError) as exc:
+            return exc if isinstance(exc, IllegalActionError) else IllegalActionError(str(exc), "unknown")
+        return None
+
+    def route_details(self) -> list[dict[str, int]]:
+        """The planned route step by step: prefecture, movement cost, toll, movement left."""
+        if self.state.phase != "route":
+            return []
+        self._route_point()
+        out = []
+        for prev, cur in zip(self._plan, self._plan[1:], strict=False):
+            out.append({"pref": cur.pos, "cost": prev.remaining - cur.remaining, "toll": prev.banked - cur.banked, "left": cur.remaining})
+        return out
+
     def _do_step(self, a: Step) -> None:
+        after = self._check_step(a.to)
+        self.state.route.append(a.to)
+        self._plan.append(after)
+
+    def _check_step(self, code: int) -> RoutePoint:
         st = self.state
         self._require(st.phase == "route", f"cannot step during the {st.phase} phase: roll first")
-        code = a.to
-        self._require(isinstance(code, int) and 1 <= code <= 47, f"unknown prefecture code {code!r}")
+        self._require(
+            isinstance(code, int) and not isinstance(code, bool) and 1 <= code <= 47, f"unknown prefecture code {code!r}"
+        )
         ctx = self._context()
         here = self._route_point()
         name = self.board.prefectures[code - 1].name_en
-        self._require(code in ctx.adjacency[here.pos], f"{name} is not connected to {self.board.prefectures[here.pos - 1].name_en}")
+        if code not in ctx.adjacency[here.pos]:
+            raise IllegalActionError(
+                f"{name} is not connected to {self.board.prefectures[here.pos - 1].name_en}",
+                "not_adjacent", pref=code, frm=here.pos,
+            )
         after = ctx.advance(here, code)
         if after is None:
             cost = ctx.step_cost(here.pos, code, here.broken)
             if cost > here.remaining:
-                raise IllegalActionError(f"entering {name} costs {cost} movement but only {here.remaining} is left")
-            raise IllegalActionError(f"cannot pay the {ctx.toll[code]}-point toll into {name} with {here.banked} banked points")
-        self._require(ctx.completable(after), f"stepping to {name} leads to a dead end: no complete legal route continues from there")
-        st.route.append(code)
-        self._plan.append(after)
+                raise IllegalActionError(
+                    f"entering {name} costs {cost} movement but only {here.remaining} is left",
+                    "cost", pref=code, cost=cost, left=here.remaining,
+                )
+            raise IllegalActionError(
+                f"cannot pay the {ctx.toll[code]}-point toll into {name} with {here.banked} banked points",
+                "toll", pref=code, toll=ctx.toll[code], banked=here.banked,
+            )
+        if not ctx.completable(after):
+            raise IllegalActionError(
+                f"stepping to {name} leads to a dead end: no complete legal route continues from there",
+                "dead_end", pref=code,
+            )
+        return after
 
     def _do_undo(self, a: UndoStep) -> None:
         st = self.state
@@ -811,6 +850,8 @@ class Game:
                 game.apply(action)
             except IllegalActionError as exc:
                 raise SerializationError(f"action {i} ({action}) of the log is illegal on replay: {exc}") from exc
+            except DiceExhaustedError as exc:
+                raise SerializationError(f"action {i} ({action}) of the log needs more dice than were saved: {exc}") from exc
         return game
 
     def copy(self) -> "Game":
