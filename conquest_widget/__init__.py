@@ -8,3 +8,12 @@ The flagship is Japan Conquest (全国制覇すごろく).  Sub-modules:
 """
 
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str):
+    # The widget is imported lazily so that the engines stay free of ipywidgets/ipyleaflet.
+    if name == "JapanConquestApp":
+        from .widget import JapanConquestApp
+
+        return JapanConquestApp
+    raise AttributeError(f"module 'conquest_widget' has no attribute {name!r}")

@@ -1,0 +1,258 @@
+"""The traitlets controller between the Japan Conquest engine and the widgets.
+
+Views observe these traits and call these methods; only the controller talks to the
+engine.  It has no ipywidgets/ipyleaflet imports, so it can be driven and tested
+headless:
+
+    >>> from conquest_widget.controller import GameController
+    >>> from conquest_widget.japan import GameSetup, ScriptedDice
+    >>> c = GameController()
+    >>> c.new_game(GameSetup.quick(["Tokyo", "Osaka"]), dice=ScriptedDice([2]))
+    >>> c.screen, c.phase, c.current_player
+    ('game', 'roll', 0)
+    >>> c.roll()
+    >>> c.allowance, c.legal_steps
+    (2, [11, 12, 14, 19])
+    >>> c.click_prefecture(11); c.route, c.remaining
+    ([11], 1)
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+from traitlets import Bool, HasTraits, Instance, Int, List, Unicode, observe
+
+from .errors import ConquestError, IllegalActionError, SetupError
+from .i18n import pref_name, t
+from .japan.actions import Action, BattleRoll, ConfirmRoute, Roll, Step, UndoStep
+from .japan.cpu import cpu_action
+from .japan.dice import DiceSource
+from .japan.game import Game
+from .japan.setup import GameSetup
+
+CPU_DELAYS = {"instant": 0.0, "fast": 0.12, "normal": 0.45}
+
+
+class GameController(HasTraits):
+    """Game flow, selection and feedback as observable traits."""
+
+    screen = Unicode("start", help="start | setup | game | results | saves").tag(sync=False)
+    lang = Unicode("en")
+    version = Int(0, help="bumped after every change of the game")
+    phase = Unicode("")
+    current_player = Int(0)
+    actor = Int(0)
+    dice_option = Int(1)
+    allowance = Int(0)
+    last_roll = List()
+    route = List()
+    remaining = Int(0)
+    legal_steps = List()
+    can_confirm = Bool(False)
+    selected_prefecture = Int(0, help="0 = none")
+    message = Unicode("")
+    cpu_speed = Unicode("fast")
+    cpu_busy = Bool(False)
+    setup_error = Unicode("")
+    game = Instance(Game, allow_none=True)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._change_hooks: list[Callable[[GameController, Action | None], None]] = []
+        self._cpu_task: asyncio.Task | None = None
+
+    # ------------------------------------------------------------ hooks
+    def on_change(self, hook: Callable[["GameController", Action | None], None]) -> None:
+        """Call ``hook(controller, action)`` after every applied action (e.g. autosave)."""
+        self._change_hooks.append(hook)
+
+    # ------------------------------------------------------------ game life
+    def new_game(self, setup: GameSetup, dice: DiceSource | None = None) -> None:
+        """Start a new game and show it."""
+        self.load_game(Game(setup, dice))
+
+    def load_game(self, game: Game) -> None:
+        """Show an existing game (resumed save, branch from a replay, ...)."""
+        self.game = game
+        self.selected_prefecture = 0
+        self.message = ""
+        self.dice_option = 1
+        self.screen = "results" if game.is_over else "game"
+        self._refresh()
+        self._notify(None)
+        self._schedule_cpu()
+
+    def new_game_from_form(self, form: dict[str, Any]) -> bool:
+        """Validate a setup form (see :meth:`GameSetup.from_dict`) and start; on error,
+        explain it in ``setup_error`` and return False."""
+        try:
+            setup = GameSetup.from_dict(form)
+        except SetupError as exc:
+            self.setup_error = str(exc)
+            return False
+        self.setup_error = ""
+        self.new_game(setup)
+        return True
+
+    def same_setup_again(self) -> None:
+        """A new game with the same setup (a fresh seed if the old one was random)."""
+        if self.game is not None:
+            self.new_game(self.game.setup)
+
+    # ------------------------------------------------------------ user actions
+    @property
+    def human_to_act(self) -> bool:
+        """Is the player who must act now a human?"""
+        g = self.game
+        return g is not None and not g.is_over and not g.setup.players[g.actor].cpu
+
+    def choose_dice(self, dice: int) -> None:
+        """Select the dice option for the next roll (1, 2 or 3)."""
+        self.dice_option = dice
+
+    def roll(self) -> None:
+        """Roll for movement with the selected dice option."""
+        self._human(Roll(self.dice_option))
+
+    def undo_step(self) -> None:
+        self._human(UndoStep())
+
+    def confirm_route(self) -> None:
+        self._human(ConfirmRoute())
+
+    def battle_roll(self, dice: int | None = None) -> None:
+        """Roll in the battle for the human attacker or defender."""
+        self._human(BattleRoll(self.dice_option if dice is None else dice))
+
+    def click_prefecture(self, code: int) -> None:
+        """A click on the map: plan a step while routing, otherwise show the prefecture's info."""
+        g = self.game
+        if g is not None and g.phase == "route" and self.human_to_act:
+            if code in self.legal_steps:
+                self._human(Step(code))
+                return
+            why = g.explain_step(code)
+            self.selected_prefecture = code
+            self.message = self.explain(why)
+            return
+        self.selected_prefecture = code
+        self.message = ""
+
+    def explain(self, error: IllegalActionError | None) -> str:
+        """A refused action explained in the current language."""
+        if error is None:
+            return ""
+        d = error.details
+        name = pref_name(d["pref"], self.lang) if "pref" in d else ""
+        if error.reason == "cost":
+            return t("why_cost", self.lang, pref=name, cost=d["cost"], left=d["left"])
+        if error.reason == "toll":
+            return t("why_toll", self.lang, pref=name, toll=d["toll"], banked=d["banked"])
+        if error.reason == "not_adjacent":
+            return t("why_not_adjacent", self.lang, pref=name)
+        if error.reason == "dead_end":
+            return t("why_dead_end", self.lang, pref=name)
+        return str(error) if self.lang == "en" else t("why_other", self.lang)
+
+    # ------------------------------------------------------------ plumbing
+    def _human(self, action: Action) -> None:
+        g = self.game
+        if g is None or g.is_over:
+            return
+        if not self.human_to_act:
+            self.message = t("not_your_turn", self.lang)
+            return
+        self._apply(action)
+        self._schedule_cpu()
+
+    def _apply(self, action: Action) -> bool:
+        g = self.game
+        assert g is not None
+        try:
+            g.apply(action)
+        except IllegalActionError as exc:
+            self.message = self.explain(exc)
+            return False
+        self.message = ""
+        self._refresh()
+        self._notify(action)
+        return True
+
+    def _notify(self, action: Action | None) -> None:
+        for hook in self._change_hooks:
+            hook(self, action)
+
+    def _refresh(self) -> None:
+        g = self.game
+        if g is None:
+            return
+        with self.hold_trait_notifications():
+            self.phase = g.phase
+            self.current_player = g.current_player
+            self.actor = g.actor
+            self.allowance = g.allowance
+            self.last_roll = list(g.state.roll)
+            self.route = g.route
+            self.remaining = g.remaining
+            self.legal_steps = sorted(g.legal_steps())
+            self.can_confirm = g.can_confirm()
+            items = g.items(g.actor) if not g.is_over else {"double": 0, "triple": 0}
+            if self.dice_option == 2 and not items["double"] or self.dice_option == 3 and not items["triple"]:
+                self.dice_option = 1
+            if g.phase == "roll":
+                self.dice_option = 1 if self.dice_option not in (1, 2, 3) else self.dice_option
+            if g.is_over:
+                self.screen = "results"
+            self.version += 1
+
+    # ------------------------------------------------------------ CPU turns
+    def _schedule_cpu(self) -> None:
+        g = self.game
+        if g is None or g.is_over or self.human_to_act or self.cpu_busy:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            loop = None
+        if loop is None:  # plain script or test: no event loop to yield to
+            self.play_cpu_now()
+            return
+        self.cpu_busy = True  # from now until the task has played every CPU action
+        self._cpu_task = loop.create_task(self._cpu_loop())
+
+    def play_cpu_now(self) -> None:
+        """Play every pending CPU action at once (no animation)."""
+        g = self.game
+        self.cpu_busy = True
+        try:
+            while g is not None and not g.is_over and not self.human_to_act and g is self.game:
+                if not self._apply(cpu_action(g)):
+                    break
+        finally:
+            self.cpu_busy = False
+
+    async def _cpu_loop(self) -> None:
+        g = self.game
+        try:
+            await asyncio.sleep(CPU_DELAYS.get(self.cpu_speed, 0.0))
+            while g is not None and g is self.game and not g.is_over and not self.human_to_act:
+                if not self._apply(cpu_action(g)):
+                    break
+                delay = CPU_DELAYS.get(self.cpu_speed, 0.0)
+                await asyncio.sleep(delay)  # yields to the kernel: the notebook stays responsive
+        finally:
+            self.cpu_busy = False
+            self._cpu_task = None
+
+    async def wait_cpu(self) -> None:
+        """Wait until scheduled CPU turns are done (for scripts and tests)."""
+        while self._cpu_task is not None:
+            await asyncio.sleep(0.01)
+
+    @observe("cpu_speed")
+    def _speed_changed(self, change: dict) -> None:
+        if change["new"] not in CPU_DELAYS:
+            raise ConquestError(f"cpu_speed must be one of {sorted(CPU_DELAYS)}, got {change['new']!r}")

@@ -1,0 +1,96 @@
+"""The Japan Conquest app: map + screens, a thin view over a GameController.
+
+    from conquest_widget import JapanConquestApp
+    JapanConquestApp()          # in a notebook cell: a complete, playable game
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import ipywidgets as W
+
+from ..controller import CPU_DELAYS, GameController
+from ..i18n import t
+from .map_view import MapView
+from .panels import BattlePanel, InfoPanel, LogView, Scoreboard, TurnPanel
+from .screens import ResultsScreen, SetupScreen, StartScreen
+from .style import CSS
+
+BUTTON = W.Layout(width="auto")
+
+
+class JapanConquestApp(W.VBox):
+    """The whole game as one widget: ``display(JapanConquestApp())``."""
+
+    def __init__(self, controller: GameController | None = None, *, lang: str = "en", **kwargs: Any) -> None:
+        c = self.controller = controller or GameController(lang=lang)
+        self.css = W.HTML(CSS)
+        self.title = W.HTML()
+        self.language = W.ToggleButtons(options=[("English", "en"), ("日本語", "ja")], value=c.lang, style={"button_width": "80px"})
+        self.language.observe(lambda ch: setattr(c, "lang", ch["new"]), names="value")
+        self.map_view = MapView(c, layout=W.Layout(width="58%"))
+        self.start_screen = StartScreen(c)
+        self.setup_screen = SetupScreen(c, on_preview=self.map_view.set_preview)
+        self.results_screen = ResultsScreen(c)
+        # game screen
+        self.turn_panel = TurnPanel(c)
+        self.battle_panel = BattlePanel(c)
+        self.scoreboard = Scoreboard(c)
+        self.info_panel = InfoPanel(c)
+        self.log_view = LogView(c)
+        self.overview_button = W.Button(layout=BUTTON)
+        self.locate_button = W.Button(layout=BUTTON)
+        self.basemap = W.Checkbox(value=False, indent=False)
+        self.speed = W.Dropdown(options=[(k, k) for k in CPU_DELAYS], value=c.cpu_speed, layout=W.Layout(width="110px"))
+        self.overview_button.on_click(lambda _: self.map_view.overview())
+        self.locate_button.on_click(lambda _: self._locate())
+        self.basemap.observe(lambda ch: self.map_view.set_basemap(ch["new"]), names="value")
+        self.speed.observe(lambda ch: setattr(c, "cpu_speed", ch["new"]), names="value")
+        self.speed_label = W.HTML()
+        self.game_extra = W.HBox()  # save & exit buttons (saves integration)
+        self.game_screen = W.VBox([
+            self.turn_panel, self.battle_panel, self.scoreboard, self.info_panel,
+            W.HBox([self.overview_button, self.locate_button, self.basemap]),
+            W.HBox([self.speed_label, self.speed]), self.game_extra, self.log_view,
+        ])
+        self.side = W.VBox(layout=W.Layout(width="42%", padding="0 0 0 10px"))
+        header = W.HBox([self.title, self.language], layout=W.Layout(justify_content="space-between"))
+        super().__init__([self.css, header, W.HBox([self.map_view, self.side])], **kwargs)
+        self.add_class("cw-app")
+        c.observe(self._show_screen, names="screen")
+        c.observe(self._relabel, names="lang")
+        c.observe(self._clicked, names="selected_prefecture")
+        self._relabel()
+        self._show_screen()
+
+    def _locate(self) -> None:
+        g = self.controller.game
+        if g is not None:
+            self.map_view.centre_on(g.state.players[g.current_player].position)
+
+    def _clicked(self, change: dict) -> None:
+        if self.controller.screen == "setup" and change["new"]:
+            self.setup_screen.pick_home(change["new"])
+
+    def _relabel(self, _: Any = None) -> None:
+        lang = self.controller.lang
+        self.title.value = f"<h2 style='margin:4px 0'>{t('title', lang)}</h2>"
+        if self.language.value != lang:
+            self.language.value = lang
+        self.overview_button.description = t("overview", lang)
+        self.locate_button.description = t("current_location", lang)
+        self.basemap.description = t("basemap", lang)
+        self.speed_label.value = t("cpu_speed", lang) + "&nbsp;"
+        value = self.controller.cpu_speed
+        self.speed.options = [(t(k if k != "normal" else "slow", lang), k) for k in CPU_DELAYS]
+        self.speed.value = value
+
+    def _show_screen(self, _: Any = None) -> None:
+        screen = self.controller.screen
+        panel = {
+            "start": self.start_screen, "setup": self.setup_screen, "game": self.game_screen,
+            "results": W.VBox([self.results_screen, self.scoreboard, self.log_view]),
+        }.get(screen, self.start_screen)
+        self.side.children = (panel,)
+        self.map_view.refresh()

@@ -1,0 +1,216 @@
+"""The map: one ipyleaflet Polygon per prefecture, restyled incrementally.
+
+Only the prefectures whose owner/level/highlight changed are touched after the first
+render, each in one ``hold_sync`` batch, so a move sends style traits only (about
+100 bytes per changed prefecture) instead of re-sending geometry.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import ipyleaflet as L
+import ipywidgets as W
+from shapely.geometry import MultiPolygon, Polygon
+
+from ..board import japan
+from ..controller import GameController
+from ..geo import prefecture_shapes
+from ..i18n import pref_name
+from .style import HIGHLIGHT, ROUTE, label_html, player_icon_html, prefecture_style, step_html
+
+JAPAN_BOUNDS = [[24.0, 122.9], [45.6, 146.0]]
+STYLE_KEYS = ("fill_color", "fill_opacity", "color", "weight", "dash_array")
+MAX_STEPS = 18
+
+
+def _ring(coords: Any) -> list[list[float]]:
+    return [[round(lat, 4), round(lon, 4)] for lon, lat in coords]
+
+
+def _locations(geom: Polygon | MultiPolygon) -> list:
+    polys = list(geom.geoms) if isinstance(geom, MultiPolygon) else [geom]
+    parts = [[_ring(p.exterior.coords)] + [_ring(h.coords) for h in p.interiors] for p in polys]
+    if len(parts) == 1:
+        return parts[0] if len(parts[0]) > 1 else parts[0][0]
+    return parts
+
+
+def _latlon(code: int) -> list[float]:
+    lon, lat = japan().prefectures[code - 1].label
+    return [lat, lon]
+
+
+class MapView(W.VBox):
+    """The game map, a thin view over a :class:`GameController`."""
+
+    def __init__(self, controller: GameController, **kwargs: Any) -> None:
+        self.controller = controller
+        self.map = L.Map(
+            center=[37.0, 137.5], zoom=5, min_zoom=4, max_zoom=10, scroll_wheel_zoom=True,
+            layers=(), attribution_control=False, layout=W.Layout(height="640px", width="100%"),
+        )
+        self.preview: dict[int, str] = {}  # setup screen: home -> colour
+        self.polygons: dict[int, L.Polygon] = {}
+        self.labels: dict[int, L.Marker] = {}
+        self._styles: dict[int, dict] = {}
+        self._labels: dict[int, str] = {}
+        shapes = prefecture_shapes()
+        layers: list[L.Layer] = []
+        for p in japan().prefectures:
+            code = p.code
+            poly = L.Polygon(
+                locations=_locations(shapes[code]), name=p.name_en, fill_color="#efe9da", fill_opacity=0.75,
+                color="#6b6b6b", weight=1, dash_array=None,
+            )
+            poly.on_click(self._clicker(code))
+            poly.on_mouseover(self._hoverer(code))
+            self.polygons[code] = poly
+            self._styles[code] = {k: getattr(poly, k) for k in STYLE_KEYS}
+            layers.append(poly)
+        for c in japan().connections:
+            if c.kind == "sea":
+                layers.append(L.Polyline(
+                    locations=[_latlon(c.a), _latlon(c.b)], color="#2a6f97", weight=2, dash_array="5 7", fill=False,
+                    name=f"sea {c.a}-{c.b}",
+                ))
+        for p in japan().prefectures:
+            marker = L.Marker(
+                location=_latlon(p.code), draggable=False, keyboard=False, title=p.name_en,
+                icon=L.DivIcon(html="", icon_size=[36, 26], icon_anchor=[18, 13]),
+            )
+            marker.on_click(self._clicker(p.code))
+            self.labels[p.code] = marker
+            self._labels[p.code] = ""
+            layers.append(marker)
+        self.route_line = L.Polyline(locations=[], color=ROUTE, weight=3, fill=False, name="route")
+        layers.append(self.route_line)
+        self.step_markers = [
+            L.Marker(location=[0, 0], visible=False, draggable=False, keyboard=False,
+                     icon=L.DivIcon(html=step_html(i + 1), icon_size=[18, 18], icon_anchor=[9, 22]))
+            for i in range(MAX_STEPS)
+        ]
+        layers.extend(self.step_markers)
+        self.pawns: list[L.Marker] = []
+        self.pawn_layer = L.LayerGroup(layers=(), name="players")
+        layers.append(self.pawn_layer)
+        self.map.layers = tuple(layers)
+        self.hover = W.HTML('<div class="cw-hover">&nbsp;</div>')
+        self.map.add(L.WidgetControl(widget=self.hover, position="topright"))
+        self.basemap_layer: L.TileLayer | None = None
+        super().__init__(children=[self.map], **kwargs)
+        controller.observe(self._refresh, names=["version", "legal_steps", "route", "selected_prefecture", "lang", "current_player"])
+        self.refresh()
+
+    # ------------------------------------------------------------ events
+    def _clicker(self, code: int):
+        def on_click(**_: Any) -> None:
+            self.controller.click_prefecture(code)
+        return on_click
+
+    def _hoverer(self, code: int):
+        def on_hover(**_: Any) -> None:
+            self.hover.value = f'<div class="cw-hover">{pref_name(code, self.controller.lang)}</div>'
+        return on_hover
+
+    def overview(self) -> None:
+        """Fit the whole country."""
+        self.map.fit_bounds(JAPAN_BOUNDS)
+
+    def centre_on(self, code: int, zoom: int = 7) -> None:
+        """Centre the map on a prefecture."""
+        self.map.center = _latlon(code)
+        self.map.zoom = zoom
+
+    def set_basemap(self, on: bool) -> None:
+        """Show or hide an online tile basemap (off by default: works offline)."""
+        if on and self.basemap_layer is None:
+            self.basemap_layer = L.basemap_to_tiles(L.basemaps.OpenStreetMap.Mapnik)
+            self.basemap_layer.base = True
+            self.map.layers = (self.basemap_layer,) + tuple(self.map.layers)
+        elif not on and self.basemap_layer is not None:
+            self.map.layers = tuple(layer for layer in self.map.layers if layer is not self.basemap_layer)
+            self.basemap_layer = None
+
+    def set_preview(self, homes: dict[int, str]) -> None:
+        """Setup screen: colour the chosen home prefectures."""
+        self.preview = dict(homes)
+        self.refresh()
+
+    # ------------------------------------------------------------ rendering
+    def _refresh(self, _change: Any = None) -> None:
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Restyle what changed: polygons, labels, route, pawns."""
+        c = self.controller
+        g = c.game if c.screen in ("game", "results") else None
+        board = japan()
+        legal = set(c.legal_steps) if g is not None and c.human_to_act else set()
+        route = list(c.route) if g is not None else []
+        in_route = set(route)
+        viewer = g.current_player if g is not None else -1
+        for code in board.codes:
+            if g is not None:
+                info = g.prefecture_info(code)
+                owner, level = info["owner"], info["level"]
+                colour = g.setup.players[owner].colour if owner is not None else None
+            else:
+                colour = self.preview.get(code)
+                owner, level = (None, "neutral") if colour is None else (-2, "home")
+            style = prefecture_style(colour, level, legal=code in legal, in_route=code in in_route,
+                                     selected=code == c.selected_prefecture)
+            old = self._styles[code]
+            if style != old:
+                poly = self.polygons[code]
+                with poly.hold_sync():
+                    for k in STYLE_KEYS:
+                        if style[k] != old[k]:
+                            setattr(poly, k, style[k])
+                self._styles[code] = style
+            show_value = owner is None or (g is not None and owner != viewer)
+            html = label_html(board.prefectures[code - 1].base_value if show_value and level != "home" else None, level)
+            if html != self._labels[code]:
+                self.labels[code].icon.html = html
+                self._labels[code] = html
+            title = pref_name(code, c.lang)
+            if self.labels[code].title != title:
+                self.labels[code].title = title
+        self._draw_route(g, route)
+        self._draw_pawns(g)
+
+    def _draw_route(self, g: Any, route: list[int]) -> None:
+        locs = [_latlon(g.state.players[g.current_player].position)] + [_latlon(r) for r in route] if g is not None and route else []
+        if locs != self.route_line.locations:
+            self.route_line.locations = locs
+        for i, m in enumerate(self.step_markers):
+            if i < len(route):
+                loc = _latlon(route[i])
+                if m.location != loc or not m.visible:
+                    with m.hold_sync():
+                        m.location = loc
+                        m.visible = True
+            elif m.visible:
+                m.visible = False
+
+    def _draw_pawns(self, g: Any) -> None:
+        if g is None:
+            if self.pawns:
+                self.pawn_layer.layers = ()
+                self.pawns = []
+            return
+        n = len(g.setup.players)
+        if len(self.pawns) != n or [m.name for m in self.pawns] != [p.name for p in g.setup.players]:
+            self.pawns = [
+                L.Marker(location=[0, 0], draggable=False, keyboard=False, name=p.name, title=p.name, z_index_offset=1000,
+                         icon=L.DivIcon(html=player_icon_html(p.colour, p.name, s), icon_size=[26, 30], icon_anchor=[28 - 10 * s, 32]))
+                for s, p in enumerate(g.setup.players)
+            ]
+            self.pawn_layer.layers = tuple(self.pawns)
+        for s, m in enumerate(self.pawns):
+            loc = _latlon(g.state.players[s].position)
+            if m.location != loc:
+                m.location = loc
+
+
+__all__ = ["MapView", "HIGHLIGHT"]

@@ -1,0 +1,250 @@
+"""Side panels of the game screen: turn controls, battle, scoreboard, info, log."""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+import ipywidgets as W
+
+from ..controller import GameController
+from ..i18n import describe_event, level_name, pref_name, region_name, t
+from .style import dice_html
+
+BUTTON = W.Layout(width="auto")
+
+
+def _names(c: GameController) -> list[str]:
+    return [p.name for p in c.game.setup.players] if c.game is not None else []
+
+
+class TurnPanel(W.VBox):
+    """Dice choice, Roll, planned route with costs, Undo Step, Confirm Route."""
+
+    def __init__(self, c: GameController) -> None:
+        self.c = c
+        self.title = W.HTML()
+        self.dice = W.ToggleButtons(options=[("1", 1)], value=1, layout=W.Layout(width="auto"), style={"button_width": "auto"})
+        self.roll_button = W.Button(layout=BUTTON, button_style="primary")
+        self.faces = W.HTML()
+        self.route_info = W.HTML()
+        self.undo_button = W.Button(layout=BUTTON)
+        self.confirm_button = W.Button(layout=BUTTON, button_style="success")
+        self.msg = W.HTML()
+        self.roll_button.on_click(lambda _: c.roll())
+        self.undo_button.on_click(lambda _: c.undo_step())
+        self.confirm_button.on_click(lambda _: c.confirm_route())
+        self.dice.observe(self._dice_changed, names="value")
+        super().__init__([
+            self.title, self.dice, self.roll_button, self.faces, self.route_info,
+            W.HBox([self.undo_button, self.confirm_button]), self.msg,
+        ])
+        c.observe(self.refresh, names=["version", "lang", "message", "dice_option", "cpu_busy"])
+        self.refresh()
+
+    def _dice_changed(self, change: dict) -> None:
+        if change["new"] is not None:
+            self.c.choose_dice(change["new"])
+
+    def refresh(self, _: Any = None) -> None:
+        c, g, lang = self.c, self.c.game, self.c.lang
+        if g is None:
+            return
+        names = _names(c)
+        me = g.current_player
+        self.title.value = f"<h3>{html.escape(t('turn_of', lang, name=names[me], turn=g.turn_number()))}</h3>"
+        items = g.items(me)
+        opts = [(t("one_die", lang), 1)]
+        if items["double"]:
+            opts.append((t("double_dice", lang, n=items["double"]), 2))
+        if items["triple"]:
+            opts.append((t("triple_dice", lang, n=items["triple"]), 3))
+        human = c.human_to_act
+        rolling = g.phase == "roll" and human
+        if list(self.dice.options) != opts:
+            self.dice.options = opts
+        if self.dice.value != c.dice_option and c.dice_option in [v for _, v in opts]:
+            self.dice.value = c.dice_option
+        self.dice.layout.display = "" if rolling else "none"
+        self.roll_button.description = t("roll", lang)
+        self.roll_button.layout.display = "" if rolling else "none"
+        self.faces.value = dice_html(list(c.last_roll)) if g.phase == "route" else ""
+        routing = g.phase == "route"
+        if routing:
+            rows = [f"<b>{t('allowance', lang, n=c.allowance)}</b> · {t('remaining', lang, n=c.remaining)}"]
+            for i, step in enumerate(g.route_details(), 1):
+                extra = f", toll {step['toll']}" if step["toll"] and lang == "en" else f"、通行料{step['toll']}" if step["toll"] else ""
+                rows.append(f"{i}. {html.escape(pref_name(step['pref'], lang))} (−{step['cost']}{extra})")
+            hint = t("can_confirm", lang) if c.can_confirm else t("choose_next", lang)
+            self.route_info.value = "<br>".join(rows) + (f"<br><i>{hint}</i>" if human else "")
+        else:
+            self.route_info.value = ""
+        self.undo_button.description = t("undo", lang)
+        self.confirm_button.description = t("confirm", lang)
+        self.undo_button.layout.display = self.confirm_button.layout.display = "" if routing and human else "none"
+        self.undo_button.disabled = not c.route
+        self.confirm_button.disabled = not c.can_confirm
+        if not human and not g.is_over:
+            self.msg.value = f"<i>{html.escape(t('cpu_thinking', lang, name=names[g.actor]))}</i>"
+        else:
+            self.msg.value = f'<div class="cw-msg">{html.escape(c.message)}</div>'
+
+
+class BattlePanel(W.VBox):
+    """Attacker, then defender (hot-seat), choose dice and roll."""
+
+    def __init__(self, c: GameController) -> None:
+        self.c = c
+        self.text = W.HTML()
+        self.buttons = [W.Button(layout=BUTTON, button_style="danger") for _ in range(3)]
+        for d, b in enumerate(self.buttons, 1):
+            b.on_click(lambda _, d=d: c.battle_roll(d))
+        super().__init__([self.text, W.HBox(self.buttons)])
+        c.observe(self.refresh, names=["version", "lang"])
+        self.refresh()
+
+    def refresh(self, _: Any = None) -> None:
+        c, g, lang = self.c, self.c.game, self.c.lang
+        if g is None or g.phase not in ("battle_attack", "battle_defend"):
+            self.layout.display = "none"
+            return
+        self.layout.display = ""
+        b = g.state.battle
+        names = _names(c)
+        head = f"<h3>⚔ {html.escape(t('battle_title', lang, pref=pref_name(b.pref, lang)))}</h3>"
+        if g.phase == "battle_attack":
+            body = t("attacker_choose", lang, name=names[b.attacker])
+        else:
+            attack = sum(b.attack_roll or [])
+            body = dice_html(list(b.attack_roll or [])) + "<br>" + t("defender_choose", lang, name=names[b.defender], attack=attack, bonus=b.bonus)
+        self.text.value = head + body
+        items = g.items(g.actor)
+        labels = [t("one_die", lang), t("double_dice", lang, n=items["double"]), t("triple_dice", lang, n=items["triple"])]
+        human = c.human_to_act
+        for d, (btn, label) in enumerate(zip(self.buttons, labels, strict=True), 1):
+            btn.description = f"{t('battle_roll', lang)}: {label}"
+            have = d == 1 or items["double" if d == 2 else "triple"] > 0
+            btn.layout.display = "" if human and have else "none"
+
+
+class Scoreboard(W.HTML):
+    """Fixed turn order, current player highlighted, score (hidden in the Final Showdown), items, regions."""
+
+    def __init__(self, c: GameController) -> None:
+        super().__init__()
+        self.c = c
+        self.add_class("cw-score")
+        c.observe(self.refresh, names=["version", "lang"])
+        self.refresh()
+
+    def refresh(self, _: Any = None) -> None:
+        c, g, lang = self.c, self.c.game, self.c.lang
+        if g is None:
+            self.value = ""
+            return
+        hidden = g.totals_hidden
+        status = g.region_status()
+        rows = []
+        for seat in g.state.order:
+            p = g.setup.players[seat]
+            items = g.items(seat)
+            score = t("hidden", lang) if hidden else str(g.score(seat)["total"])
+            regions = ", ".join(region_name(r, lang) + ("★" if s["full"] else "") for r, s in status.items() if s["controller"] == seat)
+            cls = ' class="cw-current"' if seat == g.current_player and not g.is_over else ""
+            who = html.escape(p.name) + (" (CPU)" if p.cpu else "")
+            rows.append(
+                f'<tr{cls} data-seat="{seat}"><td><span class="cw-swatch" style="background:{p.colour}"></span>{who}</td>'
+                f'<td class="cw-total">{score}</td><td>⚁{items["double"]} ⚂{items["triple"]}</td><td>{html.escape(regions)}</td></tr>'
+            )
+        head = f"<tr><th>{t('players', lang)}</th><th>{t('score', lang)}</th><th>{t('items', lang)}</th><th>{t('regions', lang)}</th></tr>"
+        banner = f"<div><b>{t('final_showdown', lang)}</b></div>" if hidden else ""
+        self.value = f"{banner}<table>{head}{''.join(rows)}</table>"
+
+
+class InfoPanel(W.HTML):
+    """Owner, level, current points and stored prosperity of the selected prefecture."""
+
+    def __init__(self, c: GameController) -> None:
+        super().__init__()
+        self.c = c
+        c.observe(self.refresh, names=["version", "lang", "selected_prefecture"])
+        self.refresh()
+
+    def refresh(self, _: Any = None) -> None:
+        c, g, lang = self.c, self.c.game, self.c.lang
+        code = c.selected_prefecture
+        if g is None or not code:
+            self.value = ""
+            return
+        info = g.prefecture_info(code)
+        owner = g.setup.players[info["owner"]].name if info["owner"] is not None else t("nobody", lang)
+        self.value = (
+            f'<div class="cw-info" data-code="{code}"><b>{html.escape(pref_name(code, lang))}</b><br>'
+            f"{t('owner', lang)}: {html.escape(owner)}<br>{t('level', lang)}: {level_name(info['level'], lang)}<br>"
+            f"{t('points', lang)}: {info['points']} · {t('base_value', lang)}: {info['base_value']}<br>"
+            f"{t('stored', lang)}: {info['stored']}</div>"
+        )
+
+
+class LogView(W.VBox):
+    """Every event as a readable line, newest first; one HTML block per turn so a move
+    re-sends only the current turn's lines."""
+
+    MAX_BLOCKS = 40
+
+    def __init__(self, c: GameController) -> None:
+        self.c = c
+        self.header = W.HTML()
+        self.blocks = W.VBox(layout=W.Layout(max_height="260px", overflow="auto", display="block"))
+        self.blocks.add_class("cw-log")
+        self._game = None
+        self._lang = c.lang
+        self._rendered = 0  # events rendered so far
+        self._turn_key: tuple | None = None
+        super().__init__([self.header, self.blocks])
+        c.observe(self.refresh, names=["version", "lang"])
+        self.refresh()
+
+    def _line(self, ev: dict) -> str | None:
+        line = describe_event(ev, self.c.lang, _names(self.c))
+        return None if line is None else f"<div>{html.escape(line)}</div>"
+
+    def refresh(self, _: Any = None) -> None:
+        c, g = self.c, self.c.game
+        self.header.value = f"<b>{t('log', c.lang)}</b>"
+        if g is None:
+            return
+        if g is not self._game or c.lang != self._lang:
+            self._game, self._lang, self._rendered, self._turn_key = g, c.lang, 0, None
+            self.blocks.children = ()
+        events = g.events
+        if self._rendered >= len(events):
+            return
+        blocks = list(self.blocks.children)
+        changed_children = False
+        current = blocks[0] if blocks else None
+        current_lines: list[str] = getattr(current, "_lines", []) if current is not None else []
+        for ev in events[self._rendered:]:
+            key = (ev.get("player"), ev.get("turn")) if ev["type"] == "turn_start" else None
+            if key is not None or current is None:
+                current = W.HTML()
+                current._lines = []  # type: ignore[attr-defined]
+                current_lines = current._lines  # type: ignore[attr-defined]
+                blocks.insert(0, current)
+                changed_children = True
+            line = self._line(ev)
+            if line:
+                current_lines.insert(0, line)
+        self._rendered = len(events)
+        for b in blocks:
+            text = "".join(b._lines)  # type: ignore[attr-defined]
+            if b.value != text:
+                b.value = text
+        if changed_children:
+            self.blocks.children = tuple(blocks[: self.MAX_BLOCKS])
+
+    def lines(self) -> list[str]:
+        """The rendered lines, newest first (plain text)."""
+        import re
+
+        return [html.unescape(re.sub("<[^>]+>", "", x)) for b in self.blocks.children for x in b._lines]  # type: ignore[attr-defined]

@@ -1,0 +1,223 @@
+"""Start, setup and results screens."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+from typing import Any
+
+import ipywidgets as W
+
+from ..board import japan
+from ..controller import GameController
+from ..i18n import pref_name, t
+from ..japan.rules import DIFFICULTIES, STANDARD_TURNS, STRATEGIES
+from ..japan.setup import DEFAULT_COLOURS
+
+BUTTON = W.Layout(width="auto")
+DEFAULT_HOMES = (13, 27, 1, 40)  # Tokyo, Osaka, Hokkaido, Fukuoka: distinct and far apart
+
+
+class StartScreen(W.VBox):
+    """New Game, plus the entries the save store adds (continue, slots, results, data)."""
+
+    def __init__(self, c: GameController) -> None:
+        self.c = c
+        self.title = W.HTML()
+        self.new_button = W.Button(layout=BUTTON, button_style="primary")
+        self.new_button.on_click(lambda _: setattr(c, "screen", "setup"))
+        self.extra = W.VBox()  # filled by the saves integration
+        super().__init__([self.title, self.new_button, self.extra])
+        c.observe(self.refresh, names=["lang", "screen"])
+        self.refresh()
+
+    def refresh(self, _: Any = None) -> None:
+        self.title.value = f"<h2>{t('title', self.c.lang)}</h2>"
+        self.new_button.description = t("new_game", self.c.lang)
+
+
+class PlayerRow(W.HBox):
+    """One seat of the setup form."""
+
+    def __init__(self, seat: int, lang: str, on_change: Callable[[], None]) -> None:
+        self.seat = seat
+        self.name = W.Text(value=f"Player {seat + 1}", layout=W.Layout(width="110px"))
+        self.colour = W.ColorPicker(value=DEFAULT_COLOURS[seat], concise=True, layout=W.Layout(width="36px"))
+        self.kind = W.ToggleButtons(options=[("Human", False), ("CPU", True)], value=seat != 0, style={"button_width": "56px"})
+        self.difficulty = W.Dropdown(options=[(d, d) for d in DIFFICULTIES], value="normal", layout=W.Layout(width="90px"))
+        self.strategy = W.Dropdown(options=[(s, s) for s in STRATEGIES], value="balanced", layout=W.Layout(width="120px"))
+        self.home = W.Dropdown(options=[(p.name_en, p.code) for p in japan().prefectures], value=DEFAULT_HOMES[seat],
+                               layout=W.Layout(width="120px"))
+        self._quiet = False
+        for w in (self.name, self.colour, self.kind, self.difficulty, self.strategy, self.home):
+            w.observe(lambda _ch: None if self._quiet else on_change(), names="value")
+        super().__init__([self.name, self.colour, self.kind, self.difficulty, self.strategy, self.home])
+        self.relabel(lang)
+
+    def relabel(self, lang: str) -> None:
+        """Translate choices, keeping the values (CPU settings are kept while human)."""
+        def swap(widget: W.ValueWidget, options: list) -> None:
+            value = widget.value
+            widget.options = options
+            widget.value = value
+
+        self._quiet = True
+        try:
+            self._relabel(lang, swap)
+        finally:
+            self._quiet = False
+
+    def _relabel(self, lang: str, swap: Callable) -> None:
+        swap(self.kind, [(t("human", lang), False), (t("cpu", lang), True)])
+        swap(self.difficulty, [(t(d, lang), d) for d in DIFFICULTIES])
+        swap(self.strategy, [(t(s, lang), s) for s in STRATEGIES])
+        swap(self.home, [(pref_name(p.code, lang), p.code) for p in japan().prefectures])
+        self.name.placeholder = t("name", lang)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name.value, "colour": self.colour.value, "cpu": self.kind.value,
+            "difficulty": self.difficulty.value, "strategy": self.strategy.value, "home": self.home.value,
+        }
+
+    def load(self, data: dict[str, Any]) -> None:
+        self.name.value = data.get("name", self.name.value)
+        self.colour.value = data.get("colour", self.colour.value)
+        self.kind.value = bool(data.get("cpu", self.kind.value))
+        self.difficulty.value = data.get("difficulty", self.difficulty.value)
+        self.strategy.value = data.get("strategy", self.strategy.value)
+        self.home.value = data.get("home", self.home.value)
+
+
+class SetupScreen(W.VBox):
+    """Players, homes (dropdown or map click), mode, roll for order, seed."""
+
+    def __init__(self, c: GameController, on_preview: Callable[[dict[int, str]], None] | None = None) -> None:
+        self.c = c
+        self.on_preview = on_preview
+        self.title = W.HTML()
+        self.count = W.ToggleButtons(options=[("2", 2), ("3", 3), ("4", 4)], value=4, style={"button_width": "40px"})
+        self.rows = [PlayerRow(s, c.lang, self._changed) for s in range(4)]
+        self.selected_seat = W.ToggleButtons(options=[("1", 0), ("2", 1), ("3", 2), ("4", 3)], value=0, style={"button_width": "40px"})
+        self.hint = W.HTML()
+        self.mode = W.Dropdown(options=[("standard", "standard")], value="standard", layout=W.Layout(width="160px"))
+        self.turns = W.Dropdown(options=list(STANDARD_TURNS), value=10, layout=W.Layout(width="80px"))
+        self.roll_for_order = W.Checkbox(value=False, indent=False)
+        self.seed = W.Text(value="", layout=W.Layout(width="120px"))
+        self.error = W.HTML()
+        self.start_button = W.Button(layout=BUTTON, button_style="primary")
+        self.back_button = W.Button(layout=BUTTON)
+        self.start_button.on_click(lambda _: self.start())
+        self.back_button.on_click(lambda _: setattr(c, "screen", "start"))
+        self.count.observe(lambda _: self._changed(), names="value")
+        self.mode.observe(lambda _: self._changed(), names="value")
+        self.labels = {k: W.HTML() for k in ("players", "mode", "turns", "roll_for_order", "seed")}
+        self.players_box = W.VBox(self.rows)
+        super().__init__([
+            self.title, W.HBox([self.labels["players"], self.count]), self.players_box,
+            W.HBox([self.selected_seat, self.hint]),
+            W.HBox([self.labels["mode"], self.mode, self.labels["turns"], self.turns]),
+            W.HBox([self.roll_for_order, self.labels["roll_for_order"], self.labels["seed"], self.seed]),
+            self.error, W.HBox([self.back_button, self.start_button]),
+        ])
+        c.observe(self.relabel, names="lang")
+        c.observe(lambda ch: setattr(self.error, "value", self._error_html()), names="setup_error")
+        self.relabel()
+        self._changed()
+
+    def _error_html(self) -> str:
+        return f'<div class="cw-msg">{html.escape(self.c.setup_error)}</div>' if self.c.setup_error else ""
+
+    def relabel(self, _: Any = None) -> None:
+        lang = self.c.lang
+        self.title.value = f"<h3>{t('setup', lang)}</h3>"
+        for k, w in self.labels.items():
+            w.value = t("player_count" if k == "players" else k, lang) + "&nbsp;"
+        for r in self.rows:
+            r.relabel(lang)
+        value = self.mode.value
+        self.mode.options = [(t(m, lang), m) for m in ("standard", "conquest", "total_conquest")]
+        self.mode.value = value
+        self._changed()
+        self.hint.value = f"<i>{t('click_map_home', lang)}</i>"
+        self.start_button.description = t("start", lang)
+        self.back_button.description = t("back", lang)
+
+    def _changed(self) -> None:
+        if not hasattr(self, "players_box"):
+            return  # still building
+        n = self.count.value
+        for r in self.rows:
+            r.layout.display = "" if r.seat < n else "none"
+        self.turns.layout.display = "" if self.mode.value == "standard" else "none"
+        if self.on_preview:
+            self.on_preview({r.home.value: r.colour.value for r in self.rows[:n]})
+
+    def pick_home(self, code: int) -> None:
+        """Map click during setup: the selected seat's home."""
+        self.rows[self.selected_seat.value].home.value = code
+
+    def form(self) -> dict[str, Any]:
+        """The setup as a plain dict (:meth:`GameSetup.from_dict` format)."""
+        seed_text = self.seed.value.strip()
+        return {
+            "players": [r.to_dict() for r in self.rows[: self.count.value]],
+            "mode": self.mode.value,
+            "turns": self.turns.value if self.mode.value == "standard" else None,
+            "roll_for_order": self.roll_for_order.value,
+            "seed": int(seed_text) if seed_text.lstrip("-").isdigit() else None,
+        }
+
+    def load(self, form: dict[str, Any]) -> None:
+        """Fill the form from remembered preferences (a :meth:`form` dict)."""
+        players = form.get("players") or []
+        if 2 <= len(players) <= 4:
+            self.count.value = len(players)
+        for row, data in zip(self.rows, players, strict=False):
+            row.load(data)
+        if form.get("mode") in ("standard", "conquest", "total_conquest"):
+            self.mode.value = form["mode"]
+        if form.get("turns") in STANDARD_TURNS:
+            self.turns.value = form["turns"]
+        self.roll_for_order.value = bool(form.get("roll_for_order", False))
+
+    def start(self) -> bool:
+        """Validate and start; an invalid setup is explained, not crashed."""
+        seed_text = self.seed.value.strip()
+        if seed_text and not seed_text.lstrip("-").isdigit():
+            self.c.setup_error = ("シードは整数で入力してください" if self.c.lang == "ja" else f"the seed must be a whole number, got {seed_text!r}")
+            return False
+        return self.c.new_game_from_form(self.form())
+
+
+class ResultsScreen(W.VBox):
+    """Final standings, decisive victory, New game with same setup."""
+
+    def __init__(self, c: GameController) -> None:
+        self.c = c
+        self.table = W.HTML()
+        self.again_button = W.Button(layout=BUTTON, button_style="primary")
+        self.start_button = W.Button(layout=BUTTON)
+        self.again_button.on_click(lambda _: c.same_setup_again())
+        self.start_button.on_click(lambda _: setattr(c, "screen", "start"))
+        super().__init__([self.table, W.HBox([self.again_button, self.start_button])])
+        c.observe(self.refresh, names=["version", "lang", "screen"])
+        self.refresh()
+
+    def refresh(self, _: Any = None) -> None:
+        c, g, lang = self.c, self.c.game, self.c.lang
+        self.again_button.description = t("same_setup", lang)
+        self.start_button.description = t("to_start", lang)
+        if g is None or not g.is_over:
+            self.table.value = ""
+            return
+        rows = "".join(
+            f'<tr data-seat="{r["seat"]}"><td>{r["rank"]}</td><td>{html.escape(r["name"])}</td><td>{r["score"]}</td></tr>'
+            for r in g.ranking()
+        )
+        winners = " / ".join(g.setup.players[s].name for s in g.winners())
+        headline = t("decisive", lang, name=winners) if g.state.end_reason == "defeat" else t("winner", lang, name=winners)
+        self.table.value = (
+            f"<h3>{t('results', lang)}</h3><p><b>{html.escape(headline)}</b></p><div class='cw-score'><table>"
+            f"<tr><th>{t('rank', lang)}</th><th>{t('players', lang)}</th><th>{t('score', lang)}</th></tr>{rows}</table></div>"
+        )

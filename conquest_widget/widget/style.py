@@ -1,0 +1,92 @@
+"""Colours, map styles and inline icons (SVG / Unicode: nothing loads from a CDN)."""
+
+from __future__ import annotations
+
+import html
+
+NEUTRAL_FILL = "#efe9da"
+SEA = "#bfdff2"
+BORDER = "#6b6b6b"
+HIGHLIGHT = "#ffb000"
+ROUTE = "#1b1b1b"
+SELECTED = "#7a00c2"
+
+#: fill opacity by level name: the stronger the level, the stronger the colour
+LEVEL_OPACITY = {"neutral": 0.75, "territory": 0.35, "base": 0.6, "castle": 0.85, "home": 0.95}
+LEVEL_ICON = {"castle": "🏯", "home": "🏠"}
+
+
+def prefecture_style(owner_colour: str | None, level: str, *, legal: bool, in_route: bool, selected: bool) -> dict:
+    """Polygon style traits for one prefecture."""
+    style = {
+        "fill_color": owner_colour or NEUTRAL_FILL,
+        "fill_opacity": LEVEL_OPACITY[level],
+        "color": BORDER,
+        "weight": 1,
+        "dash_array": None,
+    }
+    # Highlights change at most two small traits (colour, weight): each restyle is one
+    # ~80-byte message.  dash_array stays None on prefectures (sea links use it).
+    if selected:
+        style.update(color=SELECTED, weight=3)
+    if in_route:
+        style.update(color=ROUTE, weight=3)
+    if legal:
+        style.update(color=HIGHLIGHT, weight=3)
+    return style
+
+
+def player_icon_html(colour: str, letter: str, seat: int) -> str:
+    """A small inline-SVG pawn in the player's colour with their initial."""
+    letter = html.escape(letter[:1].upper() or str(seat + 1))
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="26" height="30" viewBox="0 0 26 30" '
+        f'data-player="{seat}" class="cw-pawn">'
+        f'<circle cx="13" cy="9" r="7" fill="{colour}" stroke="#fff" stroke-width="2"/>'
+        f'<path d="M3 29 Q13 10 23 29 Z" fill="{colour}" stroke="#fff" stroke-width="2"/>'
+        f'<text x="13" y="12.5" font-size="9" text-anchor="middle" fill="#fff" '
+        f'font-family="sans-serif" font-weight="bold">{letter}</text></svg>'
+    )
+
+
+def label_html(value: int | None, level: str) -> str:
+    """Prefecture label: level icon (castle/home) and the base value when shown."""
+    icon = LEVEL_ICON.get(level, "")
+    num = f'<span class="cw-val">{value}</span>' if value is not None else ""
+    return f'<div class="cw-label">{icon}{num}</div>' if icon or num else ""
+
+
+def step_html(n: int) -> str:
+    """Route step number badge."""
+    return f'<div class="cw-step">{n}</div>'
+
+
+CSS = f"""
+<style>
+.cw-app .leaflet-container {{ background: {SEA}; }}
+.cw-label {{ font: 10px/1.1 sans-serif; color: #222; text-align: center; white-space: nowrap;
+  pointer-events: none; text-shadow: 0 0 2px #fff, 0 0 2px #fff; }}
+.cw-label .cw-val {{ display: block; font-weight: bold; }}
+.cw-step {{ background: {ROUTE}; color: #fff; border-radius: 9px; width: 18px; height: 18px;
+  font: bold 11px/18px sans-serif; text-align: center; }}
+.cw-pawn {{ filter: drop-shadow(0 1px 1px rgba(0,0,0,.5)); }}
+.cw-log {{ font: 12px/1.35 sans-serif; }}
+.cw-log div {{ border-bottom: 1px solid #eee; padding: 1px 0; }}
+.cw-score table {{ border-collapse: collapse; width: 100%; font: 13px sans-serif; }}
+.cw-score td, .cw-score th {{ padding: 2px 5px; text-align: left; }}
+.cw-score tr.cw-current {{ background: #fff4cc; font-weight: bold; }}
+.cw-swatch {{ display: inline-block; width: 10px; height: 10px; border-radius: 5px; margin-right: 4px; }}
+.cw-dice {{ font-size: 28px; letter-spacing: 4px; }}
+.cw-msg {{ color: #a40000; min-height: 1.2em; }}
+.cw-hover {{ background: rgba(255,255,255,.9); padding: 2px 6px; border-radius: 4px; font: 13px sans-serif; }}
+</style>
+"""
+
+DIE_FACES = "⚀⚁⚂⚃⚄⚅"
+
+
+def dice_html(faces: list[int]) -> str:
+    """Dice faces as Unicode dice, with the total."""
+    if not faces:
+        return ""
+    return f'<span class="cw-dice" data-faces="{",".join(map(str, faces))}">' + "".join(DIE_FACES[f - 1] for f in faces) + f"</span> = <b>{sum(faces)}</b>"

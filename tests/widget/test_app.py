@@ -1,0 +1,259 @@
+"""The app driven like a user: buttons pressed, map clicked, screens followed."""
+
+import json
+
+from ipywidgets.widgets.widget import _instances
+
+from conquest_widget.japan import GameSetup, PlayerSetup, ScriptedDice
+from conquest_widget.widget.style import HIGHLIGHT, ROUTE
+
+from .conftest import click_map
+
+
+def start_from_setup_screen(app, *, players=2, cpu=(False, True), homes=(13, 27)):
+    app.start_screen.new_button.click()
+    assert app.controller.screen == "setup"
+    s = app.setup_screen
+    s.count.value = players
+    for row, is_cpu, home in zip(s.rows, cpu, homes, strict=False):
+        row.kind.value = is_cpu
+        row.home.value = home
+    s.start_button.click()
+
+
+def test_setup_to_first_move_with_undo(app):
+    c = app.controller
+    start_from_setup_screen(app)
+    assert c.screen == "game" and c.phase == "roll"
+    assert app.side.children == (app.game_screen,)
+    app.turn_panel.roll_button.click()
+    assert c.phase == "route" and 1 <= c.allowance <= 6
+    assert app.turn_panel.faces.value.count("cw-dice") == 1
+    legal = list(c.legal_steps)
+    assert legal and set(legal) <= {11, 12, 14, 19}  # Tokyo's neighbours
+    for code in legal:  # highlighted on the map
+        assert app.map_view.polygons[code].color == HIGHLIGHT
+    first = legal[0]
+    click_map(app, first)
+    assert c.route == [first] and c.remaining == c.allowance - 1
+    assert app.map_view.polygons[first].color in (ROUTE, HIGHLIGHT)
+    assert "1." in app.turn_panel.route_info.value
+    app.turn_panel.undo_button.click()
+    assert c.route == [] and c.remaining == c.allowance
+    while not c.can_confirm:
+        click_map(app, c.legal_steps[0])
+    end = c.route[-1]
+    app.turn_panel.confirm_button.click()
+    # the human's stop took effect, and the CPU (no event loop here) played its whole turn
+    stops = [e for e in c.game.events if e["type"] in ("claimed", "upgraded", "stayed") and e["player"] == 0]
+    assert stops and stops[0]["pref"] == end
+    assert c.phase == "roll" and c.current_player == 0 and c.game.turn_number() == 2
+    for code in range(1, 48):  # the map shows exactly what the engine holds
+        owner = c.game.prefecture_info(code)["owner"]
+        expected = c.game.setup.players[owner].colour if owner is not None else "#efe9da"
+        assert app.map_view.polygons[code].fill_color == expected
+    lines = app.log_view.lines()
+    assert any("Player 2 rolled" in x for x in lines) and any("Player 1 moved" in x for x in lines)
+
+
+def test_clicking_an_unreachable_prefecture_explains_why(app):
+    c = app.controller
+    c.new_game(GameSetup.quick(["Tokyo", "Osaka"]), dice=ScriptedDice([1]))
+    app.turn_panel.roll_button.click()
+    click_map(app, 47)  # Okinawa: far away
+    assert c.route == []
+    assert "Okinawa is not connected" in c.message
+    assert "not connected" in app.turn_panel.msg.value
+    # a castle next door costs 2: with 1 movement left it is refused with the numbers
+    c.new_game(GameSetup.quick(["Tokyo", "Osaka"]), dice=ScriptedDice([1]))
+    c.game.edit_prefecture("Saitama", owner=1, level="castle")
+    c.game.edit_player(0, banked=100)
+    c.load_game(c.game)
+    app.turn_panel.roll_button.click()
+    click_map(app, 11)
+    assert c.message == "Entering Saitama costs 2, only 1 left"
+    c.lang = "ja"
+    click_map(app, 11)
+    assert c.message == "埼玉県へは移動力2が必要ですが、残りは1です"
+
+
+def test_battle_with_a_human_defender_hot_seat(app):
+    c = app.controller
+    setup = GameSetup(players=(PlayerSetup("Aki", 13), PlayerSetup("Ben", 27)), turns=10)
+    # movement 2 (entering an enemy castle costs 2); attacker rolls 6; defender 3 + castle 2 = 5
+    c.new_game(setup, dice=ScriptedDice([2, 6, 3]))
+    c.game.edit_prefecture("Saitama", owner=1, level="castle")
+    c.game.edit_player(0, banked=100)
+    c.load_game(c.game)
+    app.turn_panel.roll_button.click()
+    click_map(app, 11)
+    app.turn_panel.confirm_button.click()
+    assert c.phase == "battle_attack"
+    panel = app.battle_panel
+    assert panel.layout.display == "" and "Battle for Saitama" in panel.text.value
+    assert "Aki attacks" in panel.text.value
+    panel.buttons[0].click()  # one die
+    assert c.phase == "battle_defend" and c.actor == 1
+    assert "Ben defends against 6 (+2 defence)" in panel.text.value
+    assert panel.buttons[2].layout.display == ""  # Ben holds a Triple and may use it
+    panel.buttons[0].click()
+    assert c.phase == "roll" and c.current_player == 1
+    assert c.game.prefecture_info("Saitama") == {
+        "code": 11, "owner": 0, "level": "castle", "points": 120, "base_value": 40, "stored": 15,
+    }  # captured castle stays a castle; it stored 15 at the end of Aki's turn
+    assert any("Aki wins Saitama! Battle bonus +10" in x for x in app.log_view.lines())
+    assert app.map_view.polygons[11].fill_color == "#d62728"
+
+
+def test_cpu_only_game_runs_to_the_end_and_results_offer_a_rematch(app):
+    c = app.controller
+    setup = GameSetup(players=(PlayerSetup("A", 13, cpu=True), PlayerSetup("B", 27, cpu=True, strategy="aggressive")), turns=5, seed=2)
+    c.new_game(setup)
+    assert c.game.is_over and c.screen == "results"
+    assert app.side.children[0].children[0] is app.results_screen
+    table = app.results_screen.table.value
+    assert "Final standings" in table and "Winner:" in table
+    first = c.game
+    app.results_screen.again_button.click()
+    assert c.game is not first and c.game.setup == first.setup and c.game.is_over
+
+
+def test_info_panel_and_scoreboard(app):
+    c = app.controller
+    c.new_game(GameSetup.quick(["Tokyo", "Osaka"]))
+    click_map(app, 13)  # not planning: a click shows the prefecture's info
+    info = app.info_panel.value
+    assert "Tokyo" in info and "Owner: Player 1" in info and "Level: Home base" in info and "Points: 150" in info
+    sb = app.scoreboard.value
+    assert sb.index('data-seat="0"') < sb.index('data-seat="1"')  # fixed turn order
+    assert 'class="cw-current" data-seat="0"' in sb
+    assert ">150<" in sb and ">135<" in sb  # home bases: Tokyo 50 x 3, Osaka 45 x 3
+
+
+def test_final_showdown_hides_totals(app):
+    c = app.controller
+    c.new_game(GameSetup.quick(["Tokyo", "Osaka"], turns=5))
+    c.game.edit_turn(0, turn=3)
+    c.load_game(c.game)
+    assert "Final Showdown" in app.scoreboard.value
+    assert "???" in app.scoreboard.value and ">150<" not in app.scoreboard.value
+
+
+def test_language_switch_changes_every_text(app):
+    c = app.controller
+    start_from_setup_screen(app)
+    app.language.value = "ja"
+    assert c.lang == "ja"
+    assert app.turn_panel.roll_button.description == "ダイスを振る"
+    assert "全国制覇すごろく" in app.title.value
+    assert "ターン目" in app.turn_panel.title.value
+    assert all(not any(ch.isascii() and ch.isalpha() for ch in line.replace("Player", "")) for line in app.log_view.lines()[:3])
+    assert app.setup_screen.rows[0].home.label == "東京都"
+    assert "総得点" in app.scoreboard.value
+    app.language.value = "en"
+    assert app.turn_panel.roll_button.description == "Roll"
+
+
+def test_invalid_setup_is_explained_not_crashed(app):
+    c = app.controller
+    app.start_screen.new_button.click()
+    s = app.setup_screen
+    s.count.value = 2
+    s.rows[0].home.value = 13
+    s.rows[1].home.value = 11  # Saitama borders Tokyo
+    s.start_button.click()
+    assert c.screen == "setup" and c.game is None
+    assert "adjacent" in s.error.value
+    s.rows[1].home.value = 13
+    s.start_button.click()
+    assert "share the home prefecture Tokyo" in s.error.value
+    s.seed.value = "abc"
+    s.rows[1].home.value = 27
+    s.start_button.click()
+    assert "seed" in s.error.value and c.game is None
+
+
+def test_map_click_picks_a_home_during_setup(app):
+    app.start_screen.new_button.click()
+    s = app.setup_screen
+    s.selected_seat.value = 1
+    click_map(app, 46)
+    assert s.rows[1].home.value == 46
+    assert app.map_view.polygons[46].fill_color == s.rows[1].colour.value
+
+
+def test_cpu_settings_are_kept_while_human(app):
+    app.start_screen.new_button.click()
+    row = app.setup_screen.rows[1]
+    row.difficulty.value = "hard"
+    row.strategy.value = "defensive"
+    row.kind.value = False
+    row.kind.value = True
+    assert (row.difficulty.value, row.strategy.value) == ("hard", "defensive")
+    app.language.value = "ja"
+    assert (row.difficulty.value, row.strategy.value, row.difficulty.label) == ("hard", "defensive", "強い")
+
+
+def test_a_move_sends_a_small_fraction_of_the_first_render(app, sent):
+    c = app.controller
+    setup = GameSetup(players=(PlayerSetup("A", 13), PlayerSetup("B", 27)), turns=10)
+    c.new_game(setup, dice=ScriptedDice([3]))
+    first_render = sum(len(json.dumps(w.get_state(), default=str)) for w in _instances.values())
+    sent.reset()
+    app.turn_panel.roll_button.click()
+    while not c.can_confirm:
+        click_map(app, c.legal_steps[0])
+    planning = sent.total
+    sent.reset()
+    app.turn_panel.confirm_button.click()
+    confirm_map, confirm_total = sent.map_bytes(), sent.total
+    assert first_render > 300_000  # the geometry goes once
+    assert confirm_map < 1500, sent.by_class
+    assert confirm_total < 5000, sent.by_class
+    assert planning + confirm_total < first_render / 40
+
+
+def test_cpu_turns_play_as_asyncio_tasks_and_keep_the_loop_free():
+    import asyncio
+
+    from conquest_widget.controller import GameController
+
+    async def main():
+        c = GameController(cpu_speed="fast")
+        setup = GameSetup(players=(PlayerSetup("Me", 13), PlayerSetup("Bot", 27, cpu=True)), turns=5, seed=1)
+        c.new_game(setup, dice=ScriptedDice([1], then_seed=5))
+        c.roll()
+        c.click_prefecture(c.legal_steps[0])
+        c.confirm_route()
+        assert c.cpu_busy and c.current_player == 1  # scheduled, not played inside the click
+        ticks = 0
+        while c.cpu_busy:
+            await asyncio.sleep(0.01)
+            ticks += 1
+        assert ticks > 3  # the event loop kept running between CPU steps
+        assert c.current_player == 0 and c.phase == "roll" and c.game.turn_number() == 2
+        c.roll()  # the clicks during a CPU turn are refused politely, afterwards they work
+        assert c.phase == "route"
+
+    asyncio.run(main())
+
+
+def test_clicks_during_a_cpu_turn_are_refused_with_a_message():
+    import asyncio
+
+    from conquest_widget.controller import GameController
+
+    async def main():
+        c = GameController(cpu_speed="normal")
+        setup = GameSetup(players=(PlayerSetup("Me", 13), PlayerSetup("Bot", 27, cpu=True)), turns=5, seed=1)
+        c.new_game(setup, dice=ScriptedDice([1], then_seed=5))
+        c.roll()
+        c.click_prefecture(c.legal_steps[0])
+        c.confirm_route()
+        before = c.game.snapshot()
+        c.roll()
+        assert c.message == "Wait for your turn"
+        assert c.game.snapshot() == before
+        await c.wait_cpu()
+
+    asyncio.run(main())
