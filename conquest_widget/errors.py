@@ -132,3 +132,8 @@ class InvalidBackupError(SaveError, ValueError):
 
 class ConfirmationRequiredError(SaveError):
     """A destructive save-data operation called without ``confirm=True``."""
+
+
+class SaveWarning(UserWarning):
+    """Something in the save directory needed attention but nothing was lost (for
+    example an unreadable autosave moved aside before a new autosave was written)."""

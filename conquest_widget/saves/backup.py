@@ -1,0 +1,276 @@
+"""One-file backups of a whole save directory: building, checking and summarising them.
+
+A backup is one JSON document holding every file of the directory *as it is stored*
+(the autosave, the five slots, results, records and preferences; ``null`` where a
+file is absent).  :func:`analyse_backup` checks every part with the same validators
+the loaders use and returns a :class:`BackupSummary` listing what it holds and every
+problem found, plus the files a restore would write.  Nothing here writes files; see
+:meth:`conquest_widget.saves.SaveStore.restore_backup`.
+
+    >>> doc = backup_document(exported_at="2025-01-01T00:00:00Z", autosave=None, slots={},
+    ...                       results=None, records=None, preferences=None, skipped=[])
+    >>> summary, files = analyse_backup(doc, "backup.json")
+    >>> summary.valid, summary.results, [s.status for s in summary.slots]
+    (True, 0, ['empty', 'empty', 'empty', 'empty', 'empty'])
+    >>> sorted(files)[:3]
+    ['autosave.json', 'preferences.json', 'records.json']
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import CorruptSaveError, InvalidBackupError, SaveError, SaveFileError
+from .atomic import MAX_FILE_BYTES, dumps, parse_json, read_bytes
+from .info import SlotInfo
+from .schema import (
+    BACKUP_FORMAT,
+    SCHEMA_VERSION,
+    check_envelope,
+    check_game,
+    check_preferences,
+    check_records,
+    check_results,
+)
+
+#: number of save slots
+SLOT_COUNT = 5
+AUTOSAVE_FILE = "autosave.json"
+RESULTS_FILE = "results.json"
+RECORDS_FILE = "records.json"
+PREFERENCES_FILE = "preferences.json"
+#: largest backup file read (every file of a directory at its limit fits)
+MAX_BACKUP_BYTES = (SLOT_COUNT + 4) * MAX_FILE_BYTES
+
+BackupSource = str | os.PathLike | bytes | Mapping[str, Any]
+
+
+def slot_file(slot: int) -> str:
+    """File name of a (validated) slot number.
+
+    >>> slot_file(3)
+    'slot-3.json'
+    """
+    return f"slot-{slot}.json"
+
+
+@dataclass(frozen=True)
+class BackupSummary:
+    """What a backup holds, shown before restoring it.
+
+    ``slots`` has one :class:`SlotInfo` per slot 1-5 and ``autosave`` one for the
+    autosave (status ``"empty"`` when absent); ``results`` is the number of results;
+    ``skipped`` lists files that were unreadable at export time and are not in the
+    backup; ``problems`` lists everything that would make a restore fail (``valid`` is
+    True when it is empty).
+    """
+
+    source: str
+    exported_at: str | None
+    autosave: SlotInfo
+    slots: tuple[SlotInfo, ...]
+    results: int
+    latest_result: dict[str, Any] | None
+    records: dict[str, dict[str, int]]
+    preferences: dict[str, Any]
+    skipped: tuple[dict[str, str], ...] = ()
+    problems: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def valid(self) -> bool:
+        """True when the backup can be restored."""
+        return not self.problems
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-compatible data (for the widget)."""
+        d = asdict(self)
+        d["autosave"] = self.autosave.to_dict()
+        d["slots"] = [s.to_dict() for s in self.slots]
+        d["valid"] = self.valid
+        return d
+
+
+def backup_document(
+    *,
+    exported_at: str,
+    autosave: dict[str, Any] | None,
+    slots: Mapping[int, dict[str, Any] | None],
+    results: dict[str, Any] | None,
+    records: dict[str, Any] | None,
+    preferences: dict[str, Any] | None,
+    skipped: list[dict[str, str]],
+) -> dict[str, Any]:
+    """A backup document from the stored documents of each file (None when absent)."""
+    return {
+        "format": BACKUP_FORMAT,
+        "schema_version": SCHEMA_VERSION,
+        "exported_at": exported_at,
+        "autosave": autosave,
+        "slots": {str(n): slots.get(n) for n in range(1, SLOT_COUNT + 1)},
+        "results": results,
+        "records": records,
+        "preferences": preferences,
+        "skipped": list(skipped),
+    }
+
+
+def load_backup_source(source: BackupSource) -> tuple[Any, str]:
+    """Parsed backup data and a name for messages, from a path, bytes or a mapping.
+
+    Raises :class:`InvalidBackupError` when the file is missing or not JSON."""
+    if isinstance(source, Mapping):
+        return source, "<backup data>"
+    if isinstance(source, (bytes, bytearray)):
+        name = "<uploaded backup>"
+        if len(source) > MAX_BACKUP_BYTES:
+            raise InvalidBackupError(name, [f"backup is {len(source)} bytes, over the {MAX_BACKUP_BYTES}-byte limit"])
+        try:
+            return parse_json(bytes(source), name), name
+        except CorruptSaveError as exc:
+            raise InvalidBackupError(name, [exc.problem]) from None
+    if isinstance(source, (str, os.PathLike)):
+        path = Path(source)
+        try:
+            payload = read_bytes(path, max_bytes=MAX_BACKUP_BYTES)
+            if payload is None:
+                raise InvalidBackupError(str(path), ["file not found"])
+            return parse_json(payload, path), str(path)
+        except SaveFileError as exc:
+            raise InvalidBackupError(str(path), [exc.problem]) from None
+    raise InvalidBackupError(repr(source), [f"expected a path, bytes or a dict, got {type(source).__name__}"])
+
+
+def analyse_backup(data: Any, source: str) -> tuple[BackupSummary, dict[str, dict[str, Any] | None]]:
+    """Check every part of a backup; returns its summary and the files a restore writes
+    (file name → document, None for a file to remove).
+
+    Raises :class:`InvalidBackupError` only when the document as a whole is unusable
+    (not an object, wrong format, newer version); problems inside it are listed in
+    ``summary.problems``."""
+    try:
+        check_envelope(data, BACKUP_FORMAT, source)
+    except CorruptSaveError as exc:
+        raise InvalidBackupError(source, [exc.problem]) from None
+    problems: list[str] = []
+    files: dict[str, dict[str, Any] | None] = {}
+
+    def part(key: str, file: str) -> str:
+        return f"{key} ({file})"
+
+    def sized(doc: Any, where: str) -> bool:
+        try:
+            size = len(dumps(doc))
+        except SaveError as exc:
+            problems.append(f"{where}: {exc}")
+            return False
+        if size > MAX_FILE_BYTES:
+            problems.append(f"{where}: {size} bytes, over the {MAX_FILE_BYTES}-byte file limit")
+            return False
+        return True
+
+    exported_at = data.get("exported_at")
+    if not isinstance(exported_at, str):
+        problems.append(f"exported_at must be a string, got {exported_at!r}")
+        exported_at = None
+
+    # autosave and slots
+    def game_part(doc: Any, slot: int | None, file: str, where: str) -> SlotInfo:
+        files[file] = None
+        if doc is None:
+            return SlotInfo.empty(slot, file)
+        if not sized(doc, where):
+            return SlotInfo.corrupt(slot, file, "too large or not JSON data")
+        try:
+            game = check_game(doc, where)
+        except CorruptSaveError as exc:
+            problems.append(str(exc))
+            return SlotInfo.corrupt(slot, file, exc.problem)
+        files[file] = doc
+        return SlotInfo.from_game(slot, file, game, saved_at=doc["saved_at"])
+
+    autosave = game_part(data.get("autosave"), None, AUTOSAVE_FILE, part("autosave", AUTOSAVE_FILE))
+    slots_data = data.get("slots", {})
+    if slots_data is None:
+        slots_data = {}
+    if not isinstance(slots_data, dict):
+        problems.append(f"slots must be an object with keys '1'-'{SLOT_COUNT}'")
+        slots_data = {}
+    wanted = {str(n) for n in range(1, SLOT_COUNT + 1)}
+    for key in slots_data:
+        if key not in wanted:
+            problems.append(f"slots: unknown slot {key!r} (slots are '1'-'{SLOT_COUNT}')")
+    slots = tuple(
+        game_part(slots_data.get(str(n)), n, slot_file(n), part(f"slots.{n}", slot_file(n)))
+        for n in range(1, SLOT_COUNT + 1)
+    )
+
+    # results, records, preferences
+    results: list[dict[str, Any]] = []
+    records: dict[str, dict[str, int]] = {}
+    preferences: dict[str, Any] = {}
+    for key, file, check in (
+        ("results", RESULTS_FILE, check_results),
+        ("records", RECORDS_FILE, check_records),
+        ("preferences", PREFERENCES_FILE, check_preferences),
+    ):
+        files[file] = None
+        doc = data.get(key)
+        if doc is None:
+            continue
+        where = part(key, file)
+        if not sized(doc, where):
+            continue
+        try:
+            value = check(doc, where)
+        except CorruptSaveError as exc:
+            problems.append(str(exc))
+            continue
+        files[file] = doc
+        if key == "results":
+            results = value
+        elif key == "records":
+            records = value[0]
+        else:
+            preferences = value
+
+    skipped_data = data.get("skipped", [])
+    skipped: tuple[dict[str, str], ...] = ()
+    if isinstance(skipped_data, list) and all(
+        isinstance(s, dict) and all(isinstance(v, str) for v in s.values()) for s in skipped_data
+    ):
+        skipped = tuple(dict(s) for s in skipped_data)
+    else:
+        problems.append("skipped must be a list of {file, problem} objects")
+
+    summary = BackupSummary(
+        source=source,
+        exported_at=exported_at,
+        autosave=autosave,
+        slots=slots,
+        results=len(results),
+        latest_result=results[0] if results else None,
+        records=records,
+        preferences=preferences,
+        skipped=skipped,
+        problems=tuple(problems),
+    )
+    return summary, files
+
+
+__all__ = [
+    "AUTOSAVE_FILE",
+    "MAX_BACKUP_BYTES",
+    "PREFERENCES_FILE",
+    "RECORDS_FILE",
+    "RESULTS_FILE",
+    "SLOT_COUNT",
+    "BackupSummary",
+    "analyse_backup",
+    "backup_document",
+    "load_backup_source",
+    "slot_file",
+]

@@ -1,0 +1,690 @@
+"""SaveStore: a save directory of plain JSON files (autosave, 5 slots, results,
+records against CPUs, preferences) and its backups.
+
+    >>> import tempfile
+    >>> from conquest_widget.japan import Game, GameSetup
+    >>> store = SaveStore(tempfile.mkdtemp())
+    >>> game = Game(GameSetup.quick(["Tokyo", "Osaka"], seed=1))
+    >>> game.roll(1)
+    >>> store.save_slot(1, game).status
+    'used'
+    >>> store.load_slot(1).snapshot() == game.snapshot()
+    True
+    >>> store.save_slot(1, game)
+    Traceback (most recent call last):
+    ...
+    conquest_widget.errors.SlotOccupiedError: slot 1 (...slot-1.json) already holds a saved game; pass overwrite=True to replace it
+    >>> [s.status for s in store.slots()]
+    ['used', 'empty', 'empty', 'empty', 'empty']
+
+See docs/saves.md for the files, their formats and the safety guarantees.
+"""
+
+from __future__ import annotations
+
+import operator
+import os
+import re
+import warnings
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from ..errors import (
+    ConfirmationRequiredError,
+    EmptySlotError,
+    InvalidBackupError,
+    InvalidSlotError,
+    SaveError,
+    SaveFileError,
+    SaveWarning,
+    SlotOccupiedError,
+)
+from ..japan import Game, GameSetup
+from .atomic import (
+    MAX_FILE_BYTES,
+    TEMP_PREFIX,
+    TEMP_SUFFIX,
+    atomic_write_json,
+    fsync_directory,
+    parse_json,
+    read_bytes,
+)
+from .backup import (
+    AUTOSAVE_FILE,
+    MAX_BACKUP_BYTES,
+    PREFERENCES_FILE,
+    RECORDS_FILE,
+    RESULTS_FILE,
+    SLOT_COUNT,
+    BackupSource,
+    BackupSummary,
+    analyse_backup,
+    backup_document,
+    load_backup_source,
+    slot_file,
+)
+from .info import SlotInfo
+from .locking import DirectoryLock
+from .results import add_outcomes, cpu_outcomes, result_entry
+from .schema import (
+    check_game,
+    check_preferences,
+    check_records,
+    check_results,
+    game_document,
+    normalise_preferences,
+    preferences_document,
+    records_document,
+    results_document,
+)
+
+#: default save directory (relative to the working directory, i.e. beside the notebook)
+DEFAULT_DIRECTORY = "conquest_saves"
+#: what :meth:`SaveStore.delete_category` accepts
+CATEGORIES = ("autosave", "slots", "results", "records", "preferences", "extras")
+#: the data files of a directory, in backup order
+DATA_FILES = (
+    AUTOSAVE_FILE,
+    *(slot_file(n) for n in range(1, SLOT_COUNT + 1)),
+    RESULTS_FILE,
+    RECORDS_FILE,
+    PREFERENCES_FILE,
+)
+
+#: the validator of each data file
+CHECKS: dict[str, Callable[[Any, object], Any]] = {
+    **{name: check_game for name in DATA_FILES[: SLOT_COUNT + 1]},
+    RESULTS_FILE: check_results,
+    RECORDS_FILE: check_records,
+    PREFERENCES_FILE: check_preferences,
+}
+
+_SET_ASIDE = re.compile(r"^(autosave|slot-[1-5]|results|records|preferences)\.corrupt-\d{8}T\d{6}Z(-\d+)?\.json$")
+_PRE_RESTORE = re.compile(r"^pre-restore-\d{8}T\d{6}Z(-\d+)?\.backup\.json$")
+
+
+def check_slot(slot: object) -> int:
+    """The slot number ``slot`` as an int, if it is one of the integers 1-5.
+
+    Anything else (0, 6, True, "1", "../x", 1.0, None) raises :class:`InvalidSlotError`,
+    so slot numbers from user input can never name a file outside the save directory.
+
+    >>> check_slot(5)
+    5
+    >>> check_slot("../etc/passwd")
+    Traceback (most recent call last):
+    ...
+    conquest_widget.errors.InvalidSlotError: a save slot is an integer 1-5, got '../etc/passwd'
+    """
+    if not isinstance(slot, bool):
+        try:
+            n = operator.index(slot)  # type: ignore[arg-type]
+        except TypeError:
+            n = None
+        if n is not None and 1 <= n <= SLOT_COUNT:
+            return n
+    raise InvalidSlotError(f"a save slot is an integer 1-{SLOT_COUNT}, got {slot!r}")
+
+
+def _utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+class SaveStore:
+    """The save data of one directory (created on the first write).
+
+    Every method that changes files holds the directory's lock (``.lock``), and every
+    file is replaced atomically, so several stores or processes may share a directory.
+    Readers never write.  An unreadable file is reported (:class:`CorruptSaveError`
+    naming the file and the problem) and is never overwritten or deleted without an
+    explicit request; see docs/saves.md.
+
+    ``clock`` (for tests) returns the current time as an aware datetime.
+
+        >>> import tempfile
+        >>> store = SaveStore(tempfile.mkdtemp())
+        >>> store.has_autosave(), store.results(), store.records(), store.preferences()
+        (False, [], {}, {})
+    """
+
+    def __init__(
+        self, directory: str | os.PathLike[str] = DEFAULT_DIRECTORY, *, clock: Callable[[], datetime] | None = None
+    ) -> None:
+        self.directory = Path(directory).expanduser()
+        self._clock = clock or _utc_now
+        self._lock = DirectoryLock(self.directory)
+        # Files this store wrote or found valid, by stat signature: unchanged files are
+        # not replayed again (a long game's replay takes a noticeable fraction of a second).
+        self._valid: dict[str, tuple[int, ...]] = {}
+        self._infos: dict[str, tuple[tuple[int, ...], SlotInfo]] = {}
+
+    def __repr__(self) -> str:
+        return f"SaveStore({str(self.directory)!r})"
+
+    # ---------------------------------------------------------------- plumbing
+    def _now(self) -> datetime:
+        now = self._clock()
+        return now.astimezone(UTC) if now.tzinfo else now.replace(tzinfo=UTC)
+
+    def _timestamp(self) -> str:
+        return self._now().isoformat(timespec="seconds").replace("+00:00", "Z")
+
+    def _path(self, name: str) -> Path:
+        return self.directory / name
+
+    @contextmanager
+    def _locked(self) -> Iterator[None]:
+        """Hold the directory lock; on first entry remove temp files left by a crash."""
+        try:
+            self._lock.acquire()
+        except OSError as exc:
+            raise SaveFileError(self.directory, f"cannot use the save directory: {exc.strerror or exc}") from exc
+        try:
+            if self._lock.depth == 1:
+                self._remove_stale_temps()
+            yield
+        finally:
+            self._lock.release()
+
+    def _remove_stale_temps(self) -> None:
+        # Only while holding the lock: every writer holds it, so any temp file is stale.
+        prefixes = tuple(f"{TEMP_PREFIX}{name}." for name in DATA_FILES)
+        try:
+            names = os.listdir(self.directory)
+        except OSError:
+            return
+        for name in names:
+            if name.startswith(prefixes) and name.endswith(TEMP_SUFFIX):
+                try:
+                    os.unlink(self._path(name))
+                except OSError:
+                    pass
+
+    def _read(self, name: str) -> Any:
+        """Parsed JSON of a data file; ``_MISSING`` when absent."""
+        path = self._path(name)
+        payload = read_bytes(path)
+        if payload is None:
+            return _MISSING
+        return parse_json(payload, path)
+
+    def _exists(self, name: str) -> bool:
+        return os.path.lexists(self._path(name))
+
+    def _set_aside(self, name: str) -> Path:
+        """Rename an unreadable file to ``<stem>.corrupt-<UTC time>.json`` (kept, not lost)."""
+        stem = name[: -len(".json")]
+        stamp = self._now().strftime("%Y%m%dT%H%M%SZ")
+        target = self._path(f"{stem}.corrupt-{stamp}.json")
+        n = 1
+        while os.path.lexists(target):
+            n += 1
+            target = self._path(f"{stem}.corrupt-{stamp}-{n}.json")
+        try:
+            os.rename(self._path(name), target)
+        except OSError as exc:
+            raise SaveFileError(
+                self._path(name), f"cannot move the unreadable file aside: {exc.strerror or exc}"
+            ) from exc
+        warnings.warn(
+            f"{self._path(name)} was unreadable and has been kept as {target.name}", SaveWarning, stacklevel=3
+        )
+        return target
+
+    def _signature(self, name: str) -> tuple[int, ...] | None:
+        """Identity of a file's current version (a replaced file gets a new inode)."""
+        try:
+            st = os.stat(self._path(name))
+        except OSError:
+            return None
+        return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+
+    def _problem(self, name: str, check: Callable[[Any, object], Any]) -> str | None:
+        """None if the file is absent or valid, else what is wrong with it."""
+        sig = self._signature(name)  # taken before reading: a change meanwhile means a re-check later
+        if sig is not None and self._valid.get(name) == sig:
+            return None
+        try:
+            data = self._read(name)
+            if data is not _MISSING:
+                check(data, self._path(name))
+        except SaveFileError as exc:
+            return exc.problem
+        if sig is not None:
+            self._valid[name] = sig
+        return None
+
+    def _write(self, name: str, doc: dict[str, Any]) -> None:
+        """Atomically write a data file (holding the lock) and remember it as valid."""
+        atomic_write_json(self._path(name), doc)
+        sig = self._signature(name)
+        if sig is not None:
+            self._valid[name] = sig
+
+    def _load_game_file(self, name: str) -> tuple[Game, dict[str, Any]] | None:
+        sig = self._signature(name)
+        data = self._read(name)
+        if data is _MISSING:
+            return None
+        game = check_game(data, self._path(name))
+        if sig is not None:
+            self._valid[name] = sig
+        return game, data
+
+    def _write_game(self, name: str, game: Game, *, kind: str, slot: int | None = None) -> dict[str, Any]:
+        doc = game_document(game, saved_at=self._timestamp(), kind=kind, slot=slot)
+        self._write(name, doc)
+        sig = self._valid.get(name)
+        if sig is not None:
+            self._infos[name] = (sig, SlotInfo.from_game(slot, name, game, saved_at=doc["saved_at"]))
+        return doc
+
+    # ---------------------------------------------------------------- autosave
+    def autosave(self, game: Game) -> Path:
+        """Save ``game`` as the autosave, replacing the previous one (call it after every
+        confirmed action; starting a new game replaces it too).
+
+        An unreadable autosave file is not destroyed: it is renamed
+        ``autosave.corrupt-<time>.json`` (with a :class:`SaveWarning`) first.
+
+            >>> import tempfile
+            >>> from conquest_widget.japan import Game, GameSetup
+            >>> store = SaveStore(tempfile.mkdtemp())
+            >>> store.autosave(Game(GameSetup.quick(["Tokyo", "Osaka"], seed=1))).name
+            'autosave.json'
+            >>> store.load_autosave().turn_number()
+            1
+        """
+        with self._locked():
+            if self._problem(AUTOSAVE_FILE, check_game) is not None:
+                self._set_aside(AUTOSAVE_FILE)
+            self._write_game(AUTOSAVE_FILE, game, kind="autosave")
+        return self._path(AUTOSAVE_FILE)
+
+    def load_autosave(self) -> Game | None:
+        """The autosaved game ("Continue Last Game"), or None when there is none.
+
+        Raises :class:`CorruptSaveError` when the file cannot be loaded."""
+        loaded = self._load_game_file(AUTOSAVE_FILE)
+        return None if loaded is None else loaded[0]
+
+    def has_autosave(self) -> bool:
+        """True when an autosave file exists (it may still be unreadable: see
+        :meth:`autosave_info`)."""
+        return self._exists(AUTOSAVE_FILE)
+
+    def autosave_info(self) -> SlotInfo:
+        """What the autosave holds (``slot`` is None; status empty/used/corrupt)."""
+        return self._info(None, AUTOSAVE_FILE)
+
+    def clear_autosave(self) -> bool:
+        """Delete the autosave; returns whether there was one."""
+        with self._locked():
+            return _unlink(self._path(AUTOSAVE_FILE))
+
+    # ------------------------------------------------------------------- slots
+    def slot_path(self, slot: int) -> Path:
+        """The file of a slot (``slot`` is checked by :func:`check_slot`)."""
+        return self._path(slot_file(check_slot(slot)))
+
+    def save_slot(self, slot: int, game: Game, *, overwrite: bool = False) -> SlotInfo:
+        """Save ``game`` into slot 1-5 and return the slot's info.
+
+        A slot holding a game, or an unreadable file, is never overwritten unless
+        ``overwrite=True`` (:class:`SlotOccupiedError` otherwise); even then an
+        unreadable file is kept, renamed ``slot-N.corrupt-<time>.json``.
+
+            >>> import tempfile
+            >>> from conquest_widget.japan import Game, GameSetup
+            >>> store = SaveStore(tempfile.mkdtemp())
+            >>> game = Game(GameSetup.quick(["Tokyo", "Osaka"], seed=1))
+            >>> info = store.save_slot(2, game)
+            >>> info.slot, info.mode, info.turn, info.player_names
+            (2, 'standard', 1, ['Player 1', 'Player 2'])
+            >>> store.save_slot(2, game, overwrite=True).status
+            'used'
+        """
+        n = check_slot(slot)
+        name = slot_file(n)
+        with self._locked():
+            if self._exists(name):
+                problem = self._problem(name, check_game)
+                if not overwrite:
+                    raise SlotOccupiedError(n, self._path(name), corrupt=problem is not None)
+                if problem is not None:
+                    self._set_aside(name)
+            doc = self._write_game(name, game, kind="slot", slot=n)
+        return SlotInfo.from_game(n, name, game, saved_at=doc["saved_at"])
+
+    def load_slot(self, slot: int) -> Game:
+        """The game saved in a slot, rebuilt by replaying its log (a normal
+        :class:`~conquest_widget.japan.Game`, ready to explore or play on).
+
+        Raises :class:`EmptySlotError` for an empty slot and :class:`CorruptSaveError`
+        (naming the file) for an unreadable or tampered one."""
+        n = check_slot(slot)
+        loaded = self._load_game_file(slot_file(n))
+        if loaded is None:
+            raise EmptySlotError(f"slot {n} is empty ({self._path(slot_file(n))})")
+        return loaded[0]
+
+    def delete_slot(self, slot: int) -> bool:
+        """Delete a slot's file (also an unreadable one); returns whether there was one."""
+        n = check_slot(slot)
+        with self._locked():
+            return _unlink(self._path(slot_file(n)))
+
+    def slot_info(self, slot: int) -> SlotInfo:
+        """What one slot holds; an unreadable file is reported as status ``"corrupt"``."""
+        n = check_slot(slot)
+        return self._info(n, slot_file(n))
+
+    def slots(self) -> list[SlotInfo]:
+        """The five slots, in order, each empty, used or corrupt (never raises for a bad file).
+
+        >>> import tempfile
+        >>> store = SaveStore(tempfile.mkdtemp())
+        >>> _ = (store.directory / "slot-4.json").write_text("{not json")
+        >>> [(s.slot, s.status) for s in store.slots()][3]
+        (4, 'corrupt')
+        >>> store.slots()[3].error
+        'not valid JSON (Expecting property name enclosed in double quotes at line 1 column 2)'
+        """
+        return [self._info(n, slot_file(n)) for n in range(1, SLOT_COUNT + 1)]
+
+    def _info(self, slot: int | None, name: str) -> SlotInfo:
+        sig = self._signature(name)
+        cached = self._infos.get(name)
+        if sig is not None and cached is not None and cached[0] == sig:
+            return cached[1]
+        try:
+            loaded = self._load_game_file(name)
+        except SaveFileError as exc:
+            return SlotInfo.corrupt(slot, name, exc.problem)
+        if loaded is None:
+            return SlotInfo.empty(slot, name)
+        game, doc = loaded
+        info = SlotInfo.from_game(slot, name, game, saved_at=doc["saved_at"])
+        if sig is not None:
+            self._infos[name] = (sig, info)
+        return info
+
+    # --------------------------------------------------------- results/records
+    def _results(self) -> list[dict[str, Any]]:
+        data = self._read(RESULTS_FILE)
+        return [] if data is _MISSING else check_results(data, self._path(RESULTS_FILE))
+
+    def _records(self) -> tuple[dict[str, dict[str, int]], list[str]]:
+        data = self._read(RECORDS_FILE)
+        return ({}, []) if data is _MISSING else check_records(data, self._path(RECORDS_FILE))
+
+    def record_result(self, game: Game) -> bool:
+        """Record a finished game: its result goes first in the results file and the
+        human players' outcomes against its CPUs are added to the records.
+
+        Idempotent: a game is identified by a fingerprint of its setup, dice and log, so
+        recording the same game again changes nothing (returns False).  Raises
+        :class:`SaveError` for an unfinished game and :class:`CorruptSaveError` (writing
+        nothing) when the results or records file is unreadable.
+
+            >>> import tempfile
+            >>> from conquest_widget.japan import Game, GameSetup
+            >>> from conquest_widget.japan.cpu import play_cpu_turns
+            >>> game = Game(GameSetup.quick(["Tokyo", "Osaka"], cpu=[True, True], turns=5, seed=2))
+            >>> _ = play_cpu_turns(game)
+            >>> store = SaveStore(tempfile.mkdtemp())
+            >>> store.record_result(game), store.record_result(game), len(store.results())
+            (True, False, 1)
+        """
+        entry = result_entry(game, recorded_at=self._timestamp())
+        gid = entry["game_id"]
+        with self._locked():
+            results = self._results()
+            records, counted = self._records()
+            changed = False
+            outcomes = cpu_outcomes(entry)
+            if outcomes and gid not in counted:
+                add_outcomes(records, outcomes)
+                counted.append(gid)
+                self._write(RECORDS_FILE, records_document(records, counted))
+                changed = True
+            if all(r["game_id"] != gid for r in results):
+                results.insert(0, entry)
+                self._write(RESULTS_FILE, results_document(results))
+                changed = True
+        return changed
+
+    def results(self) -> list[dict[str, Any]]:
+        """Every recorded result, latest first (see docs/saves.md for the entry format)."""
+        return self._results()
+
+    def latest_result(self) -> dict[str, Any] | None:
+        """The latest recorded result ("Previous Results"), or None."""
+        results = self._results()
+        return results[0] if results else None
+
+    def records(self) -> dict[str, dict[str, int]]:
+        """Human players' results against CPUs: ``{"difficulty:strategy": {"wins", "losses",
+        "draws"}}`` for each CPU kind played against."""
+        return self._records()[0]
+
+    # -------------------------------------------------------------- preferences
+    def save_preferences(self, prefs: Mapping[str, Any]) -> dict[str, Any]:
+        """Replace the preferences (e.g. ``{"language": "ja", "last_setup": setup}``,
+        where ``last_setup`` is a :class:`GameSetup` or its dict); returns what was stored.
+
+        An unreadable preferences file is renamed ``preferences.corrupt-<time>.json`` first.
+
+            >>> import tempfile
+            >>> from conquest_widget.japan import GameSetup
+            >>> store = SaveStore(tempfile.mkdtemp())
+            >>> _ = store.save_preferences({"language": "ja", "last_setup": GameSetup.quick(["Tokyo", "Osaka"])})
+            >>> store.preferences()["language"], store.last_setup().players[1].home
+            ('ja', 27)
+        """
+        clean = normalise_preferences(prefs)
+        with self._locked():
+            if self._problem(PREFERENCES_FILE, check_preferences) is not None:
+                self._set_aside(PREFERENCES_FILE)
+            self._write(PREFERENCES_FILE, preferences_document(clean, saved_at=self._timestamp()))
+        return clean
+
+    def preferences(self) -> dict[str, Any]:
+        """The saved preferences ({} when none); raises :class:`CorruptSaveError` when unreadable."""
+        data = self._read(PREFERENCES_FILE)
+        return {} if data is _MISSING else check_preferences(data, self._path(PREFERENCES_FILE))
+
+    def last_setup(self) -> GameSetup | None:
+        """The remembered setup (``preferences()["last_setup"]``) as a GameSetup, or None."""
+        setup = self.preferences().get("last_setup")
+        return None if setup is None else GameSetup.from_dict(setup)
+
+    # ------------------------------------------------------------------ backup
+    def export_backup(self, path: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+        """Everything in one JSON document (and, when ``path`` is given, written there
+        atomically).  Unreadable files cannot be exported: they are listed under
+        ``"skipped"`` with their problem.
+
+            >>> import tempfile, pathlib
+            >>> from conquest_widget.japan import Game, GameSetup
+            >>> store = SaveStore(tempfile.mkdtemp())
+            >>> _ = store.save_slot(3, Game(GameSetup.quick(["Tokyo", "Osaka"], seed=1)))
+            >>> backup = store.export_backup(pathlib.Path(tempfile.mkdtemp()) / "backup.json")
+            >>> backup["format"], backup["slots"]["3"]["slot"], backup["slots"]["1"]
+            ('conquest_widget.saves.backup', 3, None)
+        """
+        with self._locked():
+            docs: dict[str, Any] = {}
+            skipped: list[dict[str, str]] = []
+            for name in DATA_FILES:
+                try:
+                    data = self._read(name)
+                    if data is not _MISSING:
+                        CHECKS[name](data, self._path(name))
+                except SaveFileError as exc:
+                    skipped.append({"file": name, "problem": exc.problem})
+                    data = _MISSING
+                docs[name] = None if data is _MISSING else data
+            doc = backup_document(
+                exported_at=self._timestamp(),
+                autosave=docs[AUTOSAVE_FILE],
+                slots={n: docs[slot_file(n)] for n in range(1, SLOT_COUNT + 1)},
+                results=docs[RESULTS_FILE],
+                records=docs[RECORDS_FILE],
+                preferences=docs[PREFERENCES_FILE],
+                skipped=skipped,
+            )
+            if path is not None:
+                target = Path(path).expanduser()
+                if target.resolve().parent == self.directory.resolve() and target.name in DATA_FILES:
+                    raise SaveFileError(target, "a backup cannot be written over a file of the save data")
+                atomic_write_json(target, doc, max_bytes=MAX_BACKUP_BYTES)
+        return doc
+
+    def inspect_backup(self, source: BackupSource) -> BackupSummary:
+        """What a backup (a path, its bytes, or the dict from :meth:`export_backup`)
+        contains, and its problems — show this before :meth:`restore_backup`.
+
+        Raises :class:`InvalidBackupError` only when it is not a backup at all."""
+        data, name = load_backup_source(source)
+        return analyse_backup(data, name)[0]
+
+    def restore_backup(self, source: BackupSource, *, keep_previous: bool = True) -> BackupSummary:
+        """Replace this directory's save data with a backup's.
+
+        Every part is validated first; if anything is wrong :class:`InvalidBackupError`
+        lists the problems and **nothing** is changed.  Files absent from the backup are
+        removed.  With ``keep_previous`` (default) the current data is first exported to
+        ``pre-restore-<time>.backup.json`` in the directory; unreadable current files
+        are renamed ``*.corrupt-<time>.json``, never destroyed.  Each file is replaced
+        atomically.
+
+            >>> import tempfile
+            >>> from conquest_widget.japan import Game, GameSetup
+            >>> old = SaveStore(tempfile.mkdtemp())
+            >>> _ = old.save_slot(1, Game(GameSetup.quick(["Tokyo", "Osaka"], seed=1)))
+            >>> new = SaveStore(tempfile.mkdtemp())
+            >>> new.restore_backup(old.export_backup()).slots[0].status
+            'used'
+            >>> new.slots()[0].status
+            'used'
+        """
+        data, name = load_backup_source(source)
+        summary, files = analyse_backup(data, name)
+        if summary.problems:
+            raise InvalidBackupError(name, list(summary.problems))
+        with self._locked():
+            if keep_previous and any(self._exists(f) for f in DATA_FILES):
+                previous = self.export_backup()
+                stamp = self._now().strftime("%Y%m%dT%H%M%SZ")
+                target = self._path(f"pre-restore-{stamp}.backup.json")
+                n = 1
+                while os.path.lexists(target):
+                    n += 1
+                    target = self._path(f"pre-restore-{stamp}-{n}.backup.json")
+                atomic_write_json(target, previous, max_bytes=MAX_BACKUP_BYTES)
+            for file in DATA_FILES:
+                doc = files[file]
+                if self._exists(file) and self._problem(file, CHECKS[file]) is not None:
+                    self._set_aside(file)
+                if doc is None:
+                    _unlink(self._path(file))
+                else:
+                    self._write(file, doc)
+        return summary
+
+    # ---------------------------------------------------------------- deletion
+    def set_aside_files(self) -> list[Path]:
+        """Unreadable files that were renamed ``*.corrupt-<time>.json`` instead of being lost."""
+        return self._matching(_SET_ASIDE)
+
+    def pre_restore_backups(self) -> list[Path]:
+        """Backups of the previous data written by :meth:`restore_backup`."""
+        return self._matching(_PRE_RESTORE)
+
+    def _matching(self, pattern: re.Pattern[str]) -> list[Path]:
+        try:
+            names = os.listdir(self.directory)
+        except OSError:
+            return []
+        return sorted(self._path(n) for n in names if pattern.match(n))
+
+    def problems(self) -> dict[str, str]:
+        """Every unreadable data file of the directory: file name → problem ({} when all is well)."""
+        out: dict[str, str] = {}
+        for name in DATA_FILES:
+            problem = self._problem(name, CHECKS[name])
+            if problem is not None:
+                out[name] = problem
+        return out
+
+    def delete_category(self, category: str, *, confirm: bool = False) -> list[Path]:
+        """Delete one kind of data: ``"autosave"``, ``"slots"``, ``"results"``,
+        ``"records"``, ``"preferences"`` or ``"extras"`` (set-aside unreadable files and
+        pre-restore backups).  Needs ``confirm=True``; returns the files deleted.
+
+            >>> import tempfile
+            >>> store = SaveStore(tempfile.mkdtemp())
+            >>> store.delete_category("results")
+            Traceback (most recent call last):
+            ...
+            conquest_widget.errors.ConfirmationRequiredError: deleting results needs confirm=True
+            >>> store.delete_category("results", confirm=True)
+            []
+        """
+        if category not in CATEGORIES:
+            raise SaveError(f"unknown category {category!r}: expected one of {CATEGORIES}")
+        if confirm is not True:
+            raise ConfirmationRequiredError(f"deleting {category} needs confirm=True")
+        with self._locked():
+            if category == "extras":
+                paths = self.set_aside_files() + self.pre_restore_backups()
+            elif category == "slots":
+                paths = [self._path(slot_file(n)) for n in range(1, SLOT_COUNT + 1)]
+            else:
+                paths = [
+                    self._path(
+                        {
+                            "autosave": AUTOSAVE_FILE,
+                            "results": RESULTS_FILE,
+                            "records": RECORDS_FILE,
+                            "preferences": PREFERENCES_FILE,
+                        }[category]
+                    )
+                ]
+            return [p for p in paths if _unlink(p)]
+
+    def delete_all(self, *, confirm: bool = False) -> list[Path]:
+        """Delete every file of the save data (all categories); needs ``confirm=True``.
+        Returns the files deleted.  The directory and its ``.lock`` file stay."""
+        if confirm is not True:
+            raise ConfirmationRequiredError("deleting all save data needs confirm=True")
+        with self._locked():
+            return [p for c in CATEGORIES for p in self.delete_category(c, confirm=True)]
+
+
+class _Missing:
+    def __repr__(self) -> str:
+        return "<missing>"
+
+
+_MISSING: Any = _Missing()
+
+
+def _unlink(path: Path) -> bool:
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        return False
+    except IsADirectoryError as exc:
+        raise SaveFileError(path, "is a directory, not a save file: remove it by hand") from exc
+    except OSError as exc:
+        raise SaveFileError(path, f"cannot delete: {exc.strerror or exc}") from exc
+    fsync_directory(Path(path).parent)
+    return True
+
+
+__all__ = ["CATEGORIES", "DATA_FILES", "DEFAULT_DIRECTORY", "MAX_FILE_BYTES", "SaveStore", "check_slot"]
