@@ -12,8 +12,8 @@ __version__ = "0.1.0"
 
 def __getattr__(name: str):
     # The widget is imported lazily so that the engines stay free of ipywidgets/ipyleaflet.
-    if name == "JapanConquestApp":
-        from .widget import JapanConquestApp
+    if name in ("JapanConquestApp", "ReplayExplorer"):
+        from . import widget
 
-        return JapanConquestApp
+        return getattr(widget, name)
     raise AttributeError(f"module 'conquest_widget' has no attribute {name!r}")

@@ -73,7 +73,7 @@ class Profile:
 
 
 PROFILES: dict[str, Profile] = {
-    "balanced": Profile(),
+    "balanced": Profile(upgrade=0.8),  # weighs all; upgrades a little less than defensive does
     "aggressive": Profile(claim=0.7, upgrade=0.6, capture=1.6, battle=2.6, harm=0.8, move_item_cost=4.0, battle_item_cost=0.25),
     "expansionist": Profile(claim=2.0, upgrade=0.6, capture=1.0, battle=0.6, harm=0.4, move_item_cost=0.8),
     "defensive": Profile(claim=1.1, upgrade=2.5, castle=2.5, capture=1.2, battle=0.7, harm=0.4, battle_item_cost=1.5),
@@ -359,17 +359,23 @@ class CpuPlayer:
                 if len(route) < len(steps):
                     return Step(steps[len(route)])
                 return ConfirmRoute()
-        if route:  # a partly planned route we did not plan (resumed game): finish it
-            legal = game.legal_steps()
-            if game.can_confirm():
-                return ConfirmRoute()
-            return Step(legal[0])
+        if route:
+            # A partly planned route we hold no plan for (a reloaded save, a copied game):
+            # re-plan exactly as at the route's start (same random stream), so a resumed
+            # game makes the same choices as the uninterrupted one.
+            rng = _rng_for(game, self.seat, base_len)
         opts = self._options(game, game.allowance).get(game.allowance, [])
         _, best = self._best(game, opts, rng)
         if best is None:  # cannot happen: the engine ends the turn when no route exists
             raise IllegalActionError("no legal route for the CPU")
+        if route and best.steps[: len(route)] != route:  # someone else planned this route: finish it
+            if game.can_confirm():
+                return ConfirmRoute()
+            return Step(game.legal_steps()[0])
         self._plan = (base_len, best.steps)
-        return Step(best.steps[0])
+        if len(route) < len(best.steps):
+            return Step(best.steps[len(route)])
+        return ConfirmRoute()
 
     def _choose_attack_dice(self, game: "Game", rng: random.Random) -> int:
         st = game.state
@@ -397,9 +403,12 @@ class CpuPlayer:
         assert b is not None
         me = st.players[self.seat]
         available = (1,) + tuple(d for d, n in ((2, me.doubles), (3, me.triples)) if n > 0)
-        if self.skill.blunder and rng.random() < self.skill.blunder:
-            return rng.choice(available)
         attack = sum(b.attack_roll or [])
+        if self.skill.blunder and rng.random() < self.skill.blunder:
+            # even a careless defender spends an item only where it can change the outcome
+            one_die = defence_win_given_attack(attack, 1, b.bonus)
+            useful = [1] + [d for d in available[1:] if defence_win_given_attack(attack, d, b.bonus) != one_die]
+            return rng.choice(useful)
         value = game.board.prefectures[b.pref - 1].base_value * LEVEL_MULTIPLIER[st.level[b.pref]]
         stake = value * (1 + self.profile.harm) + DEFENCE_BONUS + st.stored[b.pref]
         best, best_ev = 1, float(defence_win_given_attack(attack, 1, b.bonus)) * stake
@@ -442,11 +451,12 @@ def hop_distances(board) -> tuple[tuple[int, ...], ...]:
 _PLAYERS: "weakref.WeakKeyDictionary[Game, dict[int, CpuPlayer]]" = weakref.WeakKeyDictionary()
 
 
-def _rng_for(game: "Game", seat: int) -> random.Random:
+def _rng_for(game: "Game", seat: int, at: int | None = None) -> random.Random:
+    """The CPU's random stream for the decision at log position ``at`` (default: now)."""
     seed = game.setup.seed
     if seed is None:
         seed = getattr(game.dice, "seed", None) or 0
-    return random.Random(f"cpu:{seed}:{seat}:{len(game.log)}")
+    return random.Random(f"cpu:{seed}:{seat}:{len(game.log) if at is None else at}")
 
 
 def cpu_for(game: "Game", seat: int) -> CpuPlayer:

@@ -2,5 +2,6 @@
 
 from .app import JapanConquestApp
 from .map_view import MapView
+from .replay import ReplayExplorer
 
-__all__ = ["JapanConquestApp", "MapView"]
+__all__ = ["JapanConquestApp", "MapView", "ReplayExplorer"]

@@ -11,12 +11,7 @@ No timed assertions: the figures are printed and written to ``docs/performance.m
 
 from __future__ import annotations
 
-import datetime as _dt
-import json
-import os
-import platform
 import random
-import re
 import statistics
 import sys
 import time
@@ -27,10 +22,10 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/ -> the japan helpers
 
 from japan.random_play import BOARD, choose_action, random_homes  # noqa: E402
+from perfdoc import update_block  # noqa: E402
 
 from conquest_widget.japan import Game, GameSetup, RandomDice, ScriptedDice  # noqa: E402
 
-DOC = Path(__file__).resolve().parents[2] / "docs" / "performance.md"
 REPS = 300
 GAMES = 20
 MID_GAME_TURNS = 20
@@ -96,59 +91,18 @@ def ms(x: float) -> str:
 
 
 # ----------------------------------------------------------------------------- report
-_RESULTS_RE = re.compile(r"<!-- bench-results: (.*?) -->", re.S)
-
-
-def _machine() -> str:
-    cpu = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"{cpu}, nproc {os.cpu_count()}, Python {platform.python_version()} ({platform.python_implementation()}), {platform.system()} {platform.machine()}"
+TITLES = {
+    "legal_steps": "Legal next steps, fresh allowance of 18, most connected prefecture, mid-game",
+    "full_games": "Full 4-player 50-turn games, every decision random-legal",
+}
 
 
 def update_doc(key: str, rows: list[tuple[str, str]]) -> None:
-    """Merge one benchmark's rows into docs/performance.md (other benchmarks' rows are kept)."""
-    results: dict = {}
-    if DOC.exists():
-        m = _RESULTS_RE.search(DOC.read_text(encoding="utf-8"))
-        if m:
-            try:
-                results = json.loads(m.group(1))
-            except json.JSONDecodeError:
-                results = {}
-    results[key] = {"date": _dt.date.today().isoformat(), "machine": _machine(), "rows": rows}
-    order = ["legal_steps", "full_games"]
-    lines = [
-        "# Performance",
-        "",
-        "Speed of the Japan Conquest rules engine (issue 3).  Measured on demand with",
-        "",
-        "    make bench",
-        "",
-        "(`pytest tests/benchmarks -o addopts=\"\" -s`, file `tests/benchmarks/test_bench_engine.py`),",
-        "which rewrites the tables below.  No test asserts on time; the figures are for tracking.",
-        "",
-    ]
-    titles = {
-        "legal_steps": "Legal next steps, fresh allowance of 18, most connected prefecture, mid-game",
-        "full_games": "Full 4-player 50-turn games, every decision random-legal",
-    }
-    for k in order + [k for k in results if k not in order]:
-        if k not in results:
-            continue
-        r = results[k]
-        lines += [f"## {titles.get(k, k)}", "", f"Date {r['date']}; machine: {r['machine']}.", "",
-                  "| measure | value |", "|---|---|"]
-        lines += [f"| {a} | {b} |" for a, b in r["rows"]]
-        lines.append("")
-    lines += [f"<!-- bench-results: {json.dumps(results, ensure_ascii=False)} -->", ""]
-    DOC.parent.mkdir(parents=True, exist_ok=True)
-    DOC.write_text("\n".join(lines), encoding="utf-8")
+    """Write this benchmark's rows into its block of docs/performance.md."""
+    update_block(
+        "engine-bench", "Rules engine (issue 3)",
+        "Written by `tests/benchmarks/test_bench_engine.py` (`make bench`).", key, TITLES[key], rows,
+    )
 
 
 # ----------------------------------------------------------------------------- benchmarks

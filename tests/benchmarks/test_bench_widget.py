@@ -5,10 +5,8 @@ docs/performance.md."""
 from __future__ import annotations
 
 import json
-import platform
 import statistics
 import time
-from pathlib import Path
 
 import ipyleaflet as L
 import pytest
@@ -19,9 +17,8 @@ from conquest_widget import JapanConquestApp
 from conquest_widget.geo import geojson_path
 from conquest_widget.japan import GameSetup, PlayerSetup
 from conquest_widget.widget.style import prefecture_style
+from perfdoc import update_block
 
-DOC = Path(__file__).resolve().parents[2] / "docs" / "performance.md"
-START, END = "<!-- widget-bench:start -->", "<!-- widget-bench:end -->"
 MOVES = 40
 
 
@@ -35,16 +32,6 @@ class Counter:
         self.total += n
         if isinstance(widget, (L.Layer, L.DivIcon)):
             self.map += n
-
-
-def _write_block(text: str) -> None:
-    doc = DOC.read_text(encoding="utf-8") if DOC.exists() else "# Performance\n"
-    block = f"{START}\n{text.rstrip()}\n{END}"
-    if START in doc and END in doc:
-        doc = doc[: doc.index(START)] + block + doc[doc.index(END) + len(END):]
-    else:
-        doc = doc.rstrip() + "\n\n" + block + "\n"
-    DOC.write_text(doc, encoding="utf-8")
 
 
 @pytest.mark.benchmark
@@ -107,26 +94,21 @@ def test_bytes_per_move_and_update_time(monkeypatch):
     def p95(xs):
         return sorted(xs)[int(0.95 * (len(xs) - 1))]
 
-    lines = [
-        "## Widget: bytes per move and update time",
-        "",
-        f"Measured by `make bench` (tests/benchmarks/test_bench_widget.py) on {time.strftime('%Y-%m-%d')}, "
-        f"Python {platform.python_version()}, ipyleaflet {L.__version__}: {MOVES} human moves of a 2-player game, "
-        "bytes counted at `Widget._send` (JSON of each comm message).",
-        "",
-        "| what | median | p95 |",
-        "| --- | --- | --- |",
-        f"| first render (state of every widget) | {first_render:,} B | |",
-        f"| confirm route: map layers | {med(per_confirm_map):,.0f} B | {p95(per_confirm_map):,.0f} B |",
-        f"| confirm route: everything (map, scoreboard, log, controls) | {med(per_confirm):,.0f} B | {p95(per_confirm):,.0f} B |",
-        f"| whole move (roll + each planned step + confirm): map | {med(per_move_map):,.0f} B | {p95(per_move_map):,.0f} B |",
-        f"| whole move: everything | {med(per_move):,.0f} B | {p95(per_move):,.0f} B |",
-        f"| naive: one GeoJSON layer restyled via style_callback, same move | {med(naive_bytes):,.0f} B | {p95(naive_bytes):,.0f} B |",
-        f"| kernel time per confirmed move (controller + all views) | {med(update_ms):.1f} ms | {p95(update_ms):.1f} ms |",
-        "",
-        f"Map bytes of a confirmed move are 1/{med(naive_bytes) / max(1, med(per_confirm_map)):,.0f} of the naive restyle "
-        f"and 1/{first_render / max(1, med(per_move)):,.0f} of the first render for a whole move.",
+    rows = [
+        ("first render (state of every widget)", f"{first_render:,} B"),
+        ("confirm route: map layers, median / p95", f"{med(per_confirm_map):,.0f} B / {p95(per_confirm_map):,.0f} B"),
+        ("confirm route: everything (map, scoreboard, log, controls), median / p95", f"{med(per_confirm):,.0f} B / {p95(per_confirm):,.0f} B"),
+        ("whole move (roll + each planned step + confirm): map, median / p95", f"{med(per_move_map):,.0f} B / {p95(per_move_map):,.0f} B"),
+        ("whole move: everything, median / p95", f"{med(per_move):,.0f} B / {p95(per_move):,.0f} B"),
+        ("naive: one GeoJSON layer restyled via style_callback, same move, median", f"{med(naive_bytes):,.0f} B"),
+        ("confirmed move's map bytes vs naive", f"1/{med(naive_bytes) / max(1, med(per_confirm_map)):,.0f}"),
+        ("whole move vs first render", f"1/{first_render / max(1, med(per_move)):,.0f}"),
+        ("kernel time per confirmed move (controller + all views), median / p95", f"{med(update_ms):.1f} ms / {p95(update_ms):.1f} ms"),
     ]
-    text = "\n".join(lines)
-    print("\n" + text)
-    _write_block(text)
+    print("\n".join(f"{a}: {b}" for a, b in rows))
+    update_block(
+        "widget-bench", "Widget (issue 5)",
+        f"Written by `tests/benchmarks/test_bench_widget.py` (`make bench`): {MOVES} human moves of a 2-player game, "
+        f"ipyleaflet {L.__version__}; bytes counted at `Widget._send` (JSON of each comm message).",
+        "bytes", "Bytes the kernel sends per move, and update time", rows,
+    )

@@ -1,0 +1,131 @@
+"""Speed benchmarks of the CPU players (issue 4).  Run on demand: ``make bench``.
+
+No timed assertions: the figures are printed and written to ``docs/performance.md``,
+only between the lines ``<!-- cpu-bench:start -->`` and ``<!-- cpu-bench:end -->``
+(the block is appended at the end of the file when absent; the rest of the file
+belongs to other benchmarks and is left untouched).
+
+(a) Time per CPU turn, per difficulty: 4 CPUs of one difficulty (one of each strategy),
+    50-turn standard games, fixed seeds.  A turn is timed from the movement roll to the
+    end of the turn: every CPU decision (``cpu_action``) and its ``apply``, including the
+    battle rolls of both sides when the turn ends in a battle.  Median and p95.
+    Aims (issue 4): normal < 5 ms median, hard < 50 ms median.
+(b) Whole games: 4 normal/balanced CPUs, 50 turns, one process: games per second.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import statistics
+import time
+
+import pytest
+
+from conquest_widget.japan import Game, GameSetup, PlayerSetup
+from conquest_widget.japan.cpu import cpu_action, play_cpu_turns
+from conquest_widget.japan.rules import DIFFICULTIES
+from conquest_widget.simulate import random_homes
+from perfdoc import update_block
+
+SEED = 4242
+TURN_GAMES = 4  # games per difficulty for the per-turn timings (4 x 4 x 50 = 800 turns)
+FULL_GAMES = 12  # games for games-per-second
+STRATS = ("aggressive", "expansionist", "defensive", "balanced")
+AIMS = {"normal": 5.0, "hard": 50.0}
+
+
+
+def setup_for(index: int, seats: list[tuple[str, str]]) -> GameSetup:
+    rng = random.Random(SEED * 1000 + index)
+    homes = random_homes(4, rng)
+    return GameSetup(
+        players=tuple(PlayerSetup(f"P{i + 1}", homes[i], cpu=True, difficulty=d, strategy=s) for i, (d, s) in enumerate(seats)),
+        turns=50,
+        seed=SEED + index,
+    )
+
+
+def percentile(xs: list[float], q: float) -> float:
+    s = sorted(xs)
+    return s[min(len(s) - 1, round(q * (len(s) - 1)))]
+
+
+def ms(x: float) -> str:
+    return f"{x:.2f} ms" if x < 100 else f"{x:.0f} ms"
+
+
+
+def time_turns(difficulty: str) -> list[float]:
+    """Milliseconds per CPU turn over TURN_GAMES games of 4 CPUs of ``difficulty``."""
+    times: list[float] = []
+    for g in range(TURN_GAMES):
+        seats = [(difficulty, STRATS[(i + g) % 4]) for i in range(4)]
+        game = Game(setup_for(g, seats))
+        while not game.is_over:
+            seat = game.current_player
+            t = time.perf_counter()
+            while not game.is_over and game.current_player == seat:
+                game.apply(cpu_action(game))
+            times.append((time.perf_counter() - t) * 1000)
+    return times
+
+
+CPU_TITLES = {
+    "turns": "Time per CPU turn (roll to end of turn, all decisions + engine), 4 CPUs of one difficulty, 50-turn games",
+    "games": "Whole games, 4 normal/balanced CPUs, 50 turns, one process",
+}
+
+
+def write_block(key: str, rows: list[tuple[str, str]]) -> None:
+    """Write this benchmark's rows into its block of docs/performance.md."""
+    update_block("cpu-bench", "CPU players (issue 4)", "Written by `tests/benchmarks/test_bench_cpu.py` (`make bench`).",
+                 key, CPU_TITLES[key], rows)
+
+
+@pytest.mark.benchmark
+def test_bench_cpu_turn_time_per_difficulty():
+    # warm up (imports, caches of hop distances and odds)
+    warm = Game(setup_for(99, [("hard", s) for s in STRATS]))
+    for _ in range(200):
+        if warm.is_over:
+            break
+        warm.apply(cpu_action(warm))
+    rows = []
+    for diff in DIFFICULTIES:
+        t = time_turns(diff)
+        med, p95 = statistics.median(t), percentile(t, 0.95)
+        aim = AIMS.get(diff)
+        verdict = "" if aim is None else f" (aim < {aim:g} ms: {'met' if med < aim else 'NOT MET'})"
+        rows.append((f"{diff}: median per turn", ms(med) + verdict))
+        rows.append((f"{diff}: p95 per turn", ms(p95)))
+        rows.append((f"{diff}: mean / max per turn, turns timed", f"{ms(statistics.fmean(t))} / {ms(max(t))}, {len(t)}"))
+    rows.append(("1-minute load average at the end (2 = both cores busy)", f"{os.getloadavg()[0]:.2f}"))
+    print()
+    for a, b in rows:
+        print(f"  {a}: {b}")
+    write_block("turns", rows)
+
+
+@pytest.mark.benchmark
+def test_bench_cpu_games_per_second():
+    times, actions = [], 0
+    for g in range(FULL_GAMES):
+        game = Game(setup_for(100 + g, [("normal", "balanced")] * 4))
+        t = time.perf_counter()
+        actions += play_cpu_turns(game)
+        times.append(time.perf_counter() - t)
+        assert game.is_over
+    total = sum(times)
+    rows = [
+        ("games", f"{FULL_GAMES} (4 normal/balanced CPUs, 50 turns each, fixed seeds)"),
+        ("total time", f"{total:.2f} s"),
+        ("games per second", f"{FULL_GAMES / total:.2f}"),
+        ("time per game: median / max", f"{statistics.median(times):.3f} s / {max(times):.3f} s"),
+        ("actions per game (mean)", f"{actions / FULL_GAMES:.0f}"),
+        ("1-minute load average at the end (2 = both cores busy)", f"{os.getloadavg()[0]:.2f}"),
+    ]
+    print()
+    for a, b in rows:
+        print(f"  {a}: {b}")
+    write_block("games", rows)
