@@ -56,6 +56,7 @@ class GameController(HasTraits):
     message = Unicode("")
     cpu_speed = Unicode("fast")
     cpu_busy = Bool(False)
+    autoplay_cpu = Bool(True, help="play CPU turns automatically; False for read-only views (the replay explorer)")
     setup_error = Unicode("")
     game = Instance(Game, allow_none=True)
 
@@ -211,7 +212,7 @@ class GameController(HasTraits):
     # ------------------------------------------------------------ CPU turns
     def _schedule_cpu(self) -> None:
         g = self.game
-        if g is None or g.is_over or self.human_to_act or self.cpu_busy:
+        if not self.autoplay_cpu or g is None or g.is_over or self.human_to_act or self.cpu_busy:
             return
         try:
             loop = asyncio.get_running_loop()

@@ -17,7 +17,9 @@ from .panels import BattlePanel, InfoPanel, LogView, Scoreboard, TurnPanel
 from .screens import ResultsScreen, SetupScreen, StartScreen
 from .style import CSS
 
-BUTTON = W.Layout(width="auto")
+
+def BUTTON() -> W.Layout:  # noqa: N802 - one Layout per button: a shared Layout shares display/visibility
+    return W.Layout(width="auto")
 
 
 class JapanConquestApp(W.VBox):
@@ -39,8 +41,8 @@ class JapanConquestApp(W.VBox):
         self.scoreboard = Scoreboard(c)
         self.info_panel = InfoPanel(c)
         self.log_view = LogView(c)
-        self.overview_button = W.Button(layout=BUTTON)
-        self.locate_button = W.Button(layout=BUTTON)
+        self.overview_button = W.Button(layout=BUTTON())
+        self.locate_button = W.Button(layout=BUTTON())
         self.basemap = W.Checkbox(value=False, indent=False)
         self.speed = W.Dropdown(options=[(k, k) for k in CPU_DELAYS], value=c.cpu_speed, layout=W.Layout(width="110px"))
         self.overview_button.on_click(lambda _: self.map_view.overview())

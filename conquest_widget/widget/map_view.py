@@ -12,9 +12,11 @@ from typing import Any
 import ipyleaflet as L
 import ipywidgets as W
 from shapely.geometry import MultiPolygon, Polygon
+from traitlets import Unicode
 
 from ..board import japan
 from ..controller import GameController
+from ..errors import ConquestError
 from ..geo import prefecture_shapes
 from ..i18n import pref_name
 from .style import HIGHLIGHT, ROUTE, label_html, player_icon_html, prefecture_style, step_html
@@ -36,6 +38,13 @@ def _locations(geom: Polygon | MultiPolygon) -> list:
     return parts
 
 
+class PrefecturePolygon(L.Polygon):
+    """A Polygon whose SVG path carries stable CSS classes (``cw-pref cw-pref-<code>``):
+    Leaflet's ``className`` option, passed through ipyleaflet's options list."""
+
+    class_name = Unicode("").tag(sync=True, o=True)
+
+
 def _latlon(code: int) -> list[float]:
     lon, lat = japan().prefectures[code - 1].label
     return [lat, lon]
@@ -55,12 +64,15 @@ class MapView(W.VBox):
         self.labels: dict[int, L.Marker] = {}
         self._styles: dict[int, dict] = {}
         self._labels: dict[int, str] = {}
+        self._overlay: dict[int, dict] = {}  # set_overlay(): per-prefecture style overrides
+        self.legend: W.HTML | None = None  # set_legend(): created on first use, in a WidgetControl
         shapes = prefecture_shapes()
         layers: list[L.Layer] = []
         for p in japan().prefectures:
             code = p.code
-            poly = L.Polygon(
-                locations=_locations(shapes[code]), name=p.name_en, fill_color="#efe9da", fill_opacity=0.75,
+            poly = PrefecturePolygon(
+                locations=_locations(shapes[code]), name=p.name_en, class_name=f"cw-pref cw-pref-{code}",
+                fill_color="#efe9da", fill_opacity=0.75,
                 color="#6b6b6b", weight=1, dash_array=None,
             )
             poly.on_click(self._clicker(code))
@@ -137,6 +149,42 @@ class MapView(W.VBox):
         self.preview = dict(homes)
         self.refresh()
 
+    def set_overlay(self, styles: dict[int, dict] | None, legend: str | None = None) -> None:
+        """Override the computed style of some prefectures (analysis overlays), with an
+        optional legend (HTML) shown in the map's bottom-left corner.
+
+        ``styles`` maps a prefecture code to style keys from ``STYLE_KEYS``; ``None`` (or
+        ``{}``) removes the overlay.  Only the traits that change are sent::
+
+            view.set_overlay({13: {"fill_color": "#ff0000", "fill_opacity": 0.9}}, legend="<b>Tokyo</b>")
+            view.set_overlay(None)     # back to the game's own colours
+        """
+        overlay: dict[int, dict] = {}
+        for code, style in (styles or {}).items():
+            bad = set(style) - set(STYLE_KEYS)
+            if bad:
+                raise ConquestError(f"overlay style keys must be among {STYLE_KEYS}, got {sorted(bad)}")
+            if code not in self.polygons:
+                raise ConquestError(f"overlay for an unknown prefecture code {code!r} (expected 1-47)")
+            overlay[int(code)] = dict(style)
+        self._overlay = overlay
+        self.set_legend(legend)
+        self.refresh()
+
+    def set_legend(self, legend: str | None) -> None:
+        """Show an HTML legend on the map (``None`` or ``""`` hides it)."""
+        if self.legend is None:
+            if not legend:
+                return
+            self.legend = W.HTML("")
+            self.legend.add_class("cw-legend")
+            self.map.add(L.WidgetControl(widget=self.legend, position="bottomleft"))
+        if self.legend.value != (legend or ""):
+            self.legend.value = legend or ""
+        display = "" if legend else "none"
+        if self.legend.layout.display != display:
+            self.legend.layout.display = display
+
     # ------------------------------------------------------------ rendering
     def _refresh(self, _change: Any = None) -> None:
         self.refresh()
@@ -160,6 +208,8 @@ class MapView(W.VBox):
                 owner, level = (None, "neutral") if colour is None else (-2, "home")
             style = prefecture_style(colour, level, legal=code in legal, in_route=code in in_route,
                                      selected=code == c.selected_prefecture)
+            if code in self._overlay:
+                style = {**style, **self._overlay[code]}
             old = self._styles[code]
             if style != old:
                 poly = self.polygons[code]

@@ -11,7 +11,9 @@ from ..controller import GameController
 from ..i18n import describe_event, level_name, pref_name, region_name, t
 from .style import dice_html
 
-BUTTON = W.Layout(width="auto")
+
+def BUTTON() -> W.Layout:  # noqa: N802 - one Layout per button: a shared Layout shares display/visibility
+    return W.Layout(width="auto")
 
 
 def _names(c: GameController) -> list[str]:
@@ -25,11 +27,11 @@ class TurnPanel(W.VBox):
         self.c = c
         self.title = W.HTML()
         self.dice = W.ToggleButtons(options=[("1", 1)], value=1, layout=W.Layout(width="auto"), style={"button_width": "auto"})
-        self.roll_button = W.Button(layout=BUTTON, button_style="primary")
+        self.roll_button = W.Button(layout=BUTTON(), button_style="primary")
         self.faces = W.HTML()
         self.route_info = W.HTML()
-        self.undo_button = W.Button(layout=BUTTON)
-        self.confirm_button = W.Button(layout=BUTTON, button_style="success")
+        self.undo_button = W.Button(layout=BUTTON())
+        self.confirm_button = W.Button(layout=BUTTON(), button_style="success")
         self.msg = W.HTML()
         self.roll_button.on_click(lambda _: c.roll())
         self.undo_button.on_click(lambda _: c.undo_step())
@@ -96,7 +98,7 @@ class BattlePanel(W.VBox):
     def __init__(self, c: GameController) -> None:
         self.c = c
         self.text = W.HTML()
-        self.buttons = [W.Button(layout=BUTTON, button_style="danger") for _ in range(3)]
+        self.buttons = [W.Button(layout=BUTTON(), button_style="danger") for _ in range(3)]
         for d, b in enumerate(self.buttons, 1):
             b.on_click(lambda _, d=d: c.battle_roll(d))
         super().__init__([self.text, W.HBox(self.buttons)])

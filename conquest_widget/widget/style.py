@@ -64,6 +64,9 @@ def step_html(n: int) -> str:
 CSS = f"""
 <style>
 .cw-app .leaflet-container {{ background: {SEA}; }}
+/* labels, step numbers and pawns are drawn over the map but never take its clicks:
+   a click anywhere on a prefecture's shape selects that prefecture */
+.cw-app .leaflet-div-icon {{ background: transparent; border: none; pointer-events: none; }}
 .cw-label {{ font: 10px/1.1 sans-serif; color: #222; text-align: center; white-space: nowrap;
   pointer-events: none; text-shadow: 0 0 2px #fff, 0 0 2px #fff; }}
 .cw-label .cw-val {{ display: block; font-weight: bold; }}

@@ -1,0 +1,727 @@
+"""The replay explorer: scrub through a game's history, overlay analyses, branch off.
+
+Load a game (a :class:`~conquest_widget.japan.Game`, its ``to_dict()`` data, or a JSON
+file: a bare ``Game.to_dict()`` or a save-slot document holding it under ``"game"``),
+then move through its actions with the slider or the step buttons.  The map, scoreboard
+and log show the position after any action; nothing is ever played by the CPUs in the
+explorer.  "Branch here" starts an independent playable game at the shown position::
+
+    from conquest_widget.widget.replay import ReplayExplorer
+    ex = ReplayExplorer("my_save.json")      # or ReplayExplorer(game)
+    ex                                       # in a notebook cell
+    ex.position = 120                        # after the 120th action
+    ex.show_reachable(allowance=4)           # where could the player to move stop with a 4?
+    what_if = ex.branch()                    # a new Game at this position
+    ex.open_branch()                         # ... or play it below, in a JapanConquestApp
+
+Scrubbing is fast: a copy of the game is kept every ``checkpoint_every`` actions and a
+position is rebuilt from the nearest checkpoint before it (or continued from the shown
+position when moving forward).
+
+The overlay styles are plain functions (:func:`reachable_overlay`,
+:func:`distance_overlay`, :func:`region_overlay`) returning ``(styles, legend_html)``
+for :meth:`MapView.set_overlay <conquest_widget.widget.map_view.MapView.set_overlay>`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import html
+import json
+import os
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+import ipywidgets as W
+
+from .. import analysis
+from ..board import japan
+from ..controller import GameController
+from ..errors import ConquestError, IllegalActionError, SerializationError
+from ..i18n import pref_name, region_name, t
+from ..japan.actions import Action
+from ..japan.dice import DiceExhaustedError, dice_from_dict
+from ..japan.game import FORMAT, Game
+from .app import JapanConquestApp
+from .map_view import MapView
+from .panels import InfoPanel, LogView, Scoreboard
+from .style import CSS
+
+
+def _button(**kwargs: Any) -> W.Button:
+    """A button with its own Layout (a shared Layout would share display/visibility)."""
+    return W.Button(layout=W.Layout(width="auto"), **kwargs)
+
+
+#: colours of the reachable-stop overlay, by effect on arrival
+EFFECT_COLOURS = {
+    "claim": "#2ca02c", "upgrade": "#1f77b4", "capture": "#ff7f0e", "battle": "#d62728", "stay": "#9e9e9e",
+}
+#: sequential colour scale (viridis anchors) for distances: near = dark, far = light
+SCALE_ANCHORS = ("#440154", "#3b528b", "#21918c", "#5ec962", "#fde725")
+UNCONTROLLED = "#d9d9d9"
+
+LABELS: dict[str, tuple[str, str]] = {
+    "title": ("Replay explorer", "リプレイ"),
+    "position": ("Action {k} of {n}", "{n}手中{k}手目"),
+    "start": ("start of the game", "開始時"),
+    "last_action": ("last action", "直前の操作"),
+    "turn": ("turn {turn} of {name}", "{name}の{turn}ターン目"),
+    "over": ("game over", "終了"),
+    "first": ("|<", "|<"),
+    "prev": ("<", "<"),
+    "next": (">", ">"),
+    "last": (">|", ">|"),
+    "prev_turn": ("◀ turn", "◀ ターン"),
+    "next_turn": ("turn ▶", "ターン ▶"),
+    "overlay": ("Overlay", "重ね表示"),
+    "none": ("none", "なし"),
+    "reachable": ("reachable stops", "止まれる県"),
+    "distance": ("distance (movement)", "移動距離"),
+    "regions": ("regional control", "地方統一"),
+    "allowance": ("Allowance", "移動力"),
+    "from": ("From", "起点"),
+    "from_position": ("player's position", "プレイヤーの位置"),
+    "seat": ("Player", "プレイヤー"),
+    "to_move": ("player to move", "手番のプレイヤー"),
+    "branch": ("Branch here", "ここから分岐"),
+    "play_as": ("Play as", "操作"),
+    "as_recorded": ("as recorded", "記録のまま"),
+    "branch_title": ("Branch from action {k}: an independent game", "{k}手目からの分岐（別のゲーム）"),
+    "read_only": ("This is a replay: use “Branch here” to play from this position.",
+                  "リプレイ表示中です。「ここから分岐」で続きを遊べます。"),
+    "effect_claim": ("claim", "領地にする"),
+    "effect_upgrade": ("upgrade", "強化"),
+    "effect_capture": ("capture", "奪取"),
+    "effect_battle": ("battle", "合戦"),
+    "effect_stay": ("stay (own castle/home)", "滞在"),
+    "start_here": ("start", "出発地"),
+    "moves": ("movement from {name}", "{name}からの移動力"),
+    "reach_title": ("{name} with {n} to move", "{name}・移動力{n}"),
+    "nobody": ("nobody", "なし"),
+    "full": ("full", "完全"),
+}
+
+
+def _t(key: str, lang: str, **fmt: Any) -> str:
+    en, ja = LABELS[key]
+    return (ja if lang == "ja" else en).format(**fmt)
+
+
+# --------------------------------------------------------------------------- loading
+def game_from_data(data: Any, source: object = None) -> Game:
+    """A game from ``Game.to_dict()`` data, or from an envelope (e.g. a save-slot
+    document) holding it under ``"game"``.  Raises :class:`SerializationError` naming
+    ``source`` when the data is not a loadable game.
+
+    >>> from conquest_widget.japan import Game, GameSetup
+    >>> g = Game(GameSetup.quick(["Tokyo", "Osaka"], seed=1)); g.roll()
+    >>> game_from_data({"kind": "slot", "game": g.to_dict()}).snapshot() == g.snapshot()
+    True
+    >>> game_from_data({"hello": 1}, "x.json")
+    Traceback (most recent call last):
+    ...
+    conquest_widget.errors.SerializationError: x.json: not a Japan Conquest game: expected format ...
+    """
+    if isinstance(data, Mapping) and data.get("format") != FORMAT and isinstance(data.get("game"), Mapping):
+        data = data["game"]
+    prefix = f"{source}: " if source is not None else ""
+    try:
+        return Game.from_dict(dict(data) if isinstance(data, Mapping) else data)
+    except SerializationError as exc:
+        raise SerializationError(f"{prefix}{exc}") from exc
+    except RecursionError:
+        raise SerializationError(f"{prefix}the game data is nested too deeply") from None
+    except Exception as exc:  # anything else the engine trips over is also bad data
+        raise SerializationError(f"{prefix}the game cannot be loaded: {exc!r}") from exc
+
+
+def load_game_file(path: str | os.PathLike) -> Game:
+    """Read a game from a JSON file: ``json.dump(game.to_dict(), f)`` output, or a save
+    document with the game under ``"game"``.  Errors are :class:`SerializationError`
+    naming the file::
+
+        game = load_game_file("saves/slot-1.json")
+    """
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SerializationError(f"{path}: cannot read the game file: {exc}") from exc
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as exc:
+        raise SerializationError(f"{path}: not a valid JSON game file: {exc}") from None
+    return game_from_data(data, path)
+
+
+# --------------------------------------------------------------------------- overlays
+def _hex(c: str) -> tuple[int, int, int]:
+    c = c.lstrip("#")
+    return int(c[0:2], 16), int(c[2:4], 16), int(c[4:6], 16)
+
+
+def colour_scale(n: int, anchors: Iterable[str] = SCALE_ANCHORS) -> list[str]:
+    """``n`` colours evenly spread along a piecewise-linear scale through ``anchors``.
+
+    >>> colour_scale(3)
+    ['#440154', '#21918c', '#fde725']
+    """
+    pts = [_hex(a) for a in anchors]
+    if n <= 1:
+        return ["#%02x%02x%02x" % pts[0]]
+    out = []
+    for i in range(n):
+        x = i / (n - 1) * (len(pts) - 1)
+        j = min(int(x), len(pts) - 2)
+        f = x - j
+        rgb = tuple(round(a + (b - a) * f) for a, b in zip(pts[j], pts[j + 1], strict=True))
+        out.append("#%02x%02x%02x" % rgb)
+    return out
+
+
+def _swatch(colour: str, text: str, opacity: float = 0.85) -> str:
+    return (f'<div><span style="display:inline-block;width:12px;height:12px;margin-right:4px;'
+            f'background:{colour};opacity:{opacity};border:1px solid #555;vertical-align:middle"></span>'
+            f"{html.escape(text)}</div>")
+
+
+def _legend(title: str, rows: list[str]) -> str:
+    return (f'<div class="cw-legend" style="background:rgba(255,255,255,.9);padding:4px 6px;font:11px sans-serif">'
+            f"<b>{html.escape(title)}</b>{''.join(rows)}</div>")
+
+
+def reachable_overlay(game: Game, seat: int | None = None, allowance: int = 1, lang: str = "en") -> tuple[dict[int, dict], str]:
+    """Overlay of :func:`analysis.reachable_stops`: each reachable prefecture filled with
+    the colour of its effect on arrival (claim, upgrade, capture, battle, stay), the rest
+    faded, the start outlined.  Returns ``(styles, legend_html)``.
+
+    >>> from conquest_widget.japan import Game, GameSetup
+    >>> g = Game(GameSetup.quick(["Tokyo", "Osaka"]))
+    >>> styles, legend = reachable_overlay(g, 0, allowance=1)
+    >>> styles[11]["fill_color"] == EFFECT_COLOURS["claim"], styles[27]["fill_opacity"]
+    (True, 0.12)
+    """
+    seat = game.current_player if seat is None else seat
+    stops = analysis.reachable_stops(game, seat, allowance)
+    start = game.state.players[seat].position
+    styles: dict[int, dict] = {}
+    for code in japan().codes:
+        row = stops.get(code)
+        if row is None:
+            styles[code] = {"fill_opacity": 0.12}
+        else:
+            styles[code] = {"fill_color": EFFECT_COLOURS[row["effect"]], "fill_opacity": 0.8, "color": "#222222", "weight": 2}
+    styles[start] = {**styles[start], "color": "#000000", "weight": 4, "dash_array": "4 4"}
+    used = [e for e in EFFECT_COLOURS if any(r["effect"] == e for r in stops.values())]
+    name = game.setup.players[seat].name
+    count = {e: sum(r["effect"] == e for r in stops.values()) for e in used}
+    rows = [_swatch(EFFECT_COLOURS[e], f"{_t(f'effect_{e}', lang)} ({count[e]})") for e in used]
+    rows.append(f"<div>⬚ {html.escape(_t('start_here', lang))}: {html.escape(pref_name(start, lang))}</div>")
+    return styles, _legend(_t("reach_title", lang, name=name, n=allowance), rows)
+
+
+def distance_overlay(game: Game, start: int, seat: int | None = None, lang: str = "en") -> tuple[dict[int, dict], str]:
+    """Overlay of :func:`analysis.distances_from`: least movement from ``start`` for
+    ``seat`` as a colour scale (dark = near), with a legend of the distances.
+
+    >>> from conquest_widget.japan import Game, GameSetup
+    >>> g = Game(GameSetup.quick(["Tokyo", "Osaka"]))
+    >>> styles, legend = distance_overlay(g, 13, 0)
+    >>> styles[13]["fill_color"], styles[11]["fill_color"] != styles[1]["fill_color"]
+    ('#440154', True)
+    """
+    seat = game.current_player if seat is None else seat
+    dist = analysis.distances_from(game, start, seat)
+    top = max(dist.values())
+    colours = colour_scale(top + 1)
+    styles = {code: {"fill_color": colours[d], "fill_opacity": 0.85} for code, d in dist.items()}
+    styles[start] = {**styles[start], "color": "#000000", "weight": 3}
+    values = sorted(set(dist.values()))
+    if len(values) > 12:  # keep the legend short: about 10 rows
+        stride = -(-len(values) // 10)
+        values = values[::stride] + ([values[-1]] if values[-1] not in values[::stride] else [])
+    rows = [_swatch(colours[d], f"{d}  ({sum(1 for v in dist.values() if v == d)})") for d in values]
+    return styles, _legend(_t("moves", lang, name=pref_name(start, lang)), rows)
+
+
+def region_overlay(game: Game, lang: str = "en") -> tuple[dict[int, dict], str]:
+    """Overlay of regional control (:func:`analysis.region_control_table`): each region
+    in its controller's colour (strong when fully controlled), uncontrolled regions grey,
+    with a legend of controllers and owned counts.
+
+    >>> from conquest_widget.japan import Game, GameSetup
+    >>> g = Game(GameSetup.quick(["Tokyo", "Osaka"]))
+    >>> styles, legend = region_overlay(g)
+    >>> styles[13]["fill_color"] == UNCONTROLLED
+    True
+    """
+    board = game.board
+    players = game.setup.players
+    styles: dict[int, dict] = {}
+    rows = []
+    for row in analysis.region_control_table(game):
+        ctrl = row["controller"]
+        colour = players[ctrl].colour if ctrl is not None else UNCONTROLLED
+        opacity = 0.9 if row["full"] else 0.55 if ctrl is not None else 0.35
+        for code in board.regions[row["region"]].members:
+            owner = game.state.owner[code]
+            owned = ctrl is not None and owner == ctrl
+            styles[code] = {"fill_color": colour, "fill_opacity": opacity if owned or ctrl is None else opacity * 0.5,
+                            "color": "#333333", "weight": 2 if owned else 1}
+        who = players[ctrl].name if ctrl is not None else _t("nobody", lang)
+        full = f" ★{_t('full', lang)}" if row["full"] else ""
+        counts = ", ".join(f"{players[s].name} {n}" for s, n in row["owned"].items() if n)
+        text = f"{region_name(row['region'], lang)}: {who}{full} ({counts or '-'} / {row['members']})"
+        rows.append(_swatch(colour, text, opacity))
+    return styles, _legend(_t("regions", lang), rows)
+
+
+# --------------------------------------------------------------------------- controller
+class ReplayController(GameController):
+    """A read-only :class:`GameController` for replays: never plays CPU moves
+    (``autoplay_cpu`` is False) and refuses actions; map clicks only select."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("autoplay_cpu", False)
+        super().__init__(**kwargs)
+
+    @property
+    def human_to_act(self) -> bool:
+        """Nobody acts in a replay (so the map shows no legal steps)."""
+        return False
+
+    def _human(self, action: Action) -> None:
+        self.message = _t("read_only", self.lang)
+
+    def play_cpu_now(self) -> None:
+        """Does nothing: a replay is never advanced."""
+
+
+class ReplayLogView(LogView):
+    """The log for replays: re-renders the last ``MAX_BLOCKS`` turns into a fixed pool of
+    HTML blocks, so jumping back and forth creates no widgets; event lines are cached
+    (a recorded game's events are the same in every replay of it)."""
+
+    MAX_BLOCKS = 15
+
+    def __init__(self, c: GameController) -> None:
+        self._pool: list[W.HTML] = []
+        self._cache: dict[int, str | None] = {}
+        self._cache_lang = c.lang
+        super().__init__(c)
+
+    def clear_cache(self) -> None:
+        """Forget the cached lines (another game was loaded)."""
+        self._cache = {}
+
+    def refresh(self, _: Any = None) -> None:
+        c, g = self.c, self.c.game
+        header = f"<b>{t('log', c.lang)}</b>"
+        if self.header.value != header:
+            self.header.value = header
+        if g is None:
+            return
+        if c.lang != self._cache_lang:
+            self._cache, self._cache_lang = {}, c.lang
+        events = g.events
+        bounds = [0] + [i for i, ev in enumerate(events) if ev["type"] == "turn_start" and i] + [len(events)]
+        spans = [(bounds[j], bounds[j + 1]) for j in range(len(bounds) - 1)][-self.MAX_BLOCKS:][::-1]
+        while len(self._pool) < len(spans):
+            block = W.HTML()
+            block._lines = []  # type: ignore[attr-defined]
+            self._pool.append(block)
+        for (a, b), block in zip(spans, self._pool, strict=False):
+            lines = []
+            for i in range(b - 1, a - 1, -1):
+                if i not in self._cache:
+                    self._cache[i] = self._line(events[i])
+                if self._cache[i]:
+                    lines.append(self._cache[i])
+            block._lines = lines  # type: ignore[attr-defined]
+            text = "".join(lines)
+            if block.value != text:
+                block.value = text
+        children = tuple(self._pool[: len(spans)])
+        if self.blocks.children != children:
+            self.blocks.children = children
+
+
+# --------------------------------------------------------------------------- explorer
+GameSource = Game | Mapping | str | os.PathLike
+
+
+class ReplayExplorer(W.VBox):
+    """Scrub through a game's history; overlays; branch into a playable game.
+
+    ``source`` is a :class:`Game`, ``Game.to_dict()`` data (or an envelope holding it
+    under ``"game"``), or the path of such a JSON file.  ``position`` is the number of
+    actions applied (0 = the start, ``len(explorer)`` = the end, the default).
+
+    >>> from conquest_widget.japan import Game, GameSetup
+    >>> from conquest_widget.japan.cpu import play_cpu_turns
+    >>> g = Game(GameSetup.quick(["Tokyo", "Osaka"], cpu=[True, True], turns=5, seed=2))
+    >>> _ = play_cpu_turns(g)
+    >>> ex = ReplayExplorer(g, checkpoint_every=10)
+    >>> ex.position == len(ex) == len(g.log)
+    True
+    >>> ex.position = 7; ex.game.snapshot() == ex.game_at(7).snapshot()
+    True
+    >>> b = ex.branch(); b is not ex.game and len(b.log) == 7
+    True
+    """
+
+    def __init__(self, source: GameSource, *, position: int | None = None, lang: str = "en",
+                 checkpoint_every: int = 50, **kwargs: Any) -> None:
+        if checkpoint_every < 1:
+            raise ConquestError(f"checkpoint_every must be >= 1, got {checkpoint_every!r}")
+        self.checkpoint_every = checkpoint_every
+        self.lang = lang
+        self.controller = ReplayController(lang=lang)
+        self.map_view = MapView(self.controller, layout=W.Layout(width="58%"))
+        self.scoreboard = Scoreboard(self.controller)
+        self.info_panel = InfoPanel(self.controller)
+        self.log_view = ReplayLogView(self.controller)
+        self.branches: list[Game] = []
+        self.branch_app: JapanConquestApp | None = None
+        # history controls
+        self.slider = W.IntSlider(value=0, min=0, max=0, continuous_update=True, readout=True,
+                                  layout=W.Layout(width="100%"))
+        self.first_button = _button()
+        self.prev_button = _button()
+        self.next_button = _button()
+        self.last_button = _button()
+        self.prev_turn_button = _button()
+        self.next_turn_button = _button()
+        self.status = W.HTML()
+        self.first_button.on_click(lambda _: self.first())
+        self.prev_button.on_click(lambda _: self.step(-1))
+        self.next_button.on_click(lambda _: self.step(1))
+        self.last_button.on_click(lambda _: self.last())
+        self.prev_turn_button.on_click(lambda _: self.prev_turn())
+        self.next_turn_button.on_click(lambda _: self.next_turn())
+        self.slider.observe(self._slid, names="value")
+        # overlay controls
+        self.overlay_kind = W.Dropdown(layout=W.Layout(width="200px"))
+        self.allowance = W.IntSlider(value=3, min=1, max=18, layout=W.Layout(width="260px"))
+        self.origin = W.Dropdown(layout=W.Layout(width="220px"))
+        self.seat = W.Dropdown(layout=W.Layout(width="220px"))
+        for w in (self.overlay_kind, self.allowance, self.origin, self.seat):
+            w.observe(self._overlay_changed, names="value")
+        # branching
+        self.play_as = W.Dropdown(layout=W.Layout(width="200px"))
+        self.branch_button = _button(button_style="success")
+        self.branch_button.on_click(lambda _: self.open_branch(self._play_as()))
+        self.branch_box = W.VBox()
+        self.title = W.HTML()
+        self.overlay_box = W.VBox([self.overlay_kind, self.seat, self.allowance, self.origin])
+        side = W.VBox([self.status, self.scoreboard, self.info_panel, self.overlay_box,
+                       W.HBox([self.branch_button, self.play_as]), self.log_view],
+                      layout=W.Layout(width="42%", padding="0 0 0 10px"))
+        controls = W.HBox([self.first_button, self.prev_turn_button, self.prev_button, self.next_button,
+                           self.next_turn_button, self.last_button])
+        super().__init__([W.HTML(CSS), self.title, self.slider, controls, W.HBox([self.map_view, side]), self.branch_box],
+                         **kwargs)
+        self.add_class("cw-app")
+        self.add_class("cw-replay")
+        self._overlay = "none"
+        self._loading = False
+        self.load(source, position=position)
+
+    # ------------------------------------------------------------ loading
+    def load(self, source: GameSource, *, position: int | None = None) -> None:
+        """Load another game into this explorer (see the class docstring for ``source``)."""
+        game = self._resolve(source)
+        start = game._dice_start
+        if start is None:
+            raise SerializationError(f"cannot replay {game!r}: its dice source {game.dice!r} has no to_dict()")
+        self.setup = game.setup
+        self.dice_start = start
+        self.actions: list[Action] = list(game.log)
+        self.log_view.clear_cache()
+        self._build_checkpoints(game)
+        self._shown: Game | None = None
+        self._shown_at = -1
+        names = [(p.name, s) for s, p in enumerate(self.setup.players)]
+        self.seat.options = [(_t("to_move", self.lang), -1)] + names
+        self.play_as.options = [(_t("as_recorded", self.lang), -1)] + names
+        self.origin.options = [(_t("from_position", self.lang), 0)] + [(pref_name(c, self.lang), c) for c in japan().codes]
+        self._relabel()
+        n = len(self.actions)
+        k = n if position is None else position
+        if not 0 <= k <= n:
+            raise ConquestError(f"position must be 0-{n}, got {k!r}")
+        self._loading = True
+        try:
+            with self.slider.hold_trait_notifications():
+                self.slider.max = n
+                self.slider.value = k
+        finally:
+            self._loading = False
+        self._show(k)
+
+    @staticmethod
+    def _resolve(source: GameSource) -> Game:
+        if isinstance(source, Game):
+            return source
+        if isinstance(source, (str, os.PathLike)):
+            return load_game_file(source)
+        if isinstance(source, Mapping):
+            return game_from_data(source)
+        raise ConquestError(
+            f"cannot load a game from {type(source).__name__}: give a Game, its to_dict() data or a JSON file path"
+        )
+
+    def _fresh(self) -> Game:
+        return Game(self.setup, dice_from_dict(self.dice_start))
+
+    def _build_checkpoints(self, source: Game) -> None:
+        g = self._fresh()
+        self._checkpoints: dict[int, Game] = {0: g.copy()}
+        self._marks: list[tuple[int, int, str]] = [self._mark(g)]
+        for i, action in enumerate(self.actions, 1):
+            try:
+                g.apply(action)
+            except (IllegalActionError, DiceExhaustedError) as exc:
+                raise SerializationError(f"action {i - 1} ({action}) of the log cannot be replayed: {exc}") from exc
+            self._marks.append(self._mark(g))
+            if i % self.checkpoint_every == 0:
+                self._checkpoints[i] = g.copy()
+        marks = self._marks
+        self._turn_starts = [j for j, m in enumerate(marks) if m[2] == "roll" and (j == 0 or marks[j - 1][:2] != m[:2])]
+        if g.snapshot() != source.snapshot():
+            raise SerializationError("the replayed log does not reach the game's position (was the dice source replaced?)")
+
+    @staticmethod
+    def _mark(g: Game) -> tuple[int, int, str]:
+        return g.current_player, g.turn_number(), g.phase
+
+    def __len__(self) -> int:
+        return len(self.actions)
+
+    # ------------------------------------------------------------ positions
+    def game_at(self, position: int) -> Game:
+        """A new, independent game after the first ``position`` actions (from the nearest
+        checkpoint).  Its dice continue as they did in the recorded game."""
+        if not 0 <= position <= len(self.actions):
+            raise ConquestError(f"position must be 0-{len(self.actions)}, got {position!r}")
+        base = position - position % self.checkpoint_every
+        g = self._checkpoints[base].copy()
+        for action in self.actions[base:position]:
+            g.apply(action)
+        return g
+
+    @property
+    def position(self) -> int:
+        """Number of actions applied in the shown position (settable)."""
+        return self.slider.value
+
+    @position.setter
+    def position(self, k: int) -> None:
+        if not 0 <= k <= len(self.actions):
+            raise ConquestError(f"position must be 0-{len(self.actions)}, got {k!r}")
+        self.slider.value = k
+
+    @property
+    def game(self) -> Game:
+        """The shown game (owned by the explorer: use :meth:`branch` for one to change)."""
+        assert self._shown is not None
+        return self._shown
+
+    def first(self) -> None:
+        """Go to the start of the game."""
+        self.position = 0
+
+    def last(self) -> None:
+        """Go to the end of the recorded history."""
+        self.position = len(self.actions)
+
+    def step(self, delta: int = 1) -> None:
+        """Move ``delta`` actions forward (negative: back), clamped to the history."""
+        self.position = max(0, min(len(self.actions), self.position + delta))
+
+    def next_turn(self) -> None:
+        """Go to the start (the roll) of the next turn, or to the end."""
+        k = self.position
+        self.position = next((j for j in self._turn_starts if j > k), len(self.actions))
+
+    def prev_turn(self) -> None:
+        """Go to the start of the shown turn, or of the previous turn if already there."""
+        k = self.position
+        self.position = max((j for j in self._turn_starts if j < k), default=0)
+
+    def turn_starts(self) -> list[int]:
+        """Positions where a turn starts: the player to move is at the roll, on a new
+        (player, turn number) — the stops of "turn ▶" and "◀ turn"."""
+        return list(self._turn_starts)
+
+    def _slid(self, change: dict) -> None:
+        if not self._loading:
+            self._show(change["new"])
+
+    def _show(self, k: int) -> None:
+        shown = self._shown
+        base = k - k % self.checkpoint_every
+        if shown is not None and self._shown_at <= k and k - self._shown_at <= k - base:
+            g = shown  # continue forward from the shown position (the log view appends)
+            for action in self.actions[self._shown_at:k]:
+                g.apply(action)
+        else:
+            g = self.game_at(k)
+        self._shown, self._shown_at = g, k
+        self.controller.load_game(g)
+        self._update_status()
+        self._apply_overlay()
+
+    # ------------------------------------------------------------ overlays
+    def show_reachable(self, allowance: int = 1, seat: int | None = None) -> None:
+        """Overlay the stops reachable with ``allowance`` for ``seat`` (default: the player to move)."""
+        self._set_overlay_controls("reachable", allowance=allowance, seat=seat)
+
+    def show_distances(self, start: int | str | None = None, seat: int | None = None) -> None:
+        """Overlay the movement distance from ``start`` (a code or name; default: the player's position)."""
+        code = 0 if start is None else japan().code(start)
+        self._set_overlay_controls("distance", origin=code, seat=seat)
+
+    def show_regions(self) -> None:
+        """Overlay regional control."""
+        self._set_overlay_controls("regions")
+
+    def clear_overlay(self) -> None:
+        """Back to the game's own colours."""
+        self._set_overlay_controls("none")
+
+    def _set_overlay_controls(self, kind: str, *, allowance: int | None = None, origin: int | None = None,
+                              seat: int | None = None) -> None:
+        self._overlay = "busy"
+        try:
+            if allowance is not None:
+                self.allowance.value = allowance
+            if origin is not None:
+                self.origin.value = origin
+            self.seat.value = -1 if seat is None else seat
+            self.overlay_kind.value = kind
+        finally:
+            self._overlay = kind
+        self._apply_overlay()
+
+    def _overlay_changed(self, _: Any = None) -> None:
+        if self._overlay == "busy":
+            return
+        self._overlay = self.overlay_kind.value or "none"
+        self._apply_overlay()
+
+    def overlay(self) -> tuple[dict[int, dict], str] | None:
+        """The current overlay's ``(styles, legend)`` for the shown game, or None."""
+        g, kind = self._shown, self._overlay
+        if g is None or kind in ("none", "busy"):
+            return None
+        seat = None if self.seat.value in (None, -1) else self.seat.value
+        if kind == "reachable":
+            return reachable_overlay(g, seat, self.allowance.value, self.lang)
+        if kind == "distance":
+            s = g.current_player if seat is None else seat
+            origin = self.origin.value or g.state.players[s].position
+            return distance_overlay(g, origin, s, self.lang)
+        return region_overlay(g, self.lang)
+
+    def _apply_overlay(self) -> None:
+        if self._overlay == "busy":
+            return
+        kind = self._overlay
+        self.seat.layout.display = "" if kind in ("reachable", "distance") else "none"
+        self.allowance.layout.display = "" if kind == "reachable" else "none"
+        self.origin.layout.display = "" if kind == "distance" else "none"
+        ov = self.overlay()
+        self.map_view.set_overlay(*(ov if ov is not None else (None, None)))
+
+    # ------------------------------------------------------------ branching
+    def _play_as(self) -> list[int] | None:
+        seat = self.play_as.value
+        return None if seat in (None, -1) else [seat]
+
+    def branch(self, human_seats: Iterable[int] | None = None) -> Game:
+        """A new, independent, playable game at the shown position ("what if I had gone
+        to Kyoto?").  With ``human_seats``, exactly those seats are played by humans
+        (the others by CPUs); by default the seats stay as recorded."""
+        g = self.game_at(self.position)
+        if human_seats is not None:
+            humans = set(human_seats)
+            bad = [s for s in humans if not 0 <= s < len(g.setup.players)]
+            if bad:
+                raise ConquestError(f"human_seats must be seats 0-{len(g.setup.players) - 1}, got {bad}")
+            players = tuple(dataclasses.replace(p, cpu=s not in humans) for s, p in enumerate(g.setup.players))
+            g.setup = dataclasses.replace(g.setup, players=players)
+        self.branches.append(g)
+        return g
+
+    def open_branch(self, human_seats: Iterable[int] | None = None) -> JapanConquestApp:
+        """Branch at the shown position and open the new game in a
+        :class:`JapanConquestApp` shown below the explorer (CPUs play as usual there)."""
+        k = self.position
+        g = self.branch(human_seats)
+        app = JapanConquestApp(controller=GameController(lang=self.lang))
+        self.branch_app = app
+        self.branch_box.children = (W.HTML(f"<h3>{html.escape(_t('branch_title', self.lang, k=k))}</h3>"), app)
+        app.controller.load_game(g)
+        return app
+
+    # ------------------------------------------------------------ labels
+    def set_language(self, lang: str) -> None:
+        """Switch the explorer's texts, log and overlays to ``lang`` ("en" or "ja")::
+
+            explorer.set_language("ja")
+        """
+        self.lang = lang
+        self.controller.lang = lang
+        values = self.seat.value, self.play_as.value, self.origin.value
+        names = [(p.name, s) for s, p in enumerate(self.setup.players)]
+        self._overlay, saved = "busy", self._overlay
+        self.seat.options = [(_t("to_move", lang), -1)] + names
+        self.play_as.options = [(_t("as_recorded", lang), -1)] + names
+        self.origin.options = [(_t("from_position", lang), 0)] + [(pref_name(c, lang), c) for c in japan().codes]
+        self.seat.value, self.play_as.value, self.origin.value = values
+        self._overlay = saved
+        self._relabel()
+        self._update_status()
+        self._apply_overlay()
+
+    def _relabel(self) -> None:
+        lang = self.lang
+        self.title.value = f"<h2 style='margin:4px 0'>{html.escape(_t('title', lang))}</h2>"
+        for key, b in (("first", self.first_button), ("prev", self.prev_button), ("next", self.next_button),
+                       ("last", self.last_button), ("prev_turn", self.prev_turn_button), ("next_turn", self.next_turn_button)):
+            b.description = _t(key, lang)
+        self.branch_button.description = _t("branch", lang)
+        self.play_as.description = _t("play_as", lang)
+        self.overlay_kind.description = _t("overlay", lang)
+        self.allowance.description = _t("allowance", lang)
+        self.origin.description = _t("from", lang)
+        self.seat.description = _t("seat", lang)
+        value = self.overlay_kind.value or "none"
+        self._overlay, saved = "busy", self._overlay
+        self.overlay_kind.options = [(_t(k, lang), k) for k in ("none", "reachable", "distance", "regions")]
+        self.overlay_kind.value = value
+        self._overlay = saved
+
+    def _update_status(self) -> None:
+        g, k, lang = self.game, self.position, self.lang
+        n = len(self.actions)
+        parts = [f"<b>{html.escape(_t('position', lang, k=k, n=n))}</b>"]
+        if g.is_over:
+            parts.append(html.escape(_t("over", lang)))
+        else:
+            name = g.setup.players[g.current_player].name
+            parts.append(html.escape(_t("turn", lang, turn=g.turn_number(), name=name)) + f" · {g.phase}")
+        last = str(self.actions[k - 1]) if k else _t("start", lang)
+        parts.append(f"{html.escape(_t('last_action', lang))}: <code>{html.escape(last)}</code>")
+        self.status.value = '<div class="cw-replay-status">' + "<br>".join(parts) + "</div>"
+        self.first_button.disabled = self.prev_button.disabled = self.prev_turn_button.disabled = k == 0
+        self.last_button.disabled = self.next_button.disabled = self.next_turn_button.disabled = k == n
+
+
+__all__ = [
+    "ReplayExplorer", "ReplayController", "ReplayLogView", "load_game_file", "game_from_data",
+    "reachable_overlay", "distance_overlay", "region_overlay", "colour_scale", "EFFECT_COLOURS",
+]

@@ -1,0 +1,371 @@
+"""The replay explorer driven like a user: slider, step buttons, overlays, branching, files."""
+
+import asyncio
+import doctest
+import json
+
+import pytest
+from ipywidgets import Widget
+
+from conquest_widget import analysis
+from conquest_widget.controller import GameController
+from conquest_widget.errors import ConquestError, SerializationError
+from conquest_widget.i18n import describe_event
+from conquest_widget.japan import Game, GameSetup, PlayerSetup, ScriptedDice
+from conquest_widget.japan.actions import Roll
+from conquest_widget.japan.cpu import play_cpu_turns
+from conquest_widget.japan.dice import dice_from_dict
+from conquest_widget.widget import replay
+from conquest_widget.widget.replay import (
+    EFFECT_COLOURS,
+    UNCONTROLLED,
+    ReplayExplorer,
+    colour_scale,
+    load_game_file,
+)
+from conquest_widget.widget.style import NEUTRAL_FILL
+
+from .conftest import click_map
+
+EVERY = 10  # small checkpoint interval: positions on, before and after checkpoints are all exercised
+
+
+@pytest.fixture(scope="module")
+def cpu_game():
+    setup = GameSetup(
+        players=(
+            PlayerSetup("Aki", 13, cpu=True, strategy="aggressive"),
+            PlayerSetup("Ben", 27, colour="#1f77b4", cpu=True),
+            PlayerSetup("Chika", 40, colour="#2ca02c", cpu=True, strategy="defensive"),
+        ),
+        turns=5, seed=7,
+    )
+    g = Game(setup)
+    play_cpu_turns(g)
+    assert g.is_over and len(g.log) > 3 * EVERY
+    return g
+
+
+@pytest.fixture
+def ex(cpu_game):
+    return ReplayExplorer(cpu_game, checkpoint_every=EVERY)
+
+
+def replayed(game, k):
+    return Game.replay(game.setup, game.log[:k], dice_from_dict(game._dice_start))
+
+
+def check_view(ex, expected):
+    """The map, scoreboard and log show exactly ``expected`` (a Game)."""
+    assert ex.game.snapshot() == expected.snapshot()
+    for code in range(1, 48):
+        owner = expected.prefecture_info(code)["owner"]
+        colour = expected.setup.players[owner].colour if owner is not None else NEUTRAL_FILL
+        assert ex.map_view.polygons[code].fill_color == colour, code
+    sb = ex.scoreboard.value
+    if not expected.totals_hidden:
+        for seat in range(len(expected.setup.players)):
+            assert f'data-seat="{seat}"' in sb and f'<td class="cw-total">{expected.score(seat)["total"]}</td>' in sb
+    names = [p.name for p in expected.setup.players]
+    lines = [x for x in (describe_event(ev, "en", names) for ev in reversed(expected.events)) if x]
+    shown = ex.log_view.lines()
+    assert shown and shown == lines[: len(shown)]  # newest first, as the replayed game's events
+    for seat, pawn in enumerate(ex.map_view.pawns):
+        pos = expected.state.players[seat].position
+        assert pawn.location == ex.map_view.labels[pos].location
+
+
+def test_slider_positions_match_a_fresh_replay(ex, cpu_game):
+    n = len(cpu_game.log)
+    assert ex.slider.max == n and ex.position == n and ex.game.is_over
+    check_view(ex, cpu_game)
+    for k in (0, 1, EVERY - 1, EVERY, EVERY + 1, 2 * EVERY + 7, n // 2, n - 1, 3, n):  # back and forth
+        ex.slider.value = k
+        assert ex.position == k and len(ex.game.log) == k
+        check_view(ex, replayed(cpu_game, k))
+    assert f"Action {n} of {n}" in ex.status.value and "game over" in ex.status.value
+
+
+def test_step_buttons_and_turn_jumps(ex, cpu_game):
+    n = len(cpu_game.log)
+    ex.first_button.click()
+    assert ex.position == 0 and ex.first_button.disabled and ex.prev_button.disabled
+    assert "start of the game" in ex.status.value
+    for k in range(1, 6):
+        ex.next_button.click()
+        assert ex.position == k
+        check_view(ex, replayed(cpu_game, k))
+    assert f"<code>{cpu_game.log[4]}</code>" in ex.status.value
+    ex.prev_button.click()
+    assert ex.position == 4
+    check_view(ex, replayed(cpu_game, 4))
+    # turn by turn: every stop is a roll of the next (player, turn)
+    ex.first_button.click()
+    stops = []
+    while ex.position < n:
+        ex.next_turn_button.click()
+        stops.append(ex.position)
+    assert stops[:-1] == ex.turn_starts()[1:] and stops[-1] == n
+    g = replayed(cpu_game, stops[0])
+    assert g.phase == "roll" and g.current_player == cpu_game.state.order[1]
+    assert len(stops) == 3 * 5  # 3 players x 5 turns (the last stop is the end of the game)
+    assert ex.next_button.disabled and ex.last_button.disabled
+    ex.prev_turn_button.click()
+    assert ex.position == stops[-2]
+    ex.position = stops[3] + 2  # inside a turn: back to its start, then to the turn before
+    ex.prev_turn_button.click()
+    assert ex.position == stops[3]
+    ex.prev_turn_button.click()
+    assert ex.position == stops[2]
+    ex.last_button.click()
+    assert ex.position == n
+    check_view(ex, cpu_game)
+
+
+def test_the_explorer_never_plays_cpu_moves(cpu_game):
+    async def scenario():
+        ex = ReplayExplorer(cpu_game, position=5, checkpoint_every=EVERY)  # an event loop runs: CPUs would be scheduled
+        assert not ex.game.is_over and ex.game.setup.players[ex.game.actor].cpu
+        await asyncio.sleep(0.3)
+        assert len(ex.game.log) == 5 and ex.controller.cpu_busy is False
+        ex.slider.value = 6
+        await asyncio.sleep(0.2)
+        return ex
+
+    ex = asyncio.run(scenario())
+    assert len(ex.game.log) == 6 and ex.controller._cpu_task is None
+    ex.controller.play_cpu_now()
+    assert len(ex.game.log) == 6
+    # a normal controller still plays CPUs (no event loop here: at once)
+    c = GameController()
+    c.load_game(replayed(cpu_game, 5))
+    assert c.game.is_over
+
+
+def test_the_shown_game_cannot_be_played(cpu_game):
+    human = Game(GameSetup.quick(["Tokyo", "Osaka"], seed=3))
+    human.roll()
+    ex = ReplayExplorer(human)
+    assert ex.game.phase == "route"
+    steps = human.legal_steps()
+    assert all(ex.map_view.polygons[c].weight == 1 for c in steps)  # no "legal step" highlights
+    click_map(ex, steps[0])
+    assert ex.game.route == [] and len(ex.game.log) == 1
+    assert ex.controller.selected_prefecture == steps[0]  # a click only shows the prefecture's info
+    assert f'data-code="{steps[0]}"' in ex.info_panel.value
+    ex.controller.confirm_route()  # actions through the controller are refused, with a hint
+    assert "Branch here" in ex.controller.message and len(ex.game.log) == 1
+
+
+def test_branch_is_independent_and_playable(ex, cpu_game):
+    before = cpu_game.snapshot(), len(cpu_game.log)
+    ex.position = 2 * EVERY + 3
+    shown = ex.game.snapshot()
+    b = ex.branch()
+    assert b is not ex.game and b.snapshot() == shown and b.log == cpu_game.log[: ex.position]
+    assert b.legal_actions()
+    b.apply(b.legal_actions()[0])  # the branch goes its own way
+    assert len(b.log) == ex.position + 1
+    assert ex.game.snapshot() == shown and (cpu_game.snapshot(), len(cpu_game.log)) == before
+    play_cpu_turns(b)
+    assert b.is_over
+    assert Game.from_dict(b.to_dict()).snapshot() == b.snapshot()  # a branch saves like any game
+    ex.next_button.click()  # the explorer goes on as before
+    check_view(ex, replayed(cpu_game, 2 * EVERY + 4))
+
+
+def test_branch_button_opens_a_playable_app(ex, cpu_game):
+    ex.position = ex.turn_starts()[4]
+    seat = ex.game.current_player
+    ex.play_as.value = seat
+    ex.branch_button.click()
+    app = ex.branch_app
+    assert app is not None and ex.branch_box.children[-1] is app
+    c = app.controller
+    assert c.autoplay_cpu and c.game is ex.branches[-1] and c.human_to_act
+    assert not c.game.setup.players[seat].cpu and all(p.cpu for s, p in enumerate(c.game.setup.players) if s != seat)
+    app.turn_panel.roll_button.click()  # "what if I had gone elsewhere?"
+    assert c.phase == "route" and c.legal_steps
+    click_map(app, c.legal_steps[0])
+    assert len(c.game.route) == 1
+    assert ex.game.phase == "roll" and ex.game.snapshot() == replayed(cpu_game, ex.position).snapshot()
+    with pytest.raises(ConquestError, match="seats 0-2"):
+        ex.branch(human_seats=[5])
+
+
+def test_reachable_overlay_colours_the_right_prefectures(ex, cpu_game):
+    ex.position = ex.turn_starts()[3]
+    g = ex.game
+    ex.overlay_kind.value = "reachable"
+    ex.allowance.value = 4
+    stops = analysis.reachable_stops(g, g.current_player, 4)
+    assert stops
+    for code in range(1, 48):
+        poly = ex.map_view.polygons[code]
+        if code in stops:
+            assert poly.fill_color == EFFECT_COLOURS[stops[code]["effect"]] and poly.fill_opacity == 0.8
+        else:
+            assert poly.fill_opacity == 0.12
+    legend = ex.map_view.legend
+    assert legend is not None and legend.layout.display == "" and "with 4 to move" in legend.value
+    # the overlay follows the slider
+    ex.next_turn_button.click()
+    g2 = ex.game
+    stops2 = analysis.reachable_stops(g2, g2.current_player, 4)
+    assert {c for c in range(1, 48) if ex.map_view.polygons[c].fill_opacity == 0.8} == set(stops2)
+    # another seat, through the API
+    ex.show_reachable(2, seat=0)
+    assert {c for c in range(1, 48) if ex.map_view.polygons[c].fill_opacity == 0.8} == set(analysis.reachable_stops(g2, 0, 2))
+    ex.clear_overlay()
+    check_view(ex, replayed(cpu_game, ex.position))
+    assert ex.map_view.legend.layout.display == "none"
+
+
+def test_distance_overlay_is_a_colour_scale_with_a_legend(ex):
+    ex.show_distances("Tokyo", seat=0)
+    dist = analysis.distances_from(ex.game, 13, 0)
+    scale = colour_scale(max(dist.values()) + 1)
+    for code, d in dist.items():
+        assert ex.map_view.polygons[code].fill_color == scale[d]
+    assert ex.map_view.polygons[13].fill_color == "#440154" and ex.map_view.polygons[13].weight == 3
+    assert "movement from Tokyo" in ex.map_view.legend.value
+    assert ex.overlay_kind.value == "distance" and ex.origin.layout.display == ""
+    ex.origin.value = 47  # the dropdown: from Okinawa
+    assert ex.map_view.polygons[47].fill_color == "#440154"
+    assert ex.map_view.polygons[1].fill_color == colour_scale(max(analysis.distances_from(ex.game, 47, 0).values()) + 1)[-1]
+
+
+def test_region_overlay_shows_control():
+    g = Game(GameSetup.quick(["Tokyo", "Osaka"], seed=1))
+    for code in (8, 9, 10, 11, 12, 14):  # the rest of Kanto, as castles: full control
+        g.edit_prefecture(code, owner=0, level="castle")
+    for code in (36, 37, 38):  # Shikoku but Kochi
+        g.edit_prefecture(code, owner=1)
+    g.edit_prefecture(39, owner=0)
+    ex = ReplayExplorer(g)
+    ex.show_regions()
+    red, blue = g.setup.players[0].colour, g.setup.players[1].colour
+    poly = ex.map_view.polygons
+    assert all(poly[c].fill_color == red and poly[c].fill_opacity == 0.9 for c in range(8, 15))
+    assert poly[1].fill_color == poly[36].fill_color == UNCONTROLLED
+    legend = ex.map_view.legend.value
+    assert "Kanto: Player 1 ★full (Player 1 7 / 7)" in legend
+    assert "Shikoku: nobody (Player 1 1, Player 2 3 / 4)" in legend
+    g.edit_prefecture(39, owner=1)  # now Ben holds Shikoku (not full: territories)
+    ex.load(g)
+    assert all(poly[c].fill_color == blue and poly[c].fill_opacity == 0.55 for c in range(36, 40))
+    assert [r["controller"] for r in analysis.region_control_table(g) if r["region"] == "shikoku"] == [1]
+    ex.first_button.click()  # before the edits nobody controls anything
+    assert all(poly[c].fill_color == UNCONTROLLED for c in range(1, 48))
+
+
+def test_set_overlay_sends_only_changed_traits(ex, monkeypatch):
+    sent = []
+    original = Widget._send
+
+    def _send(self, msg, buffers=None):
+        sent.append((self, msg))
+        return original(self, msg, buffers)
+
+    monkeypatch.setattr(Widget, "_send", _send)
+    view = ex.map_view
+    view.set_overlay({13: {"fill_color": "#123456"}})
+    polys = {id(p) for p in view.polygons.values()}
+    touched = [(w, m) for w, m in sent if id(w) in polys]
+    assert len(touched) == 1 and touched[0][0] is view.polygons[13]
+    assert set(touched[0][1]["state"]) == {"fill_color"}
+    with pytest.raises(ConquestError, match="style keys"):
+        view.set_overlay({13: {"opacity": 1}})
+    with pytest.raises(ConquestError, match="unknown prefecture"):
+        view.set_overlay({48: {"weight": 2}})
+
+
+def test_loading_from_json_files(tmp_path, cpu_game):
+    bare = tmp_path / "game.json"
+    with bare.open("w") as f:
+        json.dump(cpu_game.to_dict(), f)
+    ex = ReplayExplorer(bare, position=12)
+    assert ex.position == 12 and len(ex) == len(cpu_game.log)
+    check_view(ex, replayed(cpu_game, 12))
+    slot = tmp_path / "slot-1.json"  # a save document: the game under "game"
+    slot.write_text(json.dumps({"format": "some.save", "kind": "slot", "slot": 1, "game": cpu_game.to_dict()}))
+    ex.load(str(slot))
+    assert ex.position == len(cpu_game.log) and ex.game.snapshot() == cpu_game.snapshot()
+    ex2 = ReplayExplorer(cpu_game.to_dict(), position=0)
+    assert ex2.game.snapshot() == replayed(cpu_game, 0).snapshot()
+
+
+@pytest.mark.parametrize("content, problem", [
+    ("{not json", "not a valid JSON"),
+    ('{"format": "something else"}', "not a Japan Conquest game"),
+    ("[1, 2, 3]", "not a Japan Conquest game"),
+    (None, "snapshot does not match"),
+])
+def test_corrupt_files_give_a_clear_error_naming_the_file(tmp_path, cpu_game, content, problem):
+    path = tmp_path / "broken.json"
+    if content is None:  # a tampered save: the log no longer reaches the stored snapshot
+        data = cpu_game.to_dict()
+        pref = data["snapshot"]["prefectures"][39]  # Fukuoka
+        pref["owner"] = 1 if pref["owner"] != 1 else 0
+        content = json.dumps(data)
+    path.write_text(content)
+    with pytest.raises(SerializationError, match=problem) as info:
+        ReplayExplorer(path)
+    assert str(path) in str(info.value) and isinstance(info.value, ConquestError)
+    with pytest.raises(SerializationError, match="cannot read"):
+        load_game_file(tmp_path / "missing.json")
+
+
+def test_unreplayable_games_and_bad_positions_are_refused(cpu_game):
+    class LoadedDice:
+        def roll(self, n):
+            return (6,) * n
+
+    g = Game(GameSetup.quick(["Tokyo", "Osaka"]), dice=LoadedDice())
+    with pytest.raises(SerializationError, match="no to_dict"):
+        ReplayExplorer(g)
+    with pytest.raises(ConquestError, match="position must be"):
+        ReplayExplorer(cpu_game, position=len(cpu_game.log) + 1)
+    with pytest.raises(ConquestError, match="cannot load a game from int"):
+        ReplayExplorer(42)
+
+
+def test_scripted_dice_game_and_japanese_labels():
+    g = Game(GameSetup.quick(["Tokyo", "Osaka"]), dice=ScriptedDice([2, 3]))
+    g.apply(Roll(1))
+    g.step("Saitama"), g.step("Gunma"), g.confirm_route()
+    ex = ReplayExplorer(g, lang="ja")
+    assert "リプレイ" in ex.title.value and ex.branch_button.description == "ここから分岐"
+    assert ex.map_view.polygons[10].fill_color == g.setup.players[0].colour
+    ex.position = 3  # route planned: the route line is drawn
+    assert ex.game.route == [11, 10] and len(ex.map_view.route_line.locations) == 3
+    assert "4手中3手目" in ex.status.value
+    ex.show_distances("Tokyo")
+    ex.set_language("en")
+    assert ex.branch_button.description == "Branch here" and "Action 3 of 4" in ex.status.value
+    assert "movement from Tokyo" in ex.map_view.legend.value and ex.origin.label == "Tokyo"
+    assert any("Player 1 rolled" in line for line in ex.log_view.lines())
+
+
+def test_scrubbing_is_fast_and_creates_no_widgets(ex, cpu_game):
+    import time
+
+    from ipywidgets.widgets.widget import _instances
+
+    n = len(cpu_game.log)
+    ex.first_button.click()
+    ex.last_button.click()  # the log's block pool is now as large as it gets
+    before = len(_instances)
+    positions = list(range(0, n, 7)) + list(range(n, 0, -11))
+    t = time.perf_counter()
+    for k in positions:
+        ex.slider.value = k
+    per = (time.perf_counter() - t) / len(positions)
+    assert per < 0.1, f"{per * 1000:.0f} ms per position"
+    assert len(_instances) == before  # no widget created (or leaked) per position
+    check_view(ex, replayed(cpu_game, ex.position))
+
+
+def test_docstring_examples():
+    result = doctest.testmod(replay, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    assert result.failed == 0 and result.attempted > 5
