@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING
 from ..errors import IllegalActionError
 from .actions import Action, BattleRoll, ConfirmRoute, Roll, Step
 from .movement import NOBODY, RouteContext
-from .odds import attacker_win_probability, best_defence_dice, defence_win_given_attack, sum_distribution
+from .odds import attacker_win_probability, defence_win_given_attack, sum_distribution
 from .routes import RouteOption, route_options
 from .rules import (
     BASE,

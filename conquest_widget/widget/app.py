@@ -6,27 +6,39 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import ipywidgets as W
 
 from ..controller import CPU_DELAYS, GameController
+from ..errors import ConquestError
 from ..i18n import t
+from ..saves import DEFAULT_DIRECTORY, SaveStore
 from .map_view import MapView
 from .panels import BattlePanel, InfoPanel, LogView, Scoreboard, TurnPanel
+from .saves_view import DataScreen, SaveExit, StartSaves
 from .screens import ResultsScreen, SetupScreen, StartScreen
-from .style import CSS
-
-
-def BUTTON() -> W.Layout:  # noqa: N802 - one Layout per button: a shared Layout shares display/visibility
-    return W.Layout(width="auto")
+from .style import CSS, button_layout
 
 
 class JapanConquestApp(W.VBox):
     """The whole game as one widget: ``display(JapanConquestApp())``."""
 
-    def __init__(self, controller: GameController | None = None, *, lang: str = "en", **kwargs: Any) -> None:
-        c = self.controller = controller or GameController(lang=lang)
+    def __init__(
+        self,
+        controller: GameController | None = None,
+        *,
+        lang: str | None = None,
+        save_dir: str | os.PathLike[str] | None = DEFAULT_DIRECTORY,
+        **kwargs: Any,
+    ) -> None:
+        """``save_dir``: the folder for autosave, slots, results and preferences (created on
+        first save; default ``conquest_saves`` next to the notebook); ``None`` disables saving.
+        ``lang``: "en" or "ja" (default: the remembered preference, else English)."""
+        self.store = SaveStore(save_dir) if save_dir is not None else None
+        prefs = self._preferences()
+        c = self.controller = controller or GameController(lang=lang or prefs.get("language", "en"))
         self.css = W.HTML(CSS)
         self.title = W.HTML()
         self.language = W.ToggleButtons(options=[("English", "en"), ("日本語", "ja")], value=c.lang, style={"button_width": "80px"})
@@ -41,8 +53,8 @@ class JapanConquestApp(W.VBox):
         self.scoreboard = Scoreboard(c)
         self.info_panel = InfoPanel(c)
         self.log_view = LogView(c)
-        self.overview_button = W.Button(layout=BUTTON())
-        self.locate_button = W.Button(layout=BUTTON())
+        self.overview_button = W.Button(layout=button_layout())
+        self.locate_button = W.Button(layout=button_layout())
         self.basemap = W.Checkbox(value=False, indent=False)
         self.speed = W.Dropdown(options=[(k, k) for k in CPU_DELAYS], value=c.cpu_speed, layout=W.Layout(width="110px"))
         self.overview_button.on_click(lambda _: self.map_view.overview())
@@ -50,7 +62,18 @@ class JapanConquestApp(W.VBox):
         self.basemap.observe(lambda ch: self.map_view.set_basemap(ch["new"]), names="value")
         self.speed.observe(lambda ch: setattr(c, "cpu_speed", ch["new"]), names="value")
         self.speed_label = W.HTML()
-        self.game_extra = W.HBox()  # save & exit buttons (saves integration)
+        self.game_extra = W.VBox()  # Save & Exit / Exit Without Saving
+        self.data_screen: DataScreen | None = None
+        if self.store is not None:
+            self.start_saves = StartSaves(c, self.store)
+            self.start_screen.extra.children = (self.start_saves,)
+            self.save_exit = SaveExit(c, self.store)
+            self.game_extra.children = (self.save_exit,)
+            self.data_screen = DataScreen(c, self.store)
+            c.on_change(self._autosave)
+            c.observe(self._remember_language, names="lang")
+            if prefs.get("last_setup"):
+                self.setup_screen.load(prefs["last_setup"])
         self.game_screen = W.VBox([
             self.turn_panel, self.battle_panel, self.scoreboard, self.info_panel,
             W.HBox([self.overview_button, self.locate_button, self.basemap]),
@@ -65,6 +88,42 @@ class JapanConquestApp(W.VBox):
         c.observe(self._clicked, names="selected_prefecture")
         self._relabel()
         self._show_screen()
+
+    # ------------------------------------------------------------ saves
+    def _preferences(self) -> dict:
+        if self.store is None:
+            return {}
+        try:
+            return self.store.preferences()
+        except ConquestError:
+            return {}  # reported on the start screen; play goes on with defaults
+
+    def _autosave(self, c: GameController, action: Any) -> None:
+        """Autosave after every action of a human, at every new turn and at the end; record the
+        result once when the game ends.  A new game replaces the autosave."""
+        g = c.game
+        if g is None or self.store is None:
+            return
+        if action is None:  # a new or loaded game: remember its setup as the next default
+            self._save_preferences(last_setup=g.setup.to_dict())
+        last = g.events[-1]["type"] if g.events else ""
+        if action is None or not c.cpu_busy or g.is_over or last == "turn_start":
+            try:
+                self.store.autosave(g)
+                if g.is_over:
+                    self.store.record_result(g)
+            except ConquestError as exc:
+                c.message = str(exc)
+
+    def _save_preferences(self, **changes: Any) -> None:
+        prefs = {**self._preferences(), **changes}
+        try:
+            self.store.save_preferences(prefs)
+        except ConquestError as exc:
+            self.controller.message = str(exc)
+
+    def _remember_language(self, change: dict) -> None:
+        self._save_preferences(language=change["new"])
 
     def _locate(self) -> None:
         g = self.controller.game
@@ -93,6 +152,9 @@ class JapanConquestApp(W.VBox):
         panel = {
             "start": self.start_screen, "setup": self.setup_screen, "game": self.game_screen,
             "results": W.VBox([self.results_screen, self.scoreboard, self.log_view]),
+            "saves": self.data_screen or self.start_screen,
         }.get(screen, self.start_screen)
+        if screen == "start" and self.store is not None:
+            self.start_saves.refresh()
         self.side.children = (panel,)
         self.map_view.refresh()

@@ -19,7 +19,14 @@ from ..controller import GameController
 from ..errors import ConquestError
 from ..geo import prefecture_shapes
 from ..i18n import pref_name
-from .style import HIGHLIGHT, ROUTE, label_html, player_icon_html, prefecture_style, step_html
+from .style import (
+    HIGHLIGHT,
+    ROUTE,
+    label_html,
+    player_icon_html,
+    prefecture_style,
+    step_html,
+)
 
 JAPAN_BOUNDS = [[24.0, 122.9], [45.6, 146.0]]
 STYLE_KEYS = ("fill_color", "fill_opacity", "color", "weight", "dash_array")

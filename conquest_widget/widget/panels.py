@@ -9,11 +9,7 @@ import ipywidgets as W
 
 from ..controller import GameController
 from ..i18n import describe_event, level_name, pref_name, region_name, t
-from .style import dice_html
-
-
-def BUTTON() -> W.Layout:  # noqa: N802 - one Layout per button: a shared Layout shares display/visibility
-    return W.Layout(width="auto")
+from .style import button_layout, dice_html
 
 
 def _names(c: GameController) -> list[str]:
@@ -27,11 +23,11 @@ class TurnPanel(W.VBox):
         self.c = c
         self.title = W.HTML()
         self.dice = W.ToggleButtons(options=[("1", 1)], value=1, layout=W.Layout(width="auto"), style={"button_width": "auto"})
-        self.roll_button = W.Button(layout=BUTTON(), button_style="primary")
+        self.roll_button = W.Button(layout=button_layout(), button_style="primary")
         self.faces = W.HTML()
         self.route_info = W.HTML()
-        self.undo_button = W.Button(layout=BUTTON())
-        self.confirm_button = W.Button(layout=BUTTON(), button_style="success")
+        self.undo_button = W.Button(layout=button_layout())
+        self.confirm_button = W.Button(layout=button_layout(), button_style="success")
         self.msg = W.HTML()
         self.roll_button.on_click(lambda _: c.roll())
         self.undo_button.on_click(lambda _: c.undo_step())
@@ -98,7 +94,7 @@ class BattlePanel(W.VBox):
     def __init__(self, c: GameController) -> None:
         self.c = c
         self.text = W.HTML()
-        self.buttons = [W.Button(layout=BUTTON(), button_style="danger") for _ in range(3)]
+        self.buttons = [W.Button(layout=button_layout(), button_style="danger") for _ in range(3)]
         for d, b in enumerate(self.buttons, 1):
             b.on_click(lambda _, d=d: c.battle_roll(d))
         super().__init__([self.text, W.HBox(self.buttons)])
@@ -140,7 +136,7 @@ class Scoreboard(W.HTML):
         self.refresh()
 
     def refresh(self, _: Any = None) -> None:
-        c, g, lang = self.c, self.c.game, self.c.lang
+        g, lang = self.c.game, self.c.lang
         if g is None:
             self.value = ""
             return
@@ -218,7 +214,10 @@ class LogView(W.VBox):
             return
         if g is not self._game or c.lang != self._lang:
             self._game, self._lang, self._rendered, self._turn_key = g, c.lang, 0, None
+            old = self.blocks.children
             self.blocks.children = ()
+            for b in old:
+                b.close()  # free the front-end models too
         events = g.events
         if self._rendered >= len(events):
             return
@@ -244,6 +243,8 @@ class LogView(W.VBox):
                 b.value = text
         if changed_children:
             self.blocks.children = tuple(blocks[: self.MAX_BLOCKS])
+            for b in blocks[self.MAX_BLOCKS:]:
+                b.close()
 
     def lines(self) -> list[str]:
         """The rendered lines, newest first (plain text)."""

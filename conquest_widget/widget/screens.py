@@ -13,10 +13,8 @@ from ..controller import GameController
 from ..i18n import pref_name, t
 from ..japan.rules import DIFFICULTIES, STANDARD_TURNS, STRATEGIES
 from ..japan.setup import DEFAULT_COLOURS
+from .style import button_layout
 
-
-def BUTTON() -> W.Layout:  # noqa: N802 - one Layout per button: a shared Layout shares display/visibility
-    return W.Layout(width="auto")
 DEFAULT_HOMES = (13, 27, 1, 40)  # Tokyo, Osaka, Hokkaido, Fukuoka: distinct and far apart
 
 
@@ -26,7 +24,7 @@ class StartScreen(W.VBox):
     def __init__(self, c: GameController) -> None:
         self.c = c
         self.title = W.HTML()
-        self.new_button = W.Button(layout=BUTTON(), button_style="primary")
+        self.new_button = W.Button(layout=button_layout(), button_style="primary")
         self.new_button.on_click(lambda _: setattr(c, "screen", "setup"))
         self.extra = W.VBox()  # filled by the saves integration
         super().__init__([self.title, self.new_button, self.extra])
@@ -107,8 +105,8 @@ class SetupScreen(W.VBox):
         self.roll_for_order = W.Checkbox(value=False, indent=False)
         self.seed = W.Text(value="", layout=W.Layout(width="120px"))
         self.error = W.HTML()
-        self.start_button = W.Button(layout=BUTTON(), button_style="primary")
-        self.back_button = W.Button(layout=BUTTON())
+        self.start_button = W.Button(layout=button_layout(), button_style="primary")
+        self.back_button = W.Button(layout=button_layout())
         self.start_button.on_click(lambda _: self.start())
         self.back_button.on_click(lambda _: setattr(c, "screen", "start"))
         self.count.observe(lambda _: self._changed(), names="value")
@@ -198,8 +196,8 @@ class ResultsScreen(W.VBox):
     def __init__(self, c: GameController) -> None:
         self.c = c
         self.table = W.HTML()
-        self.again_button = W.Button(layout=BUTTON(), button_style="primary")
-        self.start_button = W.Button(layout=BUTTON())
+        self.again_button = W.Button(layout=button_layout(), button_style="primary")
+        self.start_button = W.Button(layout=button_layout())
         self.again_button.on_click(lambda _: c.same_setup_again())
         self.start_button.on_click(lambda _: setattr(c, "screen", "start"))
         super().__init__([self.table, W.HBox([self.again_button, self.start_button])])
@@ -207,7 +205,7 @@ class ResultsScreen(W.VBox):
         self.refresh()
 
     def refresh(self, _: Any = None) -> None:
-        c, g, lang = self.c, self.c.game, self.c.lang
+        g, lang = self.c.game, self.c.lang
         self.again_button.description = t("same_setup", lang)
         self.start_button.description = t("to_start", lang)
         if g is None or not g.is_over:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import html
 
+import ipywidgets as W
+
 NEUTRAL_FILL = "#efe9da"
 SEA = "#bfdff2"
 BORDER = "#6b6b6b"
@@ -93,3 +95,9 @@ def dice_html(faces: list[int]) -> str:
     if not faces:
         return ""
     return f'<span class="cw-dice" data-faces="{",".join(map(str, faces))}">' + "".join(DIE_FACES[f - 1] for f in faces) + f"</span> = <b>{sum(faces)}</b>"
+
+
+def button_layout() -> W.Layout:
+    """A fresh Layout for one button (a Layout shared by several widgets would show or
+    hide them all at once)."""
+    return W.Layout(width="auto")

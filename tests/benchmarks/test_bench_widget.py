@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import statistics
+import tempfile
 import time
 
 import ipyleaflet as L
@@ -44,7 +45,7 @@ def test_bytes_per_move_and_update_time(monkeypatch):
         return original(self, msg, buffers)
 
     monkeypatch.setattr(Widget, "_send", _send)
-    app = JapanConquestApp()
+    app = JapanConquestApp(save_dir=tempfile.mkdtemp(prefix="cw-bench-"))  # autosave included in the timing
     c = app.controller
     # two humans, so every move is a human move driven through the controller
     setup = GameSetup(players=(PlayerSetup("A", 13), PlayerSetup("B", 27)), turns=50, seed=11)

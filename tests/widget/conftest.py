@@ -14,8 +14,8 @@ def click_map(app, code):
 
 
 @pytest.fixture
-def app():
-    return JapanConquestApp()
+def app(tmp_path):
+    return JapanConquestApp(save_dir=tmp_path / "saves")
 
 
 class ByteCounter:

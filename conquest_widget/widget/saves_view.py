@@ -1,0 +1,338 @@
+"""Save screens: Continue Last Game, slots, Previous Results, records against CPUs,
+Save & Exit, and Save Data Management (export / restore / delete).  They call
+:class:`~conquest_widget.saves.SaveStore`; every problem it reports is shown, never hidden."""
+
+from __future__ import annotations
+
+import base64
+import html
+import json
+from collections.abc import Callable
+from datetime import datetime, timezone
+from typing import Any
+
+import ipywidgets as W
+
+from ..controller import GameController
+from ..errors import ConquestError
+from ..i18n import t
+from ..saves import SLOT_COUNT, SaveStore, SlotInfo
+from .style import button_layout
+
+
+def _date(iso: str | None) -> str:
+    if not iso:
+        return "?"
+    try:
+        return datetime.fromisoformat(iso.replace("Z", "+00:00")).astimezone().strftime("%Y-%m-%d %H:%M")
+    except ValueError:
+        return iso
+
+
+def slot_text(info: SlotInfo, lang: str) -> str:
+    """One line describing a slot (or the autosave)."""
+    head = t("slot", lang, n=info.slot) + ": " if info.slot is not None else ""
+    if info.status == "empty":
+        return head + t("empty", lang)
+    if info.status == "corrupt":
+        return head + t("corrupt", lang, error=info.error or "?")
+    mode = t(info.mode or "standard", lang)
+    return head + t("slot_line", lang, date=_date(info.saved_at), mode=mode, turn=info.turn, players=", ".join(info.player_names))
+
+
+class Confirm(W.HBox):
+    """An inline "Are you sure?" with Yes / No."""
+
+    def __init__(self) -> None:
+        self.text = W.HTML()
+        self.yes = W.Button(layout=button_layout(), button_style="danger")
+        self.no = W.Button(layout=button_layout())
+        self._action: Callable[[], None] | None = None
+        self.yes.on_click(lambda _: self._answer(True))
+        self.no.on_click(lambda _: self._answer(False))
+        super().__init__([self.text, self.yes, self.no], layout=W.Layout(display="none"))
+
+    def ask(self, question: str, lang: str, action: Callable[[], None]) -> None:
+        self.text.value = f"<b>{html.escape(question)}</b>&nbsp;"
+        self.yes.description, self.no.description = t("yes", lang), t("no", lang)
+        self._action = action
+        self.layout.display = ""
+
+    def _answer(self, yes: bool) -> None:
+        action, self._action = self._action, None
+        self.layout.display = "none"
+        if yes and action is not None:
+            action()
+
+
+class StartSaves(W.VBox):
+    """The start screen's save entries."""
+
+    def __init__(self, c: GameController, store: SaveStore) -> None:
+        self.c, self.store = c, store
+        self.continue_button = W.Button(layout=button_layout(), button_style="success")
+        self.continue_button.on_click(lambda _: self.continue_last())
+        self.auto_info = W.HTML()
+        self.slot_rows: list[tuple[W.HTML, W.Button, W.Button]] = []
+        rows = []
+        for n in range(1, SLOT_COUNT + 1):
+            label, resume, delete = W.HTML(), W.Button(layout=button_layout()), W.Button(layout=button_layout())
+            resume.on_click(lambda _, n=n: self.resume(n))
+            delete.on_click(lambda _, n=n: self.confirm.ask(t("confirm_delete", self.c.lang, n=n), self.c.lang, lambda n=n: self.delete(n)))
+            resume.add_class(f"cw-resume-{n}")
+            delete.add_class(f"cw-delete-{n}")
+            self.slot_rows.append((label, resume, delete))
+            rows.append(W.HBox([resume, delete, label]))
+        self.confirm = Confirm()
+        self.results_button = W.Button(layout=button_layout())
+        self.results_button.on_click(lambda _: self.show_results())
+        self.results_html = W.HTML()
+        self.records_html = W.HTML()
+        self.data_button = W.Button(layout=button_layout())
+        self.data_button.on_click(lambda _: setattr(c, "screen", "saves"))
+        self.message = W.HTML()
+        super().__init__([
+            W.HBox([self.continue_button, self.auto_info]), *rows, self.confirm,
+            W.HBox([self.results_button, self.data_button]), self.results_html, self.records_html, self.message,
+        ])
+        c.observe(self.refresh, names=["lang", "screen"])
+        self.refresh()
+
+    def _error(self, exc: Exception) -> None:
+        self.message.value = f'<div class="cw-msg">{html.escape(str(exc))}</div>'
+
+    def refresh(self, _: Any = None) -> None:
+        """Re-read the save directory (cheap: unchanged files are not replayed)."""
+        lang = self.c.lang
+        self.continue_button.description = t("continue", lang)
+        self.results_button.description = t("previous_results", lang)
+        self.data_button.description = t("save_data", lang)
+        auto = self.store.autosave_info()
+        self.continue_button.disabled = auto.status != "used"
+        self.auto_info.value = "" if auto.status == "empty" else html.escape(slot_text(auto, lang))
+        for info, (label, resume, delete) in zip(self.store.slots(), self.slot_rows, strict=True):
+            label.value = html.escape(slot_text(info, lang))
+            resume.description, delete.description = t("resume", lang), t("delete", lang)
+            resume.disabled = info.status != "used"
+            delete.disabled = info.status == "empty"
+        self.records_html.value = self._records_html(lang)
+        if self.results_html.value:
+            self.show_results()
+
+    def _records_html(self, lang: str) -> str:
+        try:
+            records = self.store.records()
+        except ConquestError as exc:
+            return f'<div class="cw-msg">{html.escape(str(exc))}</div>'
+        if not records:
+            return ""
+        rows = "".join(
+            f"<tr><td>{t(k.split(':')[0], lang)} · {t(k.split(':')[1], lang)}</td>"
+            f"<td>{t('wld', lang, w=v['wins'], l=v['losses'], d=v['draws'])}</td></tr>"
+            for k, v in sorted(records.items())
+        )
+        return f"<div class='cw-score'><b>{t('records', lang)}</b><table>{rows}</table></div>"
+
+    def continue_last(self) -> None:
+        try:
+            game = self.store.load_autosave()
+        except ConquestError as exc:
+            self._error(exc)
+            return
+        if game is not None:
+            self.message.value = ""
+            self.c.load_game(game)
+
+    def resume(self, n: int) -> None:
+        try:
+            game = self.store.load_slot(n)
+        except ConquestError as exc:
+            self._error(exc)
+            return
+        self.message.value = ""
+        self.c.load_game(game)
+
+    def delete(self, n: int) -> None:
+        try:
+            self.store.delete_slot(n)
+        except ConquestError as exc:
+            self._error(exc)
+        self.refresh()
+
+    def show_results(self) -> None:
+        lang = self.c.lang
+        try:
+            latest = self.store.latest_result()
+        except ConquestError as exc:
+            self._error(exc)
+            return
+        if latest is None:
+            self.results_html.value = f"<i>{t('no_results', lang)}</i>"
+            return
+        rows = "".join(
+            f"<tr><td>{r['rank']}</td><td>{html.escape(r['name'])}{' (CPU)' if r['cpu'] else ''}</td><td>{r['score']}</td></tr>"
+            for r in latest["standings"]
+        )
+        mode = t(latest["mode"], lang)
+        self.results_html.value = (
+            f"<div class='cw-score cw-previous'><b>{t('results', lang)}</b> · {_date(latest['recorded_at'])} · {mode}"
+            f"<table><tr><th>{t('rank', lang)}</th><th>{t('players', lang)}</th><th>{t('score', lang)}</th></tr>{rows}</table></div>"
+        )
+
+
+class SaveExit(W.VBox):
+    """Save & Exit (into a slot, asking before overwriting) and Exit Without Saving."""
+
+    def __init__(self, c: GameController, store: SaveStore) -> None:
+        self.c, self.store = c, store
+        self.save_exit_button = W.Button(layout=button_layout())
+        self.exit_button = W.Button(layout=button_layout())
+        self.slot = W.Dropdown(options=[(str(n), n) for n in range(1, SLOT_COUNT + 1)], value=1, layout=W.Layout(width="auto"))
+        self.save_button = W.Button(layout=button_layout(), button_style="primary")
+        self.cancel_button = W.Button(layout=button_layout())
+        self.chooser = W.HBox([self.slot, self.save_button, self.cancel_button], layout=W.Layout(display="none"))
+        self.confirm = Confirm()
+        self.message = W.HTML()
+        self.save_exit_button.on_click(lambda _: self.show_slots())
+        self.exit_button.on_click(lambda _: self.exit())
+        self.save_button.on_click(lambda _: self.save())
+        self.cancel_button.on_click(lambda _: setattr(self.chooser.layout, "display", "none"))
+        super().__init__([W.HBox([self.save_exit_button, self.exit_button]), self.chooser, self.confirm, self.message])
+        c.observe(self.relabel, names="lang")
+        self.relabel()
+
+    def relabel(self, _: Any = None) -> None:
+        lang = self.c.lang
+        self.save_exit_button.description = t("save_exit", lang)
+        self.exit_button.description = t("exit_no_save", lang)
+        self.save_button.description = t("save", lang)
+        self.cancel_button.description = t("cancel", lang)
+
+    def show_slots(self) -> None:
+        """Show the slot chooser (each slot with what it holds)."""
+        lang = self.c.lang
+        value = self.slot.value
+        self.slot.options = [(slot_text(info, lang), info.slot) for info in self.store.slots()]
+        self.slot.value = value
+        self.chooser.layout.display = ""
+
+    def save(self, overwrite: bool = False) -> None:
+        g, n, lang = self.c.game, self.slot.value, self.c.lang
+        if g is None:
+            return
+        info = self.store.slot_info(n)
+        if info.status != "empty" and not overwrite:
+            date = _date(info.saved_at) if info.status == "used" else t("corrupt", lang, error=info.error or "?")
+            self.confirm.ask(t("overwrite", lang, n=n, date=date), lang, lambda: self.save(overwrite=True))
+            return
+        try:
+            self.store.save_slot(n, g, overwrite=overwrite)
+        except ConquestError as exc:
+            self.message.value = f'<div class="cw-msg">{html.escape(str(exc))}</div>'
+            return
+        self.chooser.layout.display = "none"
+        self.message.value = ""
+        self.c.message = t("saved", lang, n=n)
+        self.c.screen = "start"
+
+    def exit(self) -> None:
+        """Back to the start screen; the autosave stays for Continue Last Game."""
+        self.chooser.layout.display = "none"
+        self.c.screen = "start"
+
+
+class DataScreen(W.VBox):
+    """Save Data Management: export a backup, restore one (after showing what it holds), delete all."""
+
+    def __init__(self, c: GameController, store: SaveStore) -> None:
+        self.c, self.store = c, store
+        self.title = W.HTML()
+        self.export_button = W.Button(layout=button_layout())
+        self.export_link = W.HTML()
+        self.upload_label = W.HTML()
+        self.upload = W.FileUpload(accept=".json,application/json", multiple=False)
+        self.summary = W.HTML()
+        self.restore_button = W.Button(layout=button_layout(), button_style="warning")
+        self.restore_button.layout.display = "none"
+        self.delete_button = W.Button(layout=button_layout(), button_style="danger")
+        self.confirm = Confirm()
+        self.back_button = W.Button(layout=button_layout())
+        self.message = W.HTML()
+        self._pending: bytes | None = None
+        self.export_button.on_click(lambda _: self.export())
+        self.upload.observe(self._uploaded, names="value")
+        self.restore_button.on_click(lambda _: self.restore())
+        self.delete_button.on_click(lambda _: self.confirm.ask(t("confirm_delete_all", c.lang), c.lang, self.delete_all))
+        self.back_button.on_click(lambda _: setattr(c, "screen", "start"))
+        super().__init__([
+            self.title, W.HBox([self.export_button, self.export_link]), self.upload_label, self.upload, self.summary,
+            self.restore_button, self.delete_button, self.confirm, self.message, self.back_button,
+        ])
+        c.observe(self.relabel, names="lang")
+        self.relabel()
+
+    def relabel(self, _: Any = None) -> None:
+        lang = self.c.lang
+        self.title.value = f"<h3>{t('save_data', lang)}</h3>"
+        self.export_button.description = t("export", lang)
+        self.upload_label.value = t("restore", lang)
+        self.restore_button.description = t("restore_confirm", lang)
+        self.delete_button.description = t("delete_all", lang)
+        self.back_button.description = t("back", lang)
+
+    def export(self) -> dict[str, Any]:
+        """Build the backup and offer it as a download link (a data: URL, no server needed)."""
+        doc = self.store.export_backup()
+        data = json.dumps(doc, ensure_ascii=False, indent=1).encode("utf-8")
+        name = "conquest_backup_" + datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S") + ".json"
+        href = "data:application/json;base64," + base64.b64encode(data).decode("ascii")
+        self.export_link.value = f'<a download="{name}" href="{href}" class="cw-download">{html.escape(t("download", self.c.lang, file=name))}</a>'
+        return doc
+
+    def _uploaded(self, change: dict) -> None:
+        files = change["new"]
+        if not files:
+            return
+        item = files[0]
+        content = item["content"] if isinstance(item, dict) else item.content
+        self.inspect(bytes(content))
+
+    def inspect(self, data: bytes) -> None:
+        """Show what a backup holds before anything is replaced."""
+        lang = self.c.lang
+        self._pending = None
+        self.restore_button.layout.display = "none"
+        try:
+            summary = self.store.inspect_backup(data)
+        except ConquestError as exc:
+            self.summary.value = f'<div class="cw-msg">{html.escape(str(exc))}</div>'
+            return
+        used = sum(1 for s in summary.slots if s.status == "used")
+        auto = t("present", lang) if summary.autosave.status == "used" else t("absent", lang)
+        lines = [t("backup_summary", lang, date=_date(summary.exported_at), auto=auto, slots=used, results=summary.results)]
+        lines += [slot_text(s, lang) for s in summary.slots]
+        lines += [f"⚠ {p}" for p in summary.problems]
+        self.summary.value = "<div class='cw-summary'>" + "<br>".join(html.escape(x) for x in lines) + "</div>"
+        if summary.valid:
+            self._pending = data
+            self.restore_button.layout.display = ""
+
+    def restore(self) -> None:
+        if self._pending is None:
+            return
+        try:
+            self.store.restore_backup(self._pending)
+        except ConquestError as exc:
+            self.message.value = f'<div class="cw-msg">{html.escape(str(exc))}</div>'
+            return
+        self._pending = None
+        self.restore_button.layout.display = "none"
+        self.message.value = t("restored", self.c.lang)
+
+    def delete_all(self) -> None:
+        try:
+            self.store.delete_all(confirm=True)
+        except ConquestError as exc:
+            self.message.value = f'<div class="cw-msg">{html.escape(str(exc))}</div>'
+            return
+        self.message.value = t("deleted", self.c.lang)
