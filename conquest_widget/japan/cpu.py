@@ -276,6 +276,39 @@ class CpuPlayer:
         value -= opt.tolls * (1 + self.profile.harm)
         if self.skill.lookahead:
             value += self.skill.lookahead * self._potential(game, opt.end, opt.neutralised)
+        if game.setup.mode != "standard":
+            value += self._conquest_progress(game, opt.end, opt.neutralised)
+        return value
+
+    def _conquest_progress(self, game: "Game", end: int, neutralised: int) -> float:
+        """Conquest modes end when every prefecture is a base (castle) or better: value a
+        stop that brings one more prefecture there, and being near those still missing,
+        more strongly as the country nears the goal (otherwise remote stragglers such as
+        Okinawa would keep a CPU-only game going for ever)."""
+        key = (-1, end, neutralised)
+        cached = self._stop_cache.get(key)
+        if cached is not None:
+            return cached
+        st = game.state
+        need = BASE if game.setup.mode == "conquest" else CASTLE
+        missing = [c for c in range(1, 48) if st.level[c] < need]
+        progress = 1 - len(missing) / 47
+        owner = NOBODY if neutralised >> end & 1 else st.owner[end]
+        level = st.level[end] if owner != NOBODY else NEUTRAL
+        if owner == self.seat:
+            after = min(level + 1, CASTLE) if level in (TERRITORY, BASE) else level
+        elif owner == NOBODY:
+            after = TERRITORY
+        else:
+            after = BASE if level == TERRITORY else level
+        value = 0.0
+        if level < need <= after:
+            value += 20 + 80 * progress
+        left = [c for c in missing if c != end or after < need]
+        if left:
+            dist = hop_distances(game.board)[end]
+            value -= (4 + 30 * progress**2) * min(dist[c] for c in left)
+        self._stop_cache[key] = value
         return value
 
     def _potential(self, game: "Game", start: int, neutralised: int) -> float:
