@@ -1,0 +1,134 @@
+"""What a user sees and clicks in the Japan Conquest app, as Playwright helpers.
+
+Selectors (stable across re-renders):
+
+- prefecture shapes: ``path.cw-pref`` and ``path.cw-pref-<code>`` (Leaflet ``className``);
+  a legal next step has the highlight stroke ``#ffb000``;
+- prefecture labels: Leaflet markers whose ``title`` is the prefecture's name (they let
+  clicks through to the shape below);
+- panels: ``.cw-score`` (scoreboard rows ``tr[data-seat]``), ``.cw-log``, ``.cw-info``,
+  ``.cw-dice``; buttons by their visible text (``conquest_widget.i18n.STRINGS``).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from playwright.sync_api import Locator, Page, expect
+
+HIGHLIGHT = "#ffb000"
+NEUTRAL_FILL = "#efe9da"
+SELECTED = "#7a00c2"
+PREF_CLASS = re.compile(r"\bcw-pref-(\d+)\b")
+
+
+class AppPage:
+    def __init__(self, page: Page, url: str, artifacts: Path) -> None:
+        self.page = page
+        self.url = url
+        self.artifacts = artifacts
+
+    # ------------------------------------------------------------ navigation
+    def open(self) -> None:
+        """Load the app and wait for the start screen and all 47 prefecture shapes."""
+        self.page.goto(self.url)
+        expect(self.button("New Game")).to_be_visible()
+        self.wait_for_map()
+
+    def wait_for_map(self) -> None:
+        self.page.wait_for_function("document.querySelectorAll('path.cw-pref').length === 47")
+
+    def shot(self, name: str) -> Path:
+        path = self.artifacts / f"{name}.png"
+        self.page.screenshot(path=str(path))
+        return path
+
+    # ------------------------------------------------------------ widgets
+    def button(self, text: str) -> Locator:
+        """A visible button by its exact text."""
+        return self.page.get_by_role("button", name=text, exact=True)
+
+    def toggle_after_label(self, label: str, option: str) -> Locator:
+        """The option button of the ToggleButtons that follows an HTML label."""
+        return self.page.locator(
+            f"xpath=//div[contains(@class,'widget-html')][contains(normalize-space(.), '{label}')]"
+            f"/following-sibling::div[contains(@class,'widget-toggle-buttons')][1]"
+            f"//button[normalize-space(.)='{option}']"
+        )
+
+    def select_after_label(self, label: str) -> Locator:
+        """The drop-down that follows an HTML label."""
+        return self.page.locator(
+            f"xpath=//div[contains(@class,'widget-html')][contains(normalize-space(.), '{label}')]"
+            f"/following-sibling::div[contains(@class,'widget-dropdown')][1]//select"
+        )
+
+    def kind_toggles(self) -> Locator:
+        """The Human/CPU ToggleButtons of the setup rows, in seat order."""
+        return self.page.locator(".widget-toggle-buttons").filter(
+            has=self.page.get_by_role("button", name="CPU", exact=True))
+
+    @property
+    def scoreboard(self) -> Locator:
+        return self.page.locator(".cw-score").first
+
+    @property
+    def log_lines(self) -> Locator:
+        return self.page.locator(".cw-log .widget-html-content > div")
+
+    @property
+    def route_info(self) -> Locator:
+        return self.page.locator(".widget-html-content").filter(has_text=re.compile(r"^(Movement|移動力) \d+"))
+
+    def route_length(self) -> int:
+        if self.route_info.count() == 0:
+            return 0
+        text = self.route_info.first.inner_text()
+        return len(re.findall(r"^\d+\. ", text, flags=re.M))
+
+    # ------------------------------------------------------------ the map
+    def prefecture(self, code: int) -> Locator:
+        return self.page.locator(f"path.cw-pref-{code}")
+
+    def highlighted_codes(self) -> list[int]:
+        """Prefectures drawn as legal next steps (highlight stroke)."""
+        classes = self.page.eval_on_selector_all(
+            f'path.cw-pref[stroke="{HIGHLIGHT}"]', "els => els.map(e => e.getAttribute('class'))")
+        return sorted(int(PREF_CLASS.search(c).group(1)) for c in classes)
+
+    def wait_for_highlights(self) -> list[int]:
+        self.page.wait_for_function(
+            f"document.querySelectorAll('path.cw-pref[stroke=\"{HIGHLIGHT}\"]').length > 0")
+        return self.highlighted_codes()
+
+    def fill(self, code: int) -> str:
+        return (self.prefecture(code).get_attribute("fill") or "").lower()
+
+    def click_prefecture(self, code: int) -> None:
+        """Click a prefecture where a user could: a point of its shape that nothing else
+        covers (labels and pawns let clicks through to the map)."""
+        point = self.page.evaluate(_FIND_POINT_JS, code)
+        assert point is not None, f"prefecture {code} has no visible point to click"
+        self.page.mouse.click(point["x"], point["y"])
+
+
+# Sample the shape's box on a grid, nearest the centre first; accept a point whose
+# topmost element is the shape itself.
+_FIND_POINT_JS = """
+(code) => {
+  const el = document.querySelector('path.cw-pref-' + code);
+  if (!el) return null;
+  const map = el.closest('.leaflet-container').getBoundingClientRect();
+  const b = el.getBoundingClientRect();
+  const x0 = Math.max(b.left, map.left + 2), x1 = Math.min(b.right, map.right - 2);
+  const y0 = Math.max(b.top, map.top + 2), y1 = Math.min(b.bottom, map.bottom - 2);
+  if (x1 <= x0 || y1 <= y0) return null;
+  const n = 16, cx = (x0 + x1) / 2, cy = (y0 + y1) / 2, pts = [];
+  for (let i = 0; i <= n; i++) for (let j = 0; j <= n; j++)
+    pts.push([x0 + (x1 - x0) * i / n, y0 + (y1 - y0) * j / n]);
+  pts.sort((p, q) => Math.hypot(p[0] - cx, p[1] - cy) - Math.hypot(q[0] - cx, q[1] - cy));
+  for (const [x, y] of pts) if (document.elementFromPoint(x, y) === el) return {x, y};
+  return null;
+}
+"""
