@@ -45,7 +45,7 @@ class JapanConquestApp(W.VBox):
         self.language.observe(lambda ch: setattr(c, "lang", ch["new"]), names="value")
         self.map_view = MapView(c, layout=W.Layout(width="58%"))
         self.start_screen = StartScreen(c)
-        self.setup_screen = SetupScreen(c, on_preview=self.map_view.set_preview)
+        self.setup_screen = SetupScreen(c, on_preview=self._preview)
         self.results_screen = ResultsScreen(c)
         # game screen
         self.turn_panel = TurnPanel(c)
@@ -70,7 +70,9 @@ class JapanConquestApp(W.VBox):
             self.save_exit = SaveExit(c, self.store)
             self.game_extra.children = (self.save_exit,)
             self.data_screen = DataScreen(c, self.store)
+            self._autosaved_turn: tuple[int, int] | None = None
             c.on_change(self._autosave)
+            c.observe(lambda ch: None if ch["new"] else self._write_autosave(), names="cpu_busy")
             c.observe(self._remember_language, names="lang")
             if prefs.get("last_setup"):
                 self.setup_screen.load(prefs["last_setup"])
@@ -99,21 +101,29 @@ class JapanConquestApp(W.VBox):
             return {}  # reported on the start screen; play goes on with defaults
 
     def _autosave(self, c: GameController, action: Any) -> None:
-        """Autosave after every action of a human, at every new turn and at the end; record the
-        result once when the game ends.  A new game replaces the autosave."""
+        """Autosave after every action of a human, whenever a turn changes hands, when a CPU
+        run stops and at the end (recording the result once).  A new game replaces the
+        autosave.  Inside a CPU's turn the single steps are not written one by one."""
         g = c.game
         if g is None or self.store is None:
             return
         if action is None:  # a new or loaded game: remember its setup as the next default
             self._save_preferences(last_setup=g.setup.to_dict())
-        last = g.events[-1]["type"] if g.events else ""
-        if action is None or not c.cpu_busy or g.is_over or last == "turn_start":
-            try:
-                self.store.autosave(g)
-                if g.is_over:
-                    self.store.record_result(g)
-            except ConquestError as exc:
-                c.message = str(exc)
+        turn = (g.current_player, g.turn_number())
+        if action is None or not c.cpu_busy or g.is_over or turn != self._autosaved_turn:
+            self._write_autosave()
+
+    def _write_autosave(self, _: Any = None) -> None:
+        g = self.controller.game
+        if g is None or self.store is None:
+            return
+        try:
+            self.store.autosave(g)
+            self._autosaved_turn = (g.current_player, g.turn_number())
+            if g.is_over:
+                self.store.record_result(g)
+        except ConquestError as exc:
+            self.controller.message = str(exc)
 
     def _save_preferences(self, **changes: Any) -> None:
         prefs = {**self._preferences(), **changes}
@@ -124,6 +134,9 @@ class JapanConquestApp(W.VBox):
 
     def _remember_language(self, change: dict) -> None:
         self._save_preferences(language=change["new"])
+
+    def _preview(self, homes: dict[int, str]) -> None:
+        self.map_view.set_preview(homes if self.controller.screen == "setup" else {})
 
     def _locate(self) -> None:
         g = self.controller.game
@@ -157,4 +170,7 @@ class JapanConquestApp(W.VBox):
         if screen == "start" and self.store is not None:
             self.start_saves.refresh()
         self.side.children = (panel,)
-        self.map_view.refresh()
+        if screen == "setup":
+            self.setup_screen._changed()  # colour the chosen homes on the map
+        else:
+            self.map_view.set_preview({})

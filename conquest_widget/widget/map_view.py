@@ -114,11 +114,14 @@ class MapView(W.VBox):
         self.pawn_layer = L.LayerGroup(layers=(), name="players")
         layers.append(self.pawn_layer)
         self.map.layers = tuple(layers)
-        self.hover = W.HTML('<div class="cw-hover">&nbsp;</div>')
+        self.hover = W.HTML("", layout=W.Layout(display="none"))
+        self._hovered = 0
         self.map.add(L.WidgetControl(widget=self.hover, position="topright"))
         self.basemap_layer: L.TileLayer | None = None
         super().__init__(children=[self.map], **kwargs)
         controller.observe(self._refresh, names=["version", "legal_steps", "route", "selected_prefecture", "lang", "current_player"])
+        controller.observe(lambda _: self._show_hover(), names="lang")
+        controller.observe(self._follow_player, names="phase")
         self.refresh()
 
     # ------------------------------------------------------------ events
@@ -129,8 +132,21 @@ class MapView(W.VBox):
 
     def _hoverer(self, code: int):
         def on_hover(**_: Any) -> None:
-            self.hover.value = f'<div class="cw-hover">{pref_name(code, self.controller.lang)}</div>'
+            self._hovered = code
+            self._show_hover()
         return on_hover
+
+    def _show_hover(self) -> None:
+        if self._hovered:
+            self.hover.value = f'<div class="cw-hover">{pref_name(self._hovered, self.controller.lang)}</div>'
+            self.hover.layout.display = ""
+
+    def _follow_player(self, change: dict) -> None:
+        """When a human starts planning, bring their position into view (zoomed in enough
+        to click small prefectures such as Tokyo)."""
+        c = self.controller
+        if change["new"] == "route" and c.human_to_act and c.game is not None:
+            self.centre_on(c.game.state.players[c.game.current_player].position, zoom=max(self.map.zoom, 6))
 
     def overview(self) -> None:
         """Fit the whole country."""

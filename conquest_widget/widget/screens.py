@@ -43,15 +43,20 @@ class PlayerRow(W.HBox):
         self.seat = seat
         self.name = W.Text(value=f"Player {seat + 1}", layout=W.Layout(width="110px"))
         self.colour = W.ColorPicker(value=DEFAULT_COLOURS[seat], concise=True, layout=W.Layout(width="36px"))
-        self.kind = W.ToggleButtons(options=[("Human", False), ("CPU", True)], value=seat != 0, style={"button_width": "56px"})
+        self.kind = W.ToggleButtons(options=[("Human", False), ("CPU", True)], value=seat != 0, style={"button_width": "auto"})
         self.difficulty = W.Dropdown(options=[(d, d) for d in DIFFICULTIES], value="normal", layout=W.Layout(width="90px"))
         self.strategy = W.Dropdown(options=[(s, s) for s in STRATEGIES], value="balanced", layout=W.Layout(width="120px"))
         self.home = W.Dropdown(options=[(p.name_en, p.code) for p in japan().prefectures], value=DEFAULT_HOMES[seat],
-                               layout=W.Layout(width="120px"))
+                               layout=W.Layout(width="130px"))
         self._quiet = False
         for w in (self.name, self.colour, self.kind, self.difficulty, self.strategy, self.home):
             w.observe(lambda _ch: None if self._quiet else on_change(), names="value")
-        super().__init__([self.name, self.colour, self.kind, self.difficulty, self.strategy, self.home])
+        self.seat_label = W.HTML(f"<b>{seat + 1}</b>&nbsp;")
+        super().__init__(
+            [W.VBox([W.HBox([self.seat_label, self.name, self.colour, self.kind]),
+                     W.HBox([self.home, self.difficulty, self.strategy])])],
+            layout=W.Layout(border_bottom="1px solid #ddd", padding="2px 0"),
+        )
         self.relabel(lang)
 
     def relabel(self, lang: str) -> None:
@@ -117,7 +122,8 @@ class SetupScreen(W.VBox):
             self.title, W.HBox([self.labels["players"], self.count]), self.players_box,
             W.HBox([self.selected_seat, self.hint]),
             W.HBox([self.labels["mode"], self.mode, self.labels["turns"], self.turns]),
-            W.HBox([self.roll_for_order, self.labels["roll_for_order"], self.labels["seed"], self.seed]),
+            W.HBox([self.roll_for_order, self.labels["roll_for_order"]]),
+            W.HBox([self.labels["seed"], self.seed]),
             self.error, W.HBox([self.back_button, self.start_button]),
         ])
         c.observe(self.relabel, names="lang")

@@ -100,4 +100,4 @@ def dice_html(faces: list[int]) -> str:
 def button_layout() -> W.Layout:
     """A fresh Layout for one button (a Layout shared by several widgets would show or
     hide them all at once)."""
-    return W.Layout(width="auto")
+    return W.Layout(width="auto", flex="0 0 auto")

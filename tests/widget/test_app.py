@@ -257,3 +257,30 @@ def test_clicks_during_a_cpu_turn_are_refused_with_a_message():
         await c.wait_cpu()
 
     asyncio.run(main())
+
+
+def test_hover_shows_the_name_in_the_current_language(app):
+    m = app.map_view
+    assert m.hover.layout.display == "none"  # nothing hovered yet: no empty box
+    m.polygons[3]._handle_mouse_events(None, {"type": "mouseover", "coordinates": [39.6, 141.3]}, [])
+    assert "Iwate" in m.hover.value and m.hover.layout.display == ""
+    app.language.value = "ja"
+    assert "岩手県" in m.hover.value
+
+
+def test_planning_brings_the_players_position_into_view(app):
+    c = app.controller
+    c.new_game(GameSetup.quick(["Fukuoka", "Osaka"]), dice=ScriptedDice([2]))
+    app.map_view.map.zoom = 5
+    app.turn_panel.roll_button.click()
+    lat, lon = app.map_view.map.center
+    assert abs(lat - 33.5) < 1 and abs(lon - 130.6) < 1 and app.map_view.map.zoom >= 6
+
+
+def test_homes_are_previewed_only_on_the_setup_screen(app):
+    colours = {p.fill_color for p in app.map_view.polygons.values()}
+    assert colours == {"#efe9da"}  # start screen: a plain map
+    app.start_screen.new_button.click()
+    assert app.map_view.polygons[13].fill_color == app.setup_screen.rows[0].colour.value
+    app.setup_screen.back_button.click()
+    assert app.map_view.polygons[13].fill_color == "#efe9da"

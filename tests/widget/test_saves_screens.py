@@ -178,3 +178,15 @@ def test_setup_and_language_are_remembered(tmp_path):
     assert again.controller.lang == "ja"
     s2 = again.setup_screen
     assert s2.count.value == 3 and s2.rows[2].home.value == 46 and s2.rows[1].strategy.value == "aggressive"
+
+
+def test_the_autosave_is_current_after_a_cpu_turn(app, tmp_path):
+    c = app.controller
+    new_human_vs_cpu(app)
+    app.turn_panel.roll_button.click()
+    while not c.can_confirm:
+        click_map(app, c.legal_steps[0])
+    app.turn_panel.confirm_button.click()  # the CPU plays its whole turn (no event loop here)
+    assert c.current_player == 0 and c.game.turn_number() == 2
+    saved = SaveStore(tmp_path / "saves").load_autosave()
+    assert saved.snapshot() == c.game.snapshot() and len(saved.events) == len(c.game.events)
