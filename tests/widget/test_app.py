@@ -213,18 +213,24 @@ def test_a_move_sends_a_small_fraction_of_the_first_render(app, sent):
     assert planning + confirm_total < first_render / 40
 
 
+def _human_moved_cpu_next(speed):
+    """A human-vs-CPU controller right after the human's one-step move (inside an event loop)."""
+    from conquest_widget.controller import GameController
+
+    c = GameController(cpu_speed=speed)
+    setup = GameSetup(players=(PlayerSetup("Me", 13), PlayerSetup("Bot", 27, cpu=True)), turns=5, seed=1)
+    c.new_game(setup, dice=ScriptedDice([1], then_seed=5))
+    c.roll()
+    c.click_prefecture(c.legal_steps[0])
+    c.confirm_route()
+    return c
+
+
 def test_cpu_turns_play_as_asyncio_tasks_and_keep_the_loop_free():
     import asyncio
 
-    from conquest_widget.controller import GameController
-
     async def main():
-        c = GameController(cpu_speed="fast")
-        setup = GameSetup(players=(PlayerSetup("Me", 13), PlayerSetup("Bot", 27, cpu=True)), turns=5, seed=1)
-        c.new_game(setup, dice=ScriptedDice([1], then_seed=5))
-        c.roll()
-        c.click_prefecture(c.legal_steps[0])
-        c.confirm_route()
+        c = _human_moved_cpu_next("fast")
         assert c.cpu_busy and c.current_player == 1  # scheduled, not played inside the click
         ticks = 0
         while c.cpu_busy:
@@ -241,15 +247,8 @@ def test_cpu_turns_play_as_asyncio_tasks_and_keep_the_loop_free():
 def test_clicks_during_a_cpu_turn_are_refused_with_a_message():
     import asyncio
 
-    from conquest_widget.controller import GameController
-
     async def main():
-        c = GameController(cpu_speed="normal")
-        setup = GameSetup(players=(PlayerSetup("Me", 13), PlayerSetup("Bot", 27, cpu=True)), turns=5, seed=1)
-        c.new_game(setup, dice=ScriptedDice([1], then_seed=5))
-        c.roll()
-        c.click_prefecture(c.legal_steps[0])
-        c.confirm_route()
+        c = _human_moved_cpu_next("normal")
         before = c.game.snapshot()
         c.roll()
         assert c.message == "Wait for your turn"
