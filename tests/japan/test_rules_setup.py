@@ -221,6 +221,19 @@ def test_editor_does_not_grant_first_control_item_rewards():
     assert not events(g, "item_received")
 
 
+def test_editor_made_control_counts_as_had_so_regaining_it_in_play_earns_no_double():
+    g = new_game(["Kochi", "Tokyo"], [1])
+    for name in ("Tokushima", "Kagawa", "Ehime"):
+        g.edit_prefecture(name, owner=0, level="territory")
+    g.edit_prefecture("Ehime", owner=None)  # control lost again by an edit
+    assert g.region_status()["shikoku"]["controller"] is None
+    n = len(g.events)
+    g.plan_route(["Ehime"], dice=1)  # Kochi -> Ehime: claimed, Shikoku controlled again in play
+    assert g.region_status()["shikoku"]["controller"] == 0
+    assert [e["region"] for e in events(g, "region_gained", n)] == ["shikoku"]
+    assert not events(g, "item_received", n) and g.items(0)["double"] == 1
+
+
 def test_edit_turn_applies_no_start_of_turn_effects():
     g = new_game(["Kochi", "Tokyo"], turns=15)
     for name in ("Tokushima", "Kagawa", "Ehime"):
