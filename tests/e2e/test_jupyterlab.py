@@ -17,14 +17,14 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import NOTEBOOK, _free_port, _stop, _wait_until_ready
+from .harness import NOTEBOOK, free_port, stop, wait_until_ready
 
 
 @pytest.fixture(scope="module")
 def lab_url(artifacts: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     root = tmp_path_factory.mktemp("lab-root")
     shutil.copy(NOTEBOOK, root / NOTEBOOK.name)
-    port = _free_port()
+    port = free_port()
     log = artifacts / "jupyterlab.log"
     env = dict(os.environ, JUPYTER_PLATFORM_DIRS="1", HOME=str(tmp_path_factory.mktemp("lab-home")))
     args = [
@@ -39,10 +39,10 @@ def lab_url(artifacts: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterat
         proc = subprocess.Popen(args, stdout=out, stderr=subprocess.STDOUT, cwd=root, env=env, start_new_session=True)
     url = f"http://127.0.0.1:{port}/"
     try:
-        _wait_until_ready(url, proc, log, probe="api/status")
+        wait_until_ready(url, proc, log, probe="api/status")
         yield url
     finally:
-        _stop(proc)
+        stop(proc)
 
 
 def test_play_notebook_in_jupyterlab(page, lab_url: str, offline, artifacts: Path) -> None:

@@ -1,0 +1,331 @@
+"""Browser benchmark (issue 7, "Speed"): the app as a user meets it, examples/play.ipynb
+served by Voila, in Debian's chromium driven by Playwright, offline.  Run on demand with
+``make bench``; no timed assertions: the figures are printed and written to
+``docs/performance.md`` (block ``browser-bench``).
+
+(1) Navigation -> map interactive.  Each load is a fresh browser context (a first visit:
+    empty HTTP cache) and a new Voila kernel.  A script injected at document start
+    (``add_init_script``) watches the DOM with a MutationObserver and notes, on the page's
+    own clock (``performance.now()``, 0 = start of the navigation), when all 47 prefecture
+    paths exist and when the "New Game" button is shown and enabled: "ready" is the later
+    of the two.  Right after "ready" a real mouse click on a prefecture must produce its
+    response (the shape drawn as selected), which proves the kernel answers; its time is
+    reported too.  The Python wall clock from ``page.goto()`` to "ready" seen by Playwright
+    is given for comparison (it adds Playwright's polling).
+(2) Click on a legal prefecture -> route update, in a 2-human game (no CPU moves in the
+    background).  After a roll, legal prefectures (highlight stroke) are clicked with the
+    real mouse until the route is full, then "Undo Step" takes it back to the start and
+    another route is planned (the least clicked choice first), so every step of a route
+    is timed.
+    In the page, the click's ``event.timeStamp`` starts the clock and a MutationObserver
+    stops it at each visible change: the clicked shape's stroke leaving the highlight
+    colour (route colour), the set of highlighted shapes changing, the route step badge
+    appearing and the route panel listing the new step.  No Playwright round trip is
+    inside the figures.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import statistics
+import sys
+import time
+from collections.abc import Iterator
+from importlib.metadata import version
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/ -> the e2e harness
+
+from e2e import harness
+from perfdoc import update_block
+
+LOADS = 6
+CLICKS = 30
+START_SCREEN_CLICK = 20  # Nagano: a big shape in the middle of the map
+HIGHLIGHT_WAIT_MS = 3000  # a highlight set that does not change is given up after this
+
+
+@pytest.fixture(scope="module")
+def bench_env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, object, Path]]:
+    """Voila serving a temp copy of examples/play.ipynb, and chromium."""
+    root = tmp_path_factory.mktemp("browser-bench")
+    served = harness.serve_copy(root / "served")
+    artifacts = harness.ARTIFACTS.parent / "bench"
+    artifacts.mkdir(parents=True, exist_ok=True)
+    try:
+        with harness.voila_server(served, root / "home", artifacts / "voila-bench.log") as url, harness.chromium() as browser:
+            yield url, browser, artifacts
+    except FileNotFoundError as exc:
+        pytest.fail(str(exc), pytrace=False)
+
+
+# --------------------------------------------------------------------------- helpers
+def ms(x: float) -> str:
+    return f"{x:,.0f} ms" if x >= 100 else f"{x:.1f} ms"
+
+
+def percentile(xs: list[float], q: float) -> float:
+    """Nearest-rank percentile."""
+    s = sorted(xs)
+    return s[min(len(s) - 1, max(0, math.ceil(q * len(s)) - 1))]
+
+
+def versions() -> str:
+    return (f"{harness.chromium_version()} (headless, `{' '.join(harness.CHROMIUM_ARGS[:3])} ...`), "
+            f"Voila {harness.voila_version()}, Playwright {version('playwright')}, "
+            f"ipywidgets {version('ipywidgets')}, ipyleaflet {version('ipyleaflet')}")
+
+
+INTRO = (
+    "Written by `tests/benchmarks/test_bench_browser.py` (`make bench`): examples/play.ipynb served by "
+    "Voila on 127.0.0.1, Debian chromium driven by Playwright for Python, every non-local request blocked, "
+    "viewport 1400x1000. Times are taken in the page (`performance.now()`, click `event.timeStamp`, "
+    "MutationObserver), so no Playwright round trip is inside them. Browser, server and kernel share "
+    "the machine's cores."
+)
+TITLES = {
+    "load": "Navigation to interactive map (each load: fresh browser context, new Voila kernel)",
+    "click": "Click on a legal prefecture to its route update (2 humans, real mouse clicks)",
+}
+
+
+def write_block(key: str, rows: list[tuple[str, str]]) -> None:
+    update_block("browser-bench", "In the browser: Voila + Chromium (issue 7)", INTRO, key, TITLES[key], rows)
+
+
+def report(rows: list[tuple[str, str]]) -> None:
+    print()
+    for a, b in rows:
+        print(f"  {a}: {b}")
+
+
+def click_prefecture(page, code: int) -> None:
+    from e2e.app_page import _FIND_POINT_JS
+
+    point = page.evaluate(_FIND_POINT_JS, code)
+    assert point is not None, f"prefecture {code} has no visible point to click"
+    page.mouse.click(point["x"], point["y"])
+
+
+# --------------------------------------------------------------------------- (1) load
+# Injected at document start of every page of the context: notes when the map and the
+# start screen's "New Game" button are there, on the page's clock.
+LOAD_WATCH_JS = """
+(() => {
+  const r = window.__load = {paths: null, button: null, ready: null};
+  const newGame = () => [...document.querySelectorAll('button')].some(
+      b => b.textContent.trim() === 'New Game' && !b.disabled && b.offsetParent !== null);
+  const obs = new MutationObserver(() => {
+    const now = performance.now();
+    if (r.paths === null && document.querySelectorAll('path.cw-pref').length === 47) r.paths = now;
+    if (r.button === null && newGame()) r.button = now;
+    if (r.paths !== null && r.button !== null) { r.ready = Math.max(r.paths, r.button); obs.disconnect(); }
+  });
+  obs.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+})();
+"""
+
+# Arms a timer for one click on prefecture `code`: from the click's timestamp to the
+# moment the shape's stroke becomes `stroke`.
+ARM_SELECT_JS = """
+({code, stroke}) => {
+  const path = document.querySelector('path.cw-pref-' + code);
+  const r = window.__sel = {t0: null, t1: null};
+  window.addEventListener('click', ev => { if (r.t0 === null) r.t0 = ev.timeStamp; }, {capture: true, once: true});
+  const obs = new MutationObserver(() => {
+    if (r.t0 !== null && path.getAttribute('stroke') === stroke) { r.t1 = performance.now(); obs.disconnect(); }
+  });
+  obs.observe(path, {attributes: true, attributeFilter: ['stroke']});
+}
+"""
+
+
+def one_load(browser, url: str) -> dict:
+    offline = harness.OfflineGuard()
+    context = harness.new_context(browser, offline)
+    context.add_init_script(LOAD_WATCH_JS)
+    page = harness.new_page(context)
+    try:
+        t = time.perf_counter()
+        page.goto(url)
+        t_goto = time.perf_counter() - t
+        page.wait_for_function("window.__load && window.__load.ready !== null", polling="raf")
+        t_wall = time.perf_counter() - t
+        page.evaluate(ARM_SELECT_JS, {"code": START_SCREEN_CLICK, "stroke": "#7a00c2"})
+        click_prefecture(page, START_SCREEN_CLICK)
+        page.wait_for_function("window.__sel.t1 !== null", polling="raf")
+        load = page.evaluate("window.__load")
+        sel = page.evaluate("window.__sel")
+        nav = page.evaluate("""() => { const n = performance.getEntriesByType('navigation')[0];
+                                       return {dcl: n.domContentLoadedEventEnd, load: n.loadEventEnd}; }""")
+        assert offline.unexpected() == [], offline.unexpected()
+        assert page.page_errors == [], page.page_errors  # type: ignore[attr-defined]
+        return {"paths": load["paths"], "button": load["button"], "ready": load["ready"],
+                "click_at": sel["t0"], "response_at": sel["t1"], "response": sel["t1"] - sel["t0"],
+                "dcl": nav["dcl"], "onload": nav["load"], "wall_ready": t_wall * 1000, "wall_goto": t_goto * 1000}
+    finally:
+        context.close()
+
+
+@pytest.mark.benchmark
+def test_bench_navigation_to_interactive_map(bench_env) -> None:
+    url, browser, _ = bench_env
+    load0 = os.getloadavg()[0]
+    runs = [one_load(browser, url) for _ in range(LOADS)]
+    med = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
+
+    def each(k: str) -> str:
+        return ", ".join(f"{r[k] / 1000:.2f}" for r in runs) + " s"
+
+    rows = [
+        ("page loads", f"{LOADS} (fresh context each, so empty HTTP cache; a new kernel each)"),
+        ("**map ready** (47 prefecture paths and an enabled New Game button), median", f"**{med['ready'] / 1000:.2f} s** after navigation start"),
+        ("map ready, each load", each("ready")),
+        ("47 prefecture paths present, median", f"{med['paths'] / 1000:.2f} s"),
+        ("New Game button shown and enabled, median", f"{med['button'] / 1000:.2f} s"),
+        ("first click on a prefecture right after ready (real mouse) -> shape drawn selected, median latency",
+         f"{ms(med['response'])} (at {med['response_at'] / 1000:.2f} s after navigation start)"),
+        ("that first-click latency, each load", ", ".join(ms(r["response"]) for r in runs)),
+        ("DOMContentLoaded / load event, median", f"{med['dcl'] / 1000:.2f} s / {med['onload'] / 1000:.2f} s"),
+        ("Python wall clock `page.goto()` -> ready seen by Playwright, median", f"{med['wall_ready'] / 1000:.2f} s"),
+        ("browser / server", versions()),
+        ("1-minute load average at start / end (2 = both cores busy)", f"{load0:.2f} / {os.getloadavg()[0]:.2f}"),
+    ]
+    report(rows)
+    write_block("load", rows)
+
+
+# --------------------------------------------------------------------------- (2) clicks
+# Arms the timers for one click on the legal prefecture `code` that makes the route `n`
+# steps long.
+ARM_STEP_JS = """
+({code, n}) => {
+  const HL = '#ffb000';
+  const hlSet = () => [...document.querySelectorAll('path.cw-pref[stroke="' + HL + '"]')]
+      .map(e => e.getAttribute('class').match(/cw-pref-(\\d+)/)[1]).sort().join(',');
+  const badge = () => {
+    const b = [...document.querySelectorAll('.cw-step')].find(e => e.textContent.trim() === String(n));
+    const icon = b && b.closest('.leaflet-marker-icon');
+    return !!icon && icon.style.opacity !== '' && icon.style.opacity !== '0';
+  };
+  const panelSteps = () => {
+    const el = [...document.querySelectorAll('.widget-html-content')].find(e => /^(Movement|移動力) \\d+/.test(e.innerText));
+    return el ? (el.innerText.match(/^\\d+\\. /gm) || []).length : 0;
+  };
+  const path = document.querySelector('path.cw-pref-' + code);
+  const before = hlSet();
+  const r = window.__step = {t0: null, stroke: null, hl: null, badge: null, panel: null};
+  window.addEventListener('click', ev => { if (r.t0 === null) r.t0 = ev.timeStamp; }, {capture: true, once: true});
+  const obs = new MutationObserver(() => {
+    if (r.t0 === null) return;
+    const now = performance.now();
+    if (r.stroke === null && path.getAttribute('stroke') !== HL) r.stroke = now;
+    if (r.hl === null && hlSet() !== before) r.hl = now;
+    if (r.badge === null && badge()) r.badge = now;
+    if (r.panel === null && panelSteps() === n) r.panel = now;
+    if (r.stroke !== null && r.hl !== null && r.badge !== null && r.panel !== null) obs.disconnect();
+  });
+  obs.observe(document.body, {subtree: true, childList: true, attributes: true, characterData: true,
+                              attributeFilter: ['stroke', 'style', 'class']});
+}
+"""
+
+STEP_DONE_JS = f"""() => {{ const r = window.__step;
+  return r.stroke !== null && r.badge !== null && r.panel !== null
+      && (r.hl !== null || performance.now() - r.t0 > {HIGHLIGHT_WAIT_MS}); }}"""
+
+ROUTE_STEPS_JS = """() => { const el = [...document.querySelectorAll('.widget-html-content')]
+    .find(e => /^(Movement|移動力) \\d+/.test(e.innerText));
+  return el ? (el.innerText.match(/^\\d+\\. /gm) || []).length : 0; }"""
+
+
+def start_two_human_game(page, url: str, artifacts: Path):
+    import re
+
+    from e2e.app_page import AppPage
+    from playwright.sync_api import expect
+
+    app = AppPage(page, url, artifacts)
+    app.open()
+    app.button("New Game").click()
+    expect(app.button("Start")).to_be_visible()
+    app.toggle_after_label("Number of players", "2").click()
+    kinds = app.kind_toggles()
+    expect(kinds.nth(2)).to_be_hidden()
+    for i in range(2):
+        kinds.nth(i).get_by_role("button", name="Human").click()
+        expect(kinds.nth(i).get_by_role("button", name="Human")).to_have_class(re.compile(r"\bmod-active\b"))
+    app.button("Start").click()
+    expect(app.button("Roll")).to_be_visible()
+    app.button("Roll").click()
+    app.wait_for_highlights()
+    return app
+
+
+@pytest.mark.benchmark
+def test_bench_click_to_route_update(bench_env) -> None:
+    from playwright.sync_api import expect
+
+    url, browser, artifacts = bench_env
+    load0 = os.getloadavg()[0]
+    offline = harness.OfflineGuard()
+    context = harness.new_context(browser, offline)
+    page = harness.new_page(context)
+    try:
+        app = start_two_human_game(page, url, artifacts)
+        movement = sum(int(f) for f in page.locator(".cw-dice").get_attribute("data-faces").split(","))
+        undo = app.button("Undo Step")
+        samples: list[dict] = []
+        picks: dict[int, int] = {}
+        undos = 0
+        while len(samples) < CLICKS:
+            n = page.evaluate(ROUTE_STEPS_JS)
+            legal = app.highlighted_codes()
+            if not legal:  # the route is full: undo it step by step and plan again
+                for k in range(n - 1, -1, -1):
+                    undo.click()
+                    page.wait_for_function(f"({ROUTE_STEPS_JS})() === {k}")
+                    undos += 1
+                app.wait_for_highlights()
+                continue
+            code = min(legal, key=lambda c: (picks.get(c, 0), c))  # spread the clicks over the choices
+            picks[code] = picks.get(code, 0) + 1
+            page.evaluate(ARM_STEP_JS, {"code": code, "n": n + 1})
+            click_prefecture(page, code)
+            page.wait_for_function(STEP_DONE_JS, polling="raf")
+            r = page.evaluate("window.__step")
+            samples.append({k: (None if r[k] is None else r[k] - r["t0"]) for k in ("stroke", "hl", "badge", "panel")})
+            expect(app.prefecture(code)).to_have_attribute("stroke", "#1b1b1b")
+        app.shot("browser-route")
+        assert offline.unexpected() == [], offline.unexpected()
+        assert page.page_errors == [], page.page_errors  # type: ignore[attr-defined]
+    finally:
+        context.close()
+
+    def stats(key: str) -> str:
+        xs = [s[key] for s in samples if s[key] is not None]
+        missing = len(samples) - len(xs)
+        extra = f"; {missing} clicks without this change within {HIGHLIGHT_WAIT_MS} ms" if missing else ""
+        return f"median {ms(statistics.median(xs))}, p95 {ms(percentile(xs, 0.95))}, max {ms(max(xs))}{extra}"
+
+    first = [min(v for v in s.values() if v is not None) for s in samples]
+    last = [max(v for v in s.values() if v is not None) for s in samples]
+    rows = [
+        ("clicks timed", (f"{len(samples)} on {len(picks)} different prefectures (movement {movement}; "
+                          f"{undos} Undo Step presses in between, not timed)")),
+        ("**first visible update** (earliest of the changes below), median / p95",
+         f"**{ms(statistics.median(first))}** / {ms(percentile(first, 0.95))}"),
+        ("whole update (latest of the changes below), median / p95",
+         f"{ms(statistics.median(last))} / {ms(percentile(last, 0.95))} (max {ms(max(last))})"),
+        ("clicked shape stroke -> route colour #1b1b1b", stats("stroke")),
+        ("set of highlighted legal steps changed", stats("hl")),
+        ("route step badge shown", stats("badge")),
+        ("route panel lists the new step", stats("panel")),
+        ("browser / server", versions()),
+        ("1-minute load average at start / end (2 = both cores busy)", f"{load0:.2f} / {os.getloadavg()[0]:.2f}"),
+    ]
+    report(rows)
+    write_block("click", rows)
