@@ -93,10 +93,14 @@ class MapView(W.VBox):
                     locations=[_latlon(c.a), _latlon(c.b)], color="#2a6f97", weight=2, dash_array="5 7", fill=False,
                     name=f"sea {c.a}-{c.b}",
                 ))
+        self._icons: dict[str, L.DivIcon] = {}
+        for value in {None} | {p.base_value for p in japan().prefectures}:  # every label there can be
+            for level in ("territory", "castle", "home"):
+                self._label_icon(label_html(value if level != "home" else None, level))
         for p in japan().prefectures:
             marker = L.Marker(
                 location=_latlon(p.code), draggable=False, keyboard=False, title=p.name_en,
-                icon=L.DivIcon(html="", icon_size=[36, 26], icon_anchor=[18, 13]),
+                icon=self._label_icon(""),
             )
             marker.on_click(self._clicker(p.code))
             self.labels[p.code] = marker
@@ -125,6 +129,13 @@ class MapView(W.VBox):
         self.refresh()
 
     # ------------------------------------------------------------ events
+    def _label_icon(self, html: str) -> L.DivIcon:
+        """One DivIcon per distinct label (about 30 in all), shared by every marker showing it."""
+        icon = self._icons.get(html)
+        if icon is None:
+            icon = self._icons[html] = L.DivIcon(html=html, icon_size=[36, 26], icon_anchor=[18, 13])
+        return icon
+
     def _clicker(self, code: int):
         def on_click(**_: Any) -> None:
             self.controller.click_prefecture(code)
@@ -244,7 +255,9 @@ class MapView(W.VBox):
             show_value = owner is None or (g is not None and owner != viewer)
             html = label_html(board.prefectures[code - 1].base_value if show_value and level != "home" else None, level)
             if html != self._labels[code]:
-                self.labels[code].icon.html = html
+                # jupyter-leaflet draws a DivIcon once and ignores later changes of its html,
+                # so a label changes by switching the marker to another (shared, cached) icon
+                self.labels[code].icon = self._label_icon(html)
                 self._labels[code] = html
             title = pref_name(code, c.lang)
             if self.labels[code].title != title:

@@ -116,13 +116,13 @@ class SetupScreen(W.VBox):
         self.back_button.on_click(lambda _: setattr(c, "screen", "start"))
         self.count.observe(lambda _: self._changed(), names="value")
         self.mode.observe(lambda _: self._changed(), names="value")
-        self.labels = {k: W.HTML() for k in ("players", "mode", "turns", "roll_for_order", "seed")}
+        self.labels = {k: W.HTML() for k in ("players", "mode", "turns", "seed")}
         self.players_box = W.VBox(self.rows)
         super().__init__([
             self.title, W.HBox([self.labels["players"], self.count]), self.players_box,
             W.HBox([self.selected_seat, self.hint]),
             W.HBox([self.labels["mode"], self.mode, self.labels["turns"], self.turns]),
-            W.HBox([self.roll_for_order, self.labels["roll_for_order"]]),
+            self.roll_for_order,
             W.HBox([self.labels["seed"], self.seed]),
             self.error, W.HBox([self.back_button, self.start_button]),
         ])
@@ -139,6 +139,7 @@ class SetupScreen(W.VBox):
         self.title.value = f"<h3>{t('setup', lang)}</h3>"
         for k, w in self.labels.items():
             w.value = t("player_count" if k == "players" else k, lang) + "&nbsp;"
+        self.roll_for_order.description = t("roll_for_order", lang)
         for r in self.rows:
             r.relabel(lang)
         value = self.mode.value

@@ -47,6 +47,11 @@ def test_human_vs_cpu_journey(app: AppPage) -> None:
     expect(board.locator("tr[data-seat]")).to_have_count(2)
     expect(board.locator("tr.cw-current")).to_have_attribute("data-seat", "0")
     expect(board.locator('tr[data-seat="1"]')).to_contain_text("(CPU)")
+    # map labels follow the game: home bases show their icon, owned prefectures no value
+    tokyo = page.locator('.leaflet-marker-icon[title="Tokyo"]')
+    expect(tokyo).to_contain_text("🏠")
+    expect(tokyo).not_to_contain_text("50")
+    expect(page.locator('.leaflet-marker-icon[title="Saitama"]')).to_contain_text("40")
     score_before = board.locator('tr[data-seat="0"] .cw-total').inner_text()
     log_before = app.log_lines.count()
     app.shot("03-game")

@@ -283,3 +283,16 @@ def test_homes_are_previewed_only_on_the_setup_screen(app):
     assert app.map_view.polygons[13].fill_color == app.setup_screen.rows[0].colour.value
     app.setup_screen.back_button.click()
     assert app.map_view.polygons[13].fill_color == "#efe9da"
+
+
+def test_map_labels_follow_owner_and_level(app):
+    c = app.controller
+    m = app.map_view
+    assert "50" in m.labels[13].icon.html  # start screen: every base value shown
+    c.new_game(GameSetup.quick(["Tokyo", "Osaka"]))
+    assert m.labels[13].icon.html == '<div class="cw-label">🏠</div>'  # own home: icon, no value
+    assert "45" not in m.labels[27].icon.html and "🏠" in m.labels[27].icon.html
+    c.game.edit_prefecture("Saitama", owner=0, level="castle")
+    c.load_game(c.game)
+    assert m.labels[11].icon.html == '<div class="cw-label">🏯</div>'
+    assert m.labels[12].icon is m.labels[40].icon or "40" in m.labels[12].icon.html  # icons are shared by label
