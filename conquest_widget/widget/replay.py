@@ -373,7 +373,9 @@ class ReplayExplorer(W.VBox):
     """
 
     def __init__(self, source: GameSource, *, position: int | None = None, lang: str = "en",
-                 checkpoint_every: int = 50, **kwargs: Any) -> None:
+                 checkpoint_every: int = 50, save_dir: str | os.PathLike | None = None, **kwargs: Any) -> None:
+        """``save_dir``: where the app opened by "Branch here" saves (default: no saving)."""
+        self.save_dir = save_dir
         if checkpoint_every < 1:
             raise ConquestError(f"checkpoint_every must be >= 1, got {checkpoint_every!r}")
         self.checkpoint_every = checkpoint_every
@@ -428,6 +430,13 @@ class ReplayExplorer(W.VBox):
         self._overlay = "none"
         self._loading = False
         self.load(source, position=position)
+
+    @classmethod
+    def from_slot(cls, slot: int, save_dir: str | os.PathLike = "conquest_saves", **kwargs: Any) -> "ReplayExplorer":
+        """Explore the game saved in slot ``slot`` (1-5) of a save directory."""
+        from ..saves import SaveStore
+
+        return cls(SaveStore(save_dir).load_slot(slot), **kwargs)
 
     # ------------------------------------------------------------ loading
     def load(self, source: GameSource, *, position: int | None = None) -> None:
@@ -661,7 +670,7 @@ class ReplayExplorer(W.VBox):
         :class:`JapanConquestApp` shown below the explorer (CPUs play as usual there)."""
         k = self.position
         g = self.branch(human_seats)
-        app = JapanConquestApp(controller=GameController(lang=self.lang))
+        app = JapanConquestApp(controller=GameController(lang=self.lang), save_dir=self.save_dir)
         self.branch_app = app
         self.branch_box.children = (W.HTML(f"<h3>{html.escape(_t('branch_title', self.lang, k=k))}</h3>"), app)
         app.controller.load_game(g)

@@ -369,3 +369,13 @@ def test_scrubbing_is_fast_and_creates_no_widgets(ex, cpu_game):
 def test_docstring_examples():
     result = doctest.testmod(replay, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     assert result.failed == 0 and result.attempted > 5
+
+
+def test_loading_from_a_save_slot(tmp_path, cpu_game):
+    from conquest_widget.saves import SaveStore
+
+    SaveStore(tmp_path / "saves").save_slot(2, cpu_game)
+    ex = ReplayExplorer.from_slot(2, save_dir=tmp_path / "saves", checkpoint_every=25)
+    assert len(ex) == len(cpu_game.log) and ex.game.snapshot() == cpu_game.snapshot()
+    ex2 = ReplayExplorer(SaveStore(tmp_path / "saves").slot_path(2))  # the slot file itself
+    assert ex2.game.snapshot() == cpu_game.snapshot()
