@@ -62,7 +62,7 @@ def test_features_have_board_properties(raw):
     board = japan()
     props = sorted((f["properties"] for f in raw["features"]), key=lambda p: p["code"])
     assert [p["code"] for p in props] == CODES
-    for p, pref in zip(props, board.prefectures):
+    for p, pref in zip(props, board.prefectures, strict=True):
         assert isinstance(p["code"], int)
         assert (p["name_en"], p["name_ja"], p["region"]) == (pref.name_en, pref.name_ja, pref.region)
 

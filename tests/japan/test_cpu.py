@@ -22,7 +22,7 @@ import pytest
 
 from conquest_widget.board import japan
 from conquest_widget.cli import main as cli_main
-from conquest_widget.japan import BattleRoll, ConfirmRoute, Game, GameSetup, PlayerSetup, Roll, ScriptedDice, Step
+from conquest_widget.japan import BattleRoll, Game, GameSetup, PlayerSetup, Roll, ScriptedDice, Step
 from conquest_widget.japan.cpu import PROFILES, SKILLS, cpu_action, play_cpu_turns
 from conquest_widget.japan.odds import (
     attacker_win_probability,
