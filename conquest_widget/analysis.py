@@ -30,7 +30,13 @@ from .japan.cpu import CpuPlayer
 from .japan.movement import NOBODY, RouteContext
 from .japan.odds import attacker_win_probability, battle_odds, sum_distribution
 from .japan.routes import RouteOption, route_options
-from .japan.rules import BATTLE_BONUS, DEFENCE_BONUS, LEVEL_MULTIPLIER, LEVEL_NAMES, REGION_BONUS_PER_PREFECTURE, STRATEGIES
+from .japan.rules import (
+    BATTLE_BONUS,
+    LEVEL_MULTIPLIER,
+    LEVEL_NAMES,
+    REGION_BONUS_PER_PREFECTURE,
+    STRATEGIES,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     import geopandas
@@ -156,22 +162,12 @@ def expected_points(game: "Game", seat: int | None = None, allowance: int = 1) -
         value = float(row["points"] - row["toll"])
         if row["effect"] == "battle":
             owner = st.owner[code]
-            bonus = _defence_bonus(game, code)
+            bonus = sum(game.defence_bonus_parts(code).values())
             p = float(attacker_win_probability(1, bonus, game.items(owner)))
             level_value = game.board.prefectures[code - 1].base_value * LEVEL_MULTIPLIER[st.level[code]]
             value += p * (level_value + BATTLE_BONUS)
         out[code] = value
     return out
-
-
-def _defence_bonus(game: "Game", code: int) -> int:
-    st = game.state
-    owner = st.owner[code]
-    rid = game.board.prefectures[code - 1].region
-    bonus = 2 if st.level[code] == 3 else 0
-    if st.region_controller[rid] == owner:
-        bonus += 1 + (1 if st.region_full[rid] else 0)
-    return bonus
 
 
 def cpu_reasons(game: "Game", seat: int | None = None, allowance: int | None = None, *, top: int = 5,
@@ -253,5 +249,5 @@ def region_control_table(game: "Game") -> list[dict[str, Any]]:
 
 __all__ = [
     "game_graph", "reachable_stops", "stop_probabilities", "battle_odds_table", "expected_points",
-    "cpu_reasons", "state_gdf", "distances_from", "region_control_table", "DEFENCE_BONUS",
+    "cpu_reasons", "state_gdf", "distances_from", "region_control_table",
 ]

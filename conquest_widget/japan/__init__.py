@@ -8,8 +8,24 @@ Pure Python; imports nothing from ipywidgets or ipyleaflet.
     ('roll', ['roll 1', 'roll 2', 'roll 3'])
 """
 
-from .actions import Action, BattleRoll, ConfirmRoute, Edit, Roll, Step, UndoStep, action_from_dict, parse_action
-from .dice import DiceExhaustedError, DiceSource, RandomDice, ScriptedDice, dice_from_dict
+from .actions import (
+    Action,
+    BattleRoll,
+    ConfirmRoute,
+    Edit,
+    Roll,
+    Step,
+    UndoStep,
+    action_from_dict,
+    parse_action,
+)
+from .dice import (
+    DiceExhaustedError,
+    DiceSource,
+    RandomDice,
+    ScriptedDice,
+    dice_from_dict,
+)
 from .game import Game
 from .setup import GameSetup, PlayerSetup
 

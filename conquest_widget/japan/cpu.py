@@ -42,15 +42,12 @@ from .rules import (
     BASE,
     BATTLE_BONUS,
     CASTLE,
-    CASTLE_DEFENCE,
     DEFENCE_BONUS,
-    FULL_REGION_DEFENCE,
     HOME,
     LEVEL_MULTIPLIER,
     NEUTRAL,
     PROSPERITY_CASTLE,
     REGION_BONUS_PER_PREFECTURE,
-    REGION_DEFENCE,
     TERRITORY,
 )
 
@@ -178,13 +175,7 @@ class CpuPlayer:
         return swing
 
     def _defence_bonus(self, game: "Game", code: int) -> int:
-        st = game.state
-        owner = st.owner[code]
-        rid = game.board.prefectures[code - 1].region
-        bonus = CASTLE_DEFENCE if st.level[code] == CASTLE else 0
-        if st.region_controller[rid] == owner:
-            bonus += REGION_DEFENCE + (FULL_REGION_DEFENCE if st.region_full[rid] else 0)
-        return bonus
+        return sum(game.defence_bonus_parts(code).values())
 
     def _win_probability(self, game: "Game", code: int, *, best_item: bool) -> float:
         st = game.state

@@ -19,8 +19,23 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..board import JapanBoard, PrefectureRef, japan
-from ..errors import GameOverError, IllegalActionError, SerializationError, SetupError, UnknownPrefectureError
-from .actions import Action, BattleRoll, ConfirmRoute, Edit, Roll, Step, UndoStep, action_from_dict
+from ..errors import (
+    GameOverError,
+    IllegalActionError,
+    SerializationError,
+    SetupError,
+    UnknownPrefectureError,
+)
+from .actions import (
+    Action,
+    BattleRoll,
+    ConfirmRoute,
+    Edit,
+    Roll,
+    Step,
+    UndoStep,
+    action_from_dict,
+)
 from .dice import DiceExhaustedError, DiceSource, RandomDice, dice_from_dict
 from .movement import NOBODY, RouteContext, RoutePoint
 from .rules import (
@@ -190,6 +205,26 @@ class Game:
             "points": self.level_value(code) if owner != NOBODY else 0,
             "base_value": self.board.prefectures[code - 1].base_value,
             "stored": st.stored[code],
+        }
+
+    def defence_bonus_parts(self, ref: PrefectureRef) -> dict[str, int]:
+        """The defence bonus its owner would get in a battle for this prefecture now:
+        castle +2, the owner's regional control +1, full regional control +1 more.
+
+        >>> from conquest_widget.japan import Game, GameSetup
+        >>> g = Game(GameSetup.quick(["Tokyo", "Osaka"]))
+        >>> g.edit_prefecture("Saitama", owner=1, level="castle")
+        >>> g.defence_bonus_parts("Saitama")
+        {'castle': 2, 'region': 0, 'full_region': 0}
+        """
+        code = self.board.code(ref)
+        st = self.state
+        rid = self.board.prefectures[code - 1].region
+        held = st.owner[code] != NOBODY and st.region_controller[rid] == st.owner[code]
+        return {
+            "castle": CASTLE_DEFENCE if st.level[code] == CASTLE else 0,
+            "region": REGION_DEFENCE if held else 0,
+            "full_region": FULL_REGION_DEFENCE if held and st.region_full[rid] else 0,
         }
 
     def region_status(self) -> dict[str, dict[str, Any]]:
@@ -469,11 +504,7 @@ class Game:
             st.owner[code], st.level[code] = seat, BASE
             self._emit("captured", player=seat, from_player=owner, pref=code, level="base", points=self._value(code, BASE))
         else:  # enemy base or castle: battle
-            parts = {"castle": CASTLE_DEFENCE if lv == CASTLE else 0}
-            rid = self.board.prefectures[code - 1].region
-            held = st.region_controller[rid] == owner
-            parts["region"] = REGION_DEFENCE if held else 0
-            parts["full_region"] = FULL_REGION_DEFENCE if held and st.region_full[rid] else 0
+            parts = self.defence_bonus_parts(code)
             bonus = sum(parts.values())
             st.battle = BattleState(pref=code, attacker=seat, defender=owner, bonus=bonus, bonus_parts=parts)
             st.phase = "battle_attack"
