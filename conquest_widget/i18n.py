@@ -173,87 +173,95 @@ def _pts(n: int) -> str:
     return f"+{n}" if n >= 0 else str(n)
 
 
+#: log line templates per event (``type`` or ``type:variant``): (English, Japanese)
+EVENT_TEXT: dict[str, tuple[str, str]] = {
+    "game_start": ("The game begins", "対戦開始"),
+    "order_roll": ("Roll for order: {rolls}", "先攻決めのダイス：{rolls}"),
+    "turn_order": ("Turn order: {order}", "手番順：{order}"),
+    "turn_start": ("— {who}'s turn {turn} —", "― {who}の{turn}ターン目 ―"),
+    "prosperity_collected": ("{who} collected {amount} prosperity", "{who}が繁栄ポイント{amount}ptを回収"),
+    "full_control_paid": ("{who} earned {amount} for full control of {region}", "{who}が{region}の完全地方統一で{amount}pt獲得"),
+    "item_received": ("{who} received a {item}", "{who}が{item}を獲得"),
+    "item_used": ("{who} used {item}", "{who}が{item}を使用"),
+    "roll": ("{who} rolled {faces} = {allowance} movement", "{who}の出目 {faces} = 移動力{allowance}"),
+    "no_route": ("{who} has no legal route and does not move", "{who}は移動できるルートがありません"),
+    "toll": ("{who} paid a {amount} toll to {to_player} at {pref}", "{who}が{pref}の通行料{amount}ptを{to_player}へ支払い"),
+    "neutralised": ("{who} passed through {pref}: {from_player} lost it", "{who}が{from_player}の{pref}を中立に戻しました"),
+    "route_done": ("{who} moved: {route}", "{who}の移動：{route}"),
+    "claimed": ("{who} claimed {pref} as territory ({pts})", "{who}が{pref}を領地にしました（{pts}）"),
+    "upgraded": ("{who} upgraded {pref} to a {level_lower} ({pts})", "{who}の{pref}が{level}に成長（{pts}）"),
+    "stayed": ("{who} stopped at {pref}", "{who}が{pref}に滞在"),
+    "captured": ("{who} captured {pref} from {from_player} as a base ({pts})", "{who}が{from_player}の{pref}を奪い拠点に（{pts}）"),
+    "battle_start": ("Battle! {who} attacks {defender}'s {pref} (defence +{bonus})", "合戦！{who}が{defender}の{pref}へ攻撃（防御補正+{bonus}）"),
+    "battle_roll:attacker": ("Attacker {who} rolled {faces} = {total}", "攻撃側{who}の出目 {faces} = {total}"),
+    "battle_roll:defender": ("Defender {who} rolled {faces} +{bonus} = {total}", "防御側{who}の出目 {faces} +{bonus} = {total}"),
+    "battle_result:won": ("{who} wins {pref}! Battle bonus +{points}", "{who}が{pref}を奪取！合戦勝利ボーナス+{points}"),
+    "battle_result:held": ("{defender} holds {pref}! Defence bonus +{points}", "{defender}が{pref}を防衛！防衛成功ボーナス+{points}"),
+    "region_gained": ("{who} controls {region}! (+{points})", "{who}が{region}を統一！（+{points}）"),
+    "region_lost": ("{who} lost control of {region} ({points})", "{who}の{region}統一が崩れました（{points}）"),
+    "full_control_gained": ("{who} has full control of {region}!", "{who}が{region}を完全地方統一！"),
+    "full_control_lost": ("{who}'s full control of {region} is broken", "{who}の{region}完全地方統一が解除"),
+    "prosperity_stored": ("{who}'s castles and home base stored {amount} prosperity", "{who}の城・本拠地に繁栄ポイント{amount}ptが蓄積"),
+    "defeated": ("{who} can never move again and is defeated", "{who}はどこにも進めず敗北"),
+    "game_end": ("Game over! Winner: {winners}", "ゲーム終了！勝者：{winners}"),
+    "edited": ("Position edited", "エディタで局面を変更"),
+}
+
+ITEM_TEXT = {"double": ("Double Dice", "2個ダイス"), "triple": ("Triple Dice", "3個ダイス")}
+
+
+class _Fields(dict):
+    """Template fields of one event, worked out only when a template asks for them."""
+
+    def __init__(self, ev: dict[str, Any], lang: str, names: Sequence[str]) -> None:
+        super().__init__()
+        self.ev, self.lang, self.names = ev, lang, names
+
+    def _name(self, key: str) -> str:
+        s = self.ev.get(key)
+        return self.names[s] if isinstance(s, int) and 0 <= s < len(self.names) else "?"
+
+    def __missing__(self, key: str) -> Any:
+        ev, lang, ja = self.ev, self.lang, self.lang == "ja"
+        if key == "who":
+            return self._name("player")
+        if key in ("to_player", "from_player", "defender"):
+            return self._name(key)
+        if key == "pref":
+            return pref_name(ev["pref"], lang)
+        if key == "region":
+            return region_name(ev["region"], lang)
+        if key == "pts":
+            return _pts(ev["points"])
+        if key in ("level", "level_lower"):
+            name = level_name(ev["level"], lang)
+            return name.lower() if key == "level_lower" else name
+        if key == "item":
+            return ITEM_TEXT[ev["item"]][1 if ja else 0]
+        if key == "faces":
+            return "+".join(str(f) for f in ev["faces"])
+        if key == "rolls":
+            return ", ".join(f"{self.names[int(s)]} {f}" for s, f in ev["rolls"].items())
+        if key == "order":
+            return " → ".join(self.names[s] for s in ev["order"])
+        if key == "route":
+            return " → ".join(pref_name(c, lang) for c in ev["route"])
+        if key == "winners":
+            return ("・" if ja else ", ").join(self.names[s] for s in ev["winners"])
+        if key == "bonus":
+            return ev.get("bonus", 0)
+        return ev[key]
+
+
 def describe_event(ev: dict[str, Any], lang: str, names: Sequence[str]) -> str | None:
-    """One readable log line for an engine event, or ``None`` for events not shown."""
-    ja = lang == "ja"
-    k = ev["type"]
-
-    def who(key: str = "player") -> str:
-        s = ev.get(key)
-        return names[s] if isinstance(s, int) and 0 <= s < len(names) else "?"
-
-    pref = pref_name(ev["pref"], lang) if "pref" in ev and isinstance(ev["pref"], int) else ""
-    region = region_name(ev["region"], lang) if "region" in ev else ""
-    if k == "game_start":
-        return "対戦開始" if ja else "The game begins"
-    if k == "order_roll":
-        rolls = ", ".join(f"{names[int(s)]} {f}" for s, f in ev["rolls"].items())
-        return f"先攻決めのダイス：{rolls}" if ja else f"Roll for order: {rolls}"
-    if k == "turn_order":
-        order = " → ".join(names[s] for s in ev["order"])
-        return f"手番順：{order}" if ja else f"Turn order: {order}"
-    if k == "turn_start":
-        return f"― {who()}の{ev.get('turn')}ターン目 ―" if ja else f"— {who()}'s turn {ev.get('turn')} —"
-    if k == "prosperity_collected":
-        return f"{who()}が繁栄ポイント{ev['amount']}ptを回収" if ja else f"{who()} collected {ev['amount']} prosperity"
-    if k == "full_control_paid":
-        return f"{who()}が{region}の完全地方統一で{ev['amount']}pt獲得" if ja else f"{who()} earned {ev['amount']} for full control of {region}"
-    if k == "item_received":
-        item = ("2個ダイス" if ev["item"] == "double" else "3個ダイス") if ja else ("a Double Dice" if ev["item"] == "double" else "a Triple Dice")
-        return f"{who()}が{item}を獲得" if ja else f"{who()} received {item}"
-    if k == "item_used":
-        item = ("2個ダイス" if ev["item"] == "double" else "3個ダイス") if ja else ("Double Dice" if ev["item"] == "double" else "Triple Dice")
-        return f"{who()}が{item}を使用" if ja else f"{who()} used {item}"
-    if k == "roll":
-        faces = "+".join(str(f) for f in ev["faces"])
-        return f"{who()}の出目 {faces} = 移動力{ev['allowance']}" if ja else f"{who()} rolled {faces} = {ev['allowance']} movement"
-    if k == "no_route":
-        return f"{who()}は移動できるルートがありません" if ja else f"{who()} has no legal route and does not move"
-    if k == "toll":
-        return (
-            f"{who()}が{pref}の通行料{ev['amount']}ptを{who('to_player')}へ支払い"
-            if ja else f"{who()} paid a {ev['amount']} toll to {who('to_player')} at {pref}"
-        )
-    if k == "neutralised":
-        return f"{who()}が{who('from_player')}の{pref}を中立に戻しました" if ja else f"{who()} passed through {pref}: {who('from_player')} lost it"
-    if k == "route_done":
-        route = " → ".join(pref_name(c, lang) for c in ev["route"])
-        return f"{who()}の移動：{route}" if ja else f"{who()} moved: {route}"
-    if k == "claimed":
-        return f"{who()}が{pref}を領地にしました（{_pts(ev['points'])}）" if ja else f"{who()} claimed {pref} as territory ({_pts(ev['points'])})"
-    if k == "upgraded":
-        lv = level_name(ev["level"], lang)
-        return f"{who()}の{pref}が{lv}に成長（{_pts(ev['points'])}）" if ja else f"{who()} upgraded {pref} to a {lv.lower()} ({_pts(ev['points'])})"
-    if k == "stayed":
-        return f"{who()}が{pref}に滞在" if ja else f"{who()} stopped at {pref}"
-    if k == "captured":
-        return f"{who()}が{who('from_player')}の{pref}を奪い拠点に（{_pts(ev['points'])}）" if ja else f"{who()} captured {pref} from {who('from_player')} as a base ({_pts(ev['points'])})"
-    if k == "battle_start":
-        return f"合戦！{who()}が{who('defender')}の{pref}へ攻撃（防御補正+{ev['bonus']}）" if ja else f"Battle! {who()} attacks {who('defender')}'s {pref} (defence +{ev['bonus']})"
-    if k == "battle_roll":
-        faces = "+".join(str(f) for f in ev["faces"])
-        if ev["side"] == "attacker":
-            return f"攻撃側{who()}の出目 {faces} = {ev['total']}" if ja else f"Attacker {who()} rolled {faces} = {ev['total']}"
-        return f"防御側{who()}の出目 {faces} +{ev.get('bonus', 0)} = {ev['total']}" if ja else f"Defender {who()} rolled {faces} +{ev.get('bonus', 0)} = {ev['total']}"
-    if k == "battle_result":
-        if ev["attacker_won"]:
-            return f"{who()}が{pref}を奪取！合戦勝利ボーナス+{ev['points']}" if ja else f"{who()} wins {pref}! Battle bonus +{ev['points']}"
-        return f"{who('defender')}が{pref}を防衛！防衛成功ボーナス+{ev['points']}" if ja else f"{who('defender')} holds {pref}! Defence bonus +{ev['points']}"
-    if k == "region_gained":
-        return f"{who()}が{region}を統一！（+{ev['points']}）" if ja else f"{who()} controls {region}! (+{ev['points']})"
-    if k == "region_lost":
-        return f"{who()}の{region}統一が崩れました（{ev['points']}）" if ja else f"{who()} lost control of {region} ({ev['points']})"
-    if k == "full_control_gained":
-        return f"{who()}が{region}を完全地方統一！" if ja else f"{who()} has full control of {region}!"
-    if k == "full_control_lost":
-        return f"{who()}の{region}完全地方統一が解除" if ja else f"{who()}'s full control of {region} is broken"
-    if k == "prosperity_stored":
-        return f"{who()}の城・本拠地に繁栄ポイント{ev['amount']}ptが蓄積" if ja else f"{who()}'s castles and home base stored {ev['amount']} prosperity"
-    if k == "defeated":
-        return f"{who()}はどこにも進めず敗北" if ja else f"{who()} can never move again and is defeated"
-    if k == "game_end":
-        win = "・".join(names[s] for s in ev["winners"]) if ja else ", ".join(names[s] for s in ev["winners"])
-        return f"ゲーム終了！勝者：{win}" if ja else f"Game over! Winner: {win}"
-    if k == "edited":
-        return "エディタで局面を変更" if ja else "Position edited"
-    return None  # move, turn_end: shown through other lines
+    """One readable log line for an engine event, or ``None`` for events not shown
+    (``move``, ``turn_end``: other lines cover them)."""
+    key = ev["type"]
+    if key == "battle_roll":
+        key += ":" + ev["side"]
+    elif key == "battle_result":
+        key += ":won" if ev["attacker_won"] else ":held"
+    text = EVENT_TEXT.get(key)
+    if text is None:
+        return None
+    return text[1 if lang == "ja" else 0].format_map(_Fields(ev, lang, names))
