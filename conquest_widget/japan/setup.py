@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from ..board import japan
+from ..core.safe_text import check_colour, check_name
 from ..errors import SetupError, UnknownPrefectureError
 from .rules import DIFFICULTIES, MODES, STANDARD_TURNS, STRATEGIES
 
@@ -64,16 +65,19 @@ class GameSetup:
             if not isinstance(p, PlayerSetup):
                 raise SetupError(f"player {i + 1} must be a PlayerSetup, got {type(p).__name__}")
             try:
+                name = check_name(p.name)
+                colour = check_colour(p.colour)
+            except ValueError as exc:
+                raise SetupError(f"player {i + 1}: {exc}") from None
+            try:
                 code = board.code(p.home)
             except UnknownPrefectureError as exc:
-                raise SetupError(f"player {i + 1} ({p.name}): {exc}") from None
-            if not str(p.name).strip():
-                raise SetupError(f"player {i + 1} needs a name")
+                raise SetupError(f"player {i + 1} ({name}): {exc}") from None
             if p.difficulty not in DIFFICULTIES:
                 raise SetupError(f"player {i + 1}: CPU difficulty must be one of {DIFFICULTIES}, got {p.difficulty!r}")
             if p.strategy not in STRATEGIES:
                 raise SetupError(f"player {i + 1}: CPU strategy must be one of {STRATEGIES}, got {p.strategy!r}")
-            fixed.append(replace(p, home=code, name=str(p.name).strip(), cpu=bool(p.cpu)))
+            fixed.append(replace(p, home=code, name=name, colour=colour, cpu=bool(p.cpu)))
             homes.append(code)
         object.__setattr__(self, "players", tuple(fixed))
         names = [p.name for p in fixed]

@@ -8,6 +8,7 @@ from typing import Any
 import ipywidgets as W
 
 from ..controller import GameController
+from ..core.safe_text import css_colour
 from ..i18n import describe_event, level_name, pref_name, region_name, t
 from .style import button_layout, dice_html
 
@@ -151,7 +152,7 @@ class Scoreboard(W.HTML):
             cls = ' class="cw-current"' if seat == g.current_player and not g.is_over else ""
             who = html.escape(p.name) + (" (CPU)" if p.cpu else "")
             rows.append(
-                f'<tr{cls} data-seat="{seat}"><td><span class="cw-swatch" style="background:{p.colour}"></span>{who}</td>'
+                f'<tr{cls} data-seat="{seat}"><td><span class="cw-swatch" style="background:{css_colour(p.colour)}"></span>{who}</td>'
                 f'<td class="cw-total">{score}</td><td>⚁{items["double"]} ⚂{items["triple"]}</td><td>{html.escape(regions)}</td></tr>'
             )
         head = f"<tr><th>{t('players', lang)}</th><th>{t('score', lang)}</th><th>{t('items', lang)}</th><th>{t('regions', lang)}</th></tr>"

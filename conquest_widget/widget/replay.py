@@ -38,6 +38,7 @@ import ipywidgets as W
 from .. import analysis
 from ..board import japan
 from ..controller import GameController
+from ..core.safe_text import css_colour
 from ..errors import ConquestError, IllegalActionError, SerializationError
 from ..i18n import pref_name, region_name, t
 from ..japan.actions import Action
@@ -183,7 +184,7 @@ def colour_scale(n: int, anchors: Iterable[str] = SCALE_ANCHORS) -> list[str]:
 
 def _swatch(colour: str, text: str, opacity: float = 0.85) -> str:
     return (f'<div><span style="display:inline-block;width:12px;height:12px;margin-right:4px;'
-            f'background:{colour};opacity:{opacity};border:1px solid #555;vertical-align:middle"></span>'
+            f'background:{css_colour(colour)};opacity:{opacity};border:1px solid #555;vertical-align:middle"></span>'
             f"{html.escape(text)}</div>")
 
 

@@ -6,6 +6,8 @@ import html
 
 import ipywidgets as W
 
+from ..core.safe_text import css_colour
+
 NEUTRAL_FILL = "#efe9da"
 SEA = "#bfdff2"
 BORDER = "#6b6b6b"
@@ -41,6 +43,7 @@ def prefecture_style(owner_colour: str | None, level: str, *, legal: bool, in_ro
 def player_icon_html(colour: str, letter: str, seat: int) -> str:
     """A small inline-SVG pawn in the player's colour with their initial."""
     letter = html.escape(letter[:1].upper() or str(seat + 1))
+    colour = css_colour(colour)
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="26" height="30" viewBox="0 0 26 30" '
         f'data-player="{seat}" class="cw-pawn">'

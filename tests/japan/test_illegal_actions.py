@@ -405,7 +405,7 @@ def test_exhausted_scripted_dice_change_nothing():
         (lambda: GameSetup.quick(["Tokyo", "Osaka"], seed="abc"), ["seed must be an integer", "abc"]),
         (lambda: GameSetup.quick(["Tokyo", "Osaka"], cpu=[True]), ["2 homes but 1 cpu flags"]),
         (lambda: GameSetup((PlayerSetup("A", 13), PlayerSetup("A", 27))), ["names must differ"]),
-        (lambda: GameSetup((PlayerSetup(" ", 13), PlayerSetup("B", 27))), ["player 1 needs a name"]),
+        (lambda: GameSetup((PlayerSetup(" ", 13), PlayerSetup("B", 27))), ["player 1: name must not be empty"]),
         (lambda: GameSetup((PlayerSetup("A", 13, difficulty="godlike"), PlayerSetup("B", 27))), ["difficulty", "godlike"]),
         (lambda: GameSetup((PlayerSetup("A", 13), PlayerSetup("B", 27, strategy="random"))), ["strategy", "random"]),
         (lambda: GameSetup(("Tokyo", "Osaka")), ["player 1 must be a PlayerSetup", "str"]),

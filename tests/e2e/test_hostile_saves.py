@@ -1,0 +1,122 @@
+"""Hostile save files in a real browser: no script from a file runs, no element from a
+file is injected (issue: stored XSS through a player colour).
+
+A save directory is prepared with HTML/JS in every string a player can type (names, in the
+autosave, a slot, the results and the preferences) and with a script in a colour (a slot
+whose colour is ``rgb(1,2,3)"><img ...>``, which older versions accepted).  The app is
+served by Voila from that directory, the saved games are resumed and every screen that shows
+them is opened; the page must show the names as text, run nothing, and report the bad slot.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from conquest_widget.japan import Game, GameSetup, PlayerSetup, ScriptedDice
+from conquest_widget.japan.cpu import play_cpu_turns
+from conquest_widget.saves import SaveStore
+
+from .app_page import AppPage
+from .harness import serve_copy, voila_server
+
+#: names that would run a script or inject an element if written into HTML unescaped
+#: (each within the 24-character name limit)
+PAYLOAD_NAMES = ("<img src onerror=cwx=1>", "<svg onload=cwx=2>", "<b id=cwinj>B</b>")
+#: a colour that closes the style attribute and opens an image with a script
+PAYLOAD_COLOUR = 'rgb(1,2,3)"></span><img src=x onerror="window.cwx=3"><span x="'
+
+#: what the page would contain if a payload got through
+INJECTED_JS = """() => ({
+  cwx: typeof window.cwx === 'undefined' ? null : window.cwx,
+  injected: document.querySelectorAll('img[onerror], svg[onload], #cwinj, span[x]').length,
+})"""
+
+
+def _hostile_game(names: tuple[str, ...], *, finish: bool) -> Game:
+    players = tuple(
+        PlayerSetup(name=n, home=h, colour=c, cpu=True)
+        for n, h, c in zip(names, (13, 27, 40), ("#d62728", "#1f77b4", "#2ca02c"), strict=True)
+    )
+    game = Game(GameSetup(players, turns=10, seed=5))
+    if finish:
+        play_cpu_turns(game)
+    else:
+        for _ in range(6):  # a few CPU actions, so the log has lines that name the players
+            from conquest_widget.japan.cpu import cpu_action
+            game.apply(cpu_action(game))
+    return game
+
+
+def _prepare(saves: Path) -> None:
+    store = SaveStore(saves)
+    store.autosave(_hostile_game(PAYLOAD_NAMES, finish=False))
+    store.save_slot(1, _hostile_game(PAYLOAD_NAMES, finish=False))
+    finished = _hostile_game(PAYLOAD_NAMES, finish=True)
+    store.record_result(finished)
+    store.save_preferences({"last_setup": finished.setup, "language": "en"})
+    # slot 2: the colour payload, written as an old version could have written it
+    doc = json.loads((store.slot_path(1)).read_text())
+    for p in doc["game"]["setup"]["players"]:
+        p["colour"] = PAYLOAD_COLOUR
+    store.slot_path(2).write_text(json.dumps(doc))
+
+
+@pytest.fixture(scope="module")
+def hostile_url(artifacts: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    served = serve_copy(tmp_path_factory.mktemp("hostile"))
+    _prepare(served / "conquest_saves")
+    with voila_server(served, tmp_path_factory.mktemp("voila-home-hostile"), artifacts / "voila-hostile.log") as url:
+        yield url
+
+
+def _assert_clean(app: AppPage) -> None:
+    found = app.page.evaluate(INJECTED_JS)
+    assert found == {"cwx": None, "injected": 0}, f"a payload from a save file reached the page: {found}"
+
+
+def test_html_in_every_saved_string_is_shown_as_text_and_never_run(page, hostile_url, artifacts) -> None:
+    app = AppPage(page, hostile_url, artifacts)
+    app.open()
+    _assert_clean(app)
+
+    # the colour slot cannot be resumed; where an older version let it, nothing may run
+    resume_bad = page.locator(".cw-resume-2")
+    if resume_bad.is_enabled():
+        resume_bad.click()
+        expect(app.scoreboard).to_be_visible()
+        app.wait_for_map()
+        _assert_clean(app)
+        app.button("Save & Exit").click()
+        app.button("Exit Without Saving").click()
+        expect(app.button("New Game")).to_be_visible()
+
+    # the slot with the colour payload is reported as unreadable, the others are listed
+    expect(page.get_by_text(re.compile(r"Slot 2: .*(unreadable|cannot)", re.I))).to_be_visible()
+    expect(page.get_by_text(re.compile(r"Slot 1: .*turn"))).to_be_visible()
+
+    # resume the slot whose names are HTML: they appear as text in the scoreboard
+    page.locator(".cw-resume-1").click()
+    expect(app.scoreboard).to_contain_text(PAYLOAD_NAMES[0])
+    expect(app.scoreboard).to_contain_text(PAYLOAD_NAMES[2])
+    app.wait_for_map()
+    _assert_clean(app)
+    app.shot("hostile-01-resumed")
+
+    # previous results (names from results.json) and the setup screen (names from preferences)
+    app.button("Save & Exit").click()
+    app.button("Exit Without Saving").click()
+    expect(app.button("New Game")).to_be_visible()
+    app.button("Previous Results").click()
+    expect(page.locator("table").filter(has_text=PAYLOAD_NAMES[1]).first).to_be_visible()
+    _assert_clean(app)
+    app.button("New Game").click()
+    expect(page.locator("input[type=text]").first).to_have_value(PAYLOAD_NAMES[0])
+    _assert_clean(app)
+    app.shot("hostile-02-setup")
+    assert page.page_errors == []  # type: ignore[attr-defined]
