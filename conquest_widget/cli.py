@@ -11,7 +11,7 @@ import json
 import sys
 from collections.abc import Sequence
 
-from .errors import ConquestError
+from conquest_widget.errors import ConquestError
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -27,7 +27,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     sim.add_argument("--jobs", type=int, default=1, help="parallel worker processes")
     sim.add_argument("--json", action="store_true", help="print machine-readable JSON")
     args = parser.parse_args(argv)
-    from .simulate import format_table, simulate, terminal_progress
+    from conquest_widget.games.japan_conquest.simulate import (
+        format_table,
+        simulate,
+        terminal_progress,
+    )
 
     if args.games < 1 or args.jobs < 1:
         parser.error("--games and --jobs must be at least 1")

@@ -5,7 +5,7 @@ engine.  It has no ipywidgets/ipyleaflet imports, so it can be driven and tested
 headless:
 
     >>> from conquest_widget.controller import GameController
-    >>> from conquest_widget.japan import GameSetup, ScriptedDice
+    >>> from conquest_widget.games.japan_conquest import GameSetup, ScriptedDice
     >>> c = GameController()
     >>> c.new_game(GameSetup.quick(["Tokyo", "Osaka"]), dice=ScriptedDice([2]))
     >>> c.screen, c.phase, c.current_player
@@ -25,13 +25,20 @@ from typing import Any
 
 from traitlets import Bool, HasTraits, Instance, Int, List, Unicode, observe
 
-from .errors import ConquestError, IllegalActionError, SetupError
-from .i18n import pref_name, t
-from .japan.actions import Action, BattleRoll, ConfirmRoute, Roll, Step, UndoStep
-from .japan.cpu import cpu_action
-from .japan.dice import DiceSource
-from .japan.game import Game
-from .japan.setup import GameSetup
+from conquest_widget.errors import ConquestError, IllegalActionError, SetupError
+from conquest_widget.games.japan_conquest.actions import (
+    Action,
+    BattleRoll,
+    ConfirmRoute,
+    Roll,
+    Step,
+    UndoStep,
+)
+from conquest_widget.games.japan_conquest.cpu import cpu_action
+from conquest_widget.games.japan_conquest.dice import DiceSource
+from conquest_widget.games.japan_conquest.game import Game
+from conquest_widget.games.japan_conquest.setup import GameSetup
+from conquest_widget.games.japan_conquest.text import pref_name, t
 
 CPU_DELAYS = {"instant": 0.0, "fast": 0.12, "normal": 0.45}
 

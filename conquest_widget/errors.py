@@ -3,7 +3,7 @@
 Every error the package raises on purpose is a subclass of :class:`ConquestError`,
 so callers can catch the whole family at once::
 
-    >>> from conquest_widget import board
+    >>> from conquest_widget.maps.japan import board
     >>> from conquest_widget.errors import ConquestError
     >>> try:
     ...     board.prefecture("Atlantis")
@@ -62,6 +62,22 @@ class GameOverError(IllegalActionError):
 class SerializationError(ConquestError, ValueError):
     """A serialized game (dict / JSON) that cannot be loaded: wrong format,
     unsupported version, or a snapshot that does not match its replayed log."""
+
+
+class ChanceError(SerializationError):
+    """A logged or scripted chance outcome that does not fit the draw asked for
+    (a die face out of range, a shuffle that is not a permutation, no outcome left)."""
+
+
+class UnknownGameError(ConquestError, LookupError):
+    """A game id that is not in the registry (:func:`conquest_widget.games`)."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
+class WrongGameError(SerializationError):
+    """A document of another game than the one asked for."""
 
 
 # --------------------------------------------------------------------------- saves

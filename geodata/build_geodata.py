@@ -20,7 +20,7 @@ Steps:
    border arc still a shared boundary of positive length.
 4. Write the GeoJSON (compact, RFC 7946 ring orientation) and a label point per
    prefecture (pole of inaccessibility of its largest part) into the ``label``
-   field of ``conquest_widget/data/japan_board.json``.
+   field of ``conquest_widget/maps/japan/data/japan_board.json``.
 
 Run from the repository root::
 
@@ -48,7 +48,7 @@ from shapely.validation import explain_validity
 
 REPO = Path(__file__).resolve().parents[1]
 OUT_GEOJSON = REPO / "geodata" / "japan_prefectures.geojson"
-BOARD_JSON = REPO / "conquest_widget" / "data" / "japan_board.json"
+BOARD_JSON = REPO / "conquest_widget" / "maps" / "japan" / "data" / "japan_board.json"
 
 JAPANMAP_REQ = "japanmap==0.6.0"
 WHEEL_NAME = "japanmap-0.6.0-py3-none-any.whl"

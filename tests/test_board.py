@@ -6,8 +6,12 @@ from importlib import resources
 import networkx as nx
 import pytest
 
-from conquest_widget import board
-from conquest_widget.errors import ConquestError, UnknownPrefectureError, UnknownRegionError
+from conquest_widget.errors import (
+    ConquestError,
+    UnknownPrefectureError,
+    UnknownRegionError,
+)
+from conquest_widget.maps.japan import board
 
 SPECIAL_LINKS = {
     ("Hokkaido", "Aomori"), ("Hyogo", "Tokushima"), ("Okayama", "Kagawa"), ("Hiroshima", "Ehime"),
@@ -38,7 +42,7 @@ def test_regions_exactly_as_the_seed():
 
 def test_base_values_follow_the_documented_population_rule():
     b = board.japan()
-    data = json.loads(resources.files("conquest_widget").joinpath("data/japan_board.json").read_text("utf-8"))
+    data = json.loads(resources.files("conquest_widget.maps.japan").joinpath("data/japan_board.json").read_text("utf-8"))
     tiers = data["base_value_rule"]["tiers"]
     ranked = sorted(b.prefectures, key=lambda p: -p.population_2020)
     expected, i = {}, 0
@@ -108,7 +112,7 @@ def test_engine_modules_import_no_widget_libraries():
     import sys
 
     code = (
-        "import sys, conquest_widget.board, conquest_widget.japan, conquest_widget.geo;"
+        "import sys, conquest_widget.maps.japan.board, conquest_widget.games.japan_conquest, conquest_widget.maps.japan.geo;"
         "bad=[m for m in ('ipywidgets','ipyleaflet','geopandas') if m in sys.modules];"
         "print(bad); sys.exit(1 if bad else 0)"
     )

@@ -12,9 +12,9 @@ import pytest
 import shapely
 from shapely.geometry import MultiPolygon, Point, Polygon
 
-from conquest_widget import geo
-from conquest_widget.board import japan
 from conquest_widget.errors import DataFileError
+from conquest_widget.maps.japan import geo
+from conquest_widget.maps.japan.board import japan
 
 CODES = list(range(1, 48))
 MAX_BYTES = 250_000
@@ -172,7 +172,7 @@ def test_missing_file_raises_data_file_error(monkeypatch):
 
 
 def test_import_is_lazy():
-    code = "import sys, conquest_widget.geo; print('geopandas' in sys.modules)"
+    code = "import sys, conquest_widget.maps.japan.geo; print('geopandas' in sys.modules)"
     root = Path(geo.__file__).resolve().parents[1]
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root)
     assert out.stdout.strip() == "False"

@@ -24,8 +24,13 @@ from conquest_widget.errors import (
     SaveWarning,
     SlotOccupiedError,
 )
-from conquest_widget.japan import Game, GameSetup, PlayerSetup, ScriptedDice
-from conquest_widget.japan.cpu import cpu_action
+from conquest_widget.games.japan_conquest import (
+    Game,
+    GameSetup,
+    PlayerSetup,
+    ScriptedDice,
+)
+from conquest_widget.games.japan_conquest.cpu import cpu_action
 from conquest_widget.saves import SaveStore, check_slot, game_id
 from conquest_widget.saves.results import cpu_outcomes, result_entry
 

@@ -35,7 +35,7 @@ from conquest_widget.errors import (
     SlotOccupiedError,
     UnsupportedSaveVersionError,
 )
-from conquest_widget.japan import Game
+from conquest_widget.games.japan_conquest import Game
 from conquest_widget.saves import MAX_FILE_BYTES, SaveStore
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="uses fork and SIGKILL")

@@ -2,7 +2,7 @@
 completed-game results, records against CPUs, preferences, and one-file backups.
 
     >>> import tempfile
-    >>> from conquest_widget.japan import Game, GameSetup
+    >>> from conquest_widget.games.japan_conquest import Game, GameSetup
     >>> from conquest_widget.saves import SaveStore
     >>> store = SaveStore(tempfile.mkdtemp())      # default: "conquest_saves"
     >>> game = Game(GameSetup.quick(["Tokyo", "Osaka"], seed=1))
@@ -17,7 +17,7 @@ documents), :mod:`.info` (slot summaries), :mod:`.atomic` (crash-safe writes),
 :mod:`.locking` (the directory lock).  docs/saves.md documents the files.
 """
 
-from ..errors import (
+from conquest_widget.errors import (
     ConfirmationRequiredError,
     CorruptSaveError,
     EmptySlotError,
@@ -29,12 +29,17 @@ from ..errors import (
     SlotOccupiedError,
     UnsupportedSaveVersionError,
 )
-from .atomic import MAX_FILE_BYTES
-from .backup import MAX_BACKUP_BYTES, SLOT_COUNT, BackupSummary
-from .info import PlayerInfo, SlotInfo
-from .results import game_id
-from .schema import MAX_RESULTS, SCHEMA_VERSION
-from .store import CATEGORIES, DEFAULT_DIRECTORY, SaveStore, check_slot
+from conquest_widget.saves.atomic import MAX_FILE_BYTES
+from conquest_widget.saves.backup import MAX_BACKUP_BYTES, SLOT_COUNT, BackupSummary
+from conquest_widget.saves.info import PlayerInfo, SlotInfo
+from conquest_widget.saves.results import game_id
+from conquest_widget.saves.schema import MAX_RESULTS, SCHEMA_VERSION
+from conquest_widget.saves.store import (
+    CATEGORIES,
+    DEFAULT_DIRECTORY,
+    SaveStore,
+    check_slot,
+)
 
 __all__ = [
     "CATEGORIES",

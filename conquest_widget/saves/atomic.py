@@ -26,7 +26,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from ..errors import CorruptSaveError, SaveError, SaveFileError
+from conquest_widget.errors import CorruptSaveError, SaveError, SaveFileError
 
 #: largest save file read or written, in bytes (5 MB); bigger files are refused unread
 MAX_FILE_BYTES = 5 * 1024 * 1024

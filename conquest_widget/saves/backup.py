@@ -24,10 +24,15 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import CorruptSaveError, InvalidBackupError, SaveError, SaveFileError
-from .atomic import MAX_FILE_BYTES, dumps, parse_json, read_bytes
-from .info import SlotInfo
-from .schema import (
+from conquest_widget.errors import (
+    CorruptSaveError,
+    InvalidBackupError,
+    SaveError,
+    SaveFileError,
+)
+from conquest_widget.saves.atomic import MAX_FILE_BYTES, dumps, parse_json, read_bytes
+from conquest_widget.saves.info import SlotInfo
+from conquest_widget.saves.schema import (
     BACKUP_FORMAT,
     SCHEMA_VERSION,
     check_envelope,

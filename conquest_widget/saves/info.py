@@ -1,6 +1,6 @@
 """What a save slot (or the autosave) holds, for slot lists and backup summaries.
 
->>> from conquest_widget.japan import Game, GameSetup
+>>> from conquest_widget.games.japan_conquest import Game, GameSetup
 >>> game = Game(GameSetup.quick(["Tokyo", "Osaka"], cpu=[False, True], seed=1))
 >>> info = SlotInfo.from_game(2, "slot-2.json", game, saved_at="2025-01-01T09:30:00Z")
 >>> info.status, info.mode, info.turn, info.player_names
@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
-from ..japan import Game
+from conquest_widget.games.japan_conquest import Game
 
 SlotStatus = Literal["empty", "used", "corrupt"]
 

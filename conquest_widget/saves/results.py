@@ -7,8 +7,8 @@ outcome against each CPU seat: a **win** if the human ranks better, a **loss** i
 worse, a **draw** if both share a rank.  They are summed per CPU
 ``"difficulty:strategy"``.
 
-    >>> from conquest_widget.japan import Game, GameSetup
-    >>> from conquest_widget.japan.cpu import cpu_action
+    >>> from conquest_widget.games.japan_conquest import Game, GameSetup
+    >>> from conquest_widget.games.japan_conquest.cpu import cpu_action
     >>> setup = GameSetup.quick(["Tokyo", "Osaka"], cpu=[False, True], turns=5, seed=1)
     >>> game = Game(setup)
     >>> while not game.is_over:
@@ -27,9 +27,9 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from ..errors import SaveError
-from ..japan import Game
-from .schema import OUTCOMES
+from conquest_widget.errors import SaveError
+from conquest_widget.games.japan_conquest import Game
+from conquest_widget.saves.schema import OUTCOMES
 
 
 def game_id(game: Game) -> str:
@@ -38,7 +38,7 @@ def game_id(game: Game) -> str:
     The same game (recorded twice, or loaded from a save and recorded again) always has
     the same id, so it is counted once.
 
-    >>> from conquest_widget.japan import Game, GameSetup
+    >>> from conquest_widget.games.japan_conquest import Game, GameSetup
     >>> g = Game(GameSetup.quick(["Tokyo", "Osaka"], seed=1))
     >>> game_id(g) == game_id(Game.from_dict(g.to_dict())), len(game_id(g))
     (True, 32)

@@ -21,8 +21,12 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from ..errors import CorruptSaveError, SaveError, UnsupportedSaveVersionError
-from ..japan import Game, GameSetup
+from conquest_widget.errors import (
+    CorruptSaveError,
+    SaveError,
+    UnsupportedSaveVersionError,
+)
+from conquest_widget.games.japan_conquest import Game, GameSetup
 
 #: the schema version this package writes and the newest it reads (for every file kind)
 SCHEMA_VERSION = 1

@@ -2,7 +2,7 @@
 records against CPUs, preferences) and its backups.
 
     >>> import tempfile
-    >>> from conquest_widget.japan import Game, GameSetup
+    >>> from conquest_widget.games.japan_conquest import Game, GameSetup
     >>> store = SaveStore(tempfile.mkdtemp())
     >>> game = Game(GameSetup.quick(["Tokyo", "Osaka"], seed=1))
     >>> game.roll(1)
@@ -32,7 +32,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from ..errors import (
+from conquest_widget.errors import (
     ConfirmationRequiredError,
     EmptySlotError,
     InvalidBackupError,
@@ -42,8 +42,8 @@ from ..errors import (
     SaveWarning,
     SlotOccupiedError,
 )
-from ..japan import Game, GameSetup
-from .atomic import (
+from conquest_widget.games.japan_conquest import Game, GameSetup
+from conquest_widget.saves.atomic import (
     MAX_FILE_BYTES,
     TEMP_PREFIX,
     TEMP_SUFFIX,
@@ -52,7 +52,7 @@ from .atomic import (
     parse_json,
     read_bytes,
 )
-from .backup import (
+from conquest_widget.saves.backup import (
     AUTOSAVE_FILE,
     MAX_BACKUP_BYTES,
     PREFERENCES_FILE,
@@ -66,10 +66,10 @@ from .backup import (
     load_backup_source,
     slot_file,
 )
-from .info import SlotInfo
-from .locking import DirectoryLock
-from .results import add_outcomes, cpu_outcomes, result_entry
-from .schema import (
+from conquest_widget.saves.info import SlotInfo
+from conquest_widget.saves.locking import DirectoryLock
+from conquest_widget.saves.results import add_outcomes, cpu_outcomes, result_entry
+from conquest_widget.saves.schema import (
     check_game,
     check_preferences,
     check_records,
@@ -291,7 +291,7 @@ class SaveStore:
         ``autosave.corrupt-<time>.json`` (with a :class:`SaveWarning`) first.
 
             >>> import tempfile
-            >>> from conquest_widget.japan import Game, GameSetup
+            >>> from conquest_widget.games.japan_conquest import Game, GameSetup
             >>> store = SaveStore(tempfile.mkdtemp())
             >>> store.autosave(Game(GameSetup.quick(["Tokyo", "Osaka"], seed=1))).name
             'autosave.json'
@@ -338,7 +338,7 @@ class SaveStore:
         unreadable file is kept, renamed ``slot-N.corrupt-<time>.json``.
 
             >>> import tempfile
-            >>> from conquest_widget.japan import Game, GameSetup
+            >>> from conquest_widget.games.japan_conquest import Game, GameSetup
             >>> store = SaveStore(tempfile.mkdtemp())
             >>> game = Game(GameSetup.quick(["Tokyo", "Osaka"], seed=1))
             >>> info = store.save_slot(2, game)
@@ -361,7 +361,7 @@ class SaveStore:
 
     def load_slot(self, slot: int) -> Game:
         """The game saved in a slot, rebuilt by replaying its log (a normal
-        :class:`~conquest_widget.japan.Game`, ready to explore or play on).
+        :class:`~conquest_widget.games.japan_conquest.Game`, ready to explore or play on).
 
         Raises :class:`EmptySlotError` for an empty slot and :class:`CorruptSaveError`
         (naming the file) for an unreadable or tampered one."""
@@ -431,8 +431,8 @@ class SaveStore:
         nothing) when the results or records file is unreadable.
 
             >>> import tempfile
-            >>> from conquest_widget.japan import Game, GameSetup
-            >>> from conquest_widget.japan.cpu import play_cpu_turns
+            >>> from conquest_widget.games.japan_conquest import Game, GameSetup
+            >>> from conquest_widget.games.japan_conquest.cpu import play_cpu_turns
             >>> game = Game(GameSetup.quick(["Tokyo", "Osaka"], cpu=[True, True], turns=5, seed=2))
             >>> _ = play_cpu_turns(game)
             >>> store = SaveStore(tempfile.mkdtemp())
@@ -479,7 +479,7 @@ class SaveStore:
         An unreadable preferences file is renamed ``preferences.corrupt-<time>.json`` first.
 
             >>> import tempfile
-            >>> from conquest_widget.japan import GameSetup
+            >>> from conquest_widget.games.japan_conquest import GameSetup
             >>> store = SaveStore(tempfile.mkdtemp())
             >>> _ = store.save_preferences({"language": "ja", "last_setup": GameSetup.quick(["Tokyo", "Osaka"])})
             >>> store.preferences()["language"], store.last_setup().players[1].home
@@ -509,7 +509,7 @@ class SaveStore:
         ``"skipped"`` with their problem.
 
             >>> import tempfile, pathlib
-            >>> from conquest_widget.japan import Game, GameSetup
+            >>> from conquest_widget.games.japan_conquest import Game, GameSetup
             >>> store = SaveStore(tempfile.mkdtemp())
             >>> _ = store.save_slot(3, Game(GameSetup.quick(["Tokyo", "Osaka"], seed=1)))
             >>> backup = store.export_backup(pathlib.Path(tempfile.mkdtemp()) / "backup.json")
@@ -563,7 +563,7 @@ class SaveStore:
         atomically.
 
             >>> import tempfile
-            >>> from conquest_widget.japan import Game, GameSetup
+            >>> from conquest_widget.games.japan_conquest import Game, GameSetup
             >>> old = SaveStore(tempfile.mkdtemp())
             >>> _ = old.save_slot(1, Game(GameSetup.quick(["Tokyo", "Osaka"], seed=1)))
             >>> new = SaveStore(tempfile.mkdtemp())

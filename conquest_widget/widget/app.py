@@ -11,15 +11,21 @@ from typing import Any
 
 import ipywidgets as W
 
-from ..controller import CPU_DELAYS, GameController
-from ..errors import ConquestError
-from ..i18n import t
-from ..saves import DEFAULT_DIRECTORY, SaveStore
-from .map_view import MapView
-from .panels import BattlePanel, InfoPanel, LogView, Scoreboard, TurnPanel
-from .saves_view import DataScreen, SaveExit, StartSaves
-from .screens import ResultsScreen, SetupScreen, StartScreen
-from .style import CSS, button_layout
+from conquest_widget.controller import CPU_DELAYS, GameController
+from conquest_widget.errors import ConquestError
+from conquest_widget.games.japan_conquest.text import t
+from conquest_widget.saves import DEFAULT_DIRECTORY, SaveStore
+from conquest_widget.widget.map_view import MapView
+from conquest_widget.widget.panels import (
+    BattlePanel,
+    InfoPanel,
+    LogView,
+    Scoreboard,
+    TurnPanel,
+)
+from conquest_widget.widget.saves_view import DataScreen, SaveExit, StartSaves
+from conquest_widget.widget.screens import ResultsScreen, SetupScreen, StartScreen
+from conquest_widget.widget.style import CSS, button_layout
 
 
 class JapanConquestApp(W.VBox):

@@ -14,12 +14,12 @@ import ipywidgets as W
 from shapely.geometry import MultiPolygon, Polygon
 from traitlets import Unicode
 
-from ..board import japan
-from ..controller import GameController
-from ..errors import ConquestError
-from ..geo import prefecture_shapes
-from ..i18n import pref_name
-from .style import (
+from conquest_widget.controller import GameController
+from conquest_widget.errors import ConquestError
+from conquest_widget.games.japan_conquest.text import pref_name
+from conquest_widget.maps.japan.board import japan
+from conquest_widget.maps.japan.geo import prefecture_shapes
+from conquest_widget.widget.style import (
     HIGHLIGHT,
     ROUTE,
     label_html,

@@ -7,10 +7,16 @@ from typing import Any
 
 import ipywidgets as W
 
-from ..controller import GameController
-from ..core.safe_text import css_colour
-from ..i18n import describe_event, level_name, pref_name, region_name, t
-from .style import button_layout, dice_html
+from conquest_widget.controller import GameController
+from conquest_widget.core.safe_text import css_colour
+from conquest_widget.games.japan_conquest.text import (
+    describe_event,
+    level_name,
+    pref_name,
+    region_name,
+    t,
+)
+from conquest_widget.widget.style import button_layout, dice_html
 
 
 def _names(c: GameController) -> list[str]:

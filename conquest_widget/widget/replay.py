@@ -1,6 +1,6 @@
 """The replay explorer: scrub through a game's history, overlay analyses, branch off.
 
-Load a game (a :class:`~conquest_widget.japan.Game`, its ``to_dict()`` data, or a JSON
+Load a game (a :class:`~conquest_widget.games.japan_conquest.Game`, its ``to_dict()`` data, or a JSON
 file: a bare ``Game.to_dict()`` or a save-slot document holding it under ``"game"``),
 then move through its actions with the slider or the step buttons.  The map, scoreboard
 and log show the position after any action; nothing is ever played by the CPUs in the
@@ -35,19 +35,19 @@ from typing import Any
 
 import ipywidgets as W
 
-from .. import analysis
-from ..board import japan
-from ..controller import GameController
-from ..core.safe_text import css_colour
-from ..errors import ConquestError, IllegalActionError, SerializationError
-from ..i18n import pref_name, region_name, t
-from ..japan.actions import Action
-from ..japan.dice import DiceExhaustedError, dice_from_dict
-from ..japan.game import FORMAT, Game
-from .app import JapanConquestApp
-from .map_view import MapView
-from .panels import InfoPanel, LogView, Scoreboard
-from .style import CSS
+from conquest_widget.controller import GameController
+from conquest_widget.core.safe_text import css_colour
+from conquest_widget.errors import ConquestError, IllegalActionError, SerializationError
+from conquest_widget.games.japan_conquest import analysis
+from conquest_widget.games.japan_conquest.actions import Action
+from conquest_widget.games.japan_conquest.dice import DiceExhaustedError, dice_from_dict
+from conquest_widget.games.japan_conquest.game import FORMAT, Game
+from conquest_widget.games.japan_conquest.text import pref_name, region_name, t
+from conquest_widget.maps.japan.board import japan
+from conquest_widget.widget.app import JapanConquestApp
+from conquest_widget.widget.map_view import MapView
+from conquest_widget.widget.panels import InfoPanel, LogView, Scoreboard
+from conquest_widget.widget.style import CSS
 
 
 def _button(**kwargs: Any) -> W.Button:
@@ -116,7 +116,7 @@ def game_from_data(data: Any, source: object = None) -> Game:
     document) holding it under ``"game"``.  Raises :class:`SerializationError` naming
     ``source`` when the data is not a loadable game.
 
-    >>> from conquest_widget.japan import Game, GameSetup
+    >>> from conquest_widget.games.japan_conquest import Game, GameSetup
     >>> g = Game(GameSetup.quick(["Tokyo", "Osaka"], seed=1)); g.roll()
     >>> game_from_data({"kind": "slot", "game": g.to_dict()}).snapshot() == g.snapshot()
     True
@@ -198,7 +198,7 @@ def reachable_overlay(game: Game, seat: int | None = None, allowance: int = 1, l
     the colour of its effect on arrival (claim, upgrade, capture, battle, stay), the rest
     faded, the start outlined.  Returns ``(styles, legend_html)``.
 
-    >>> from conquest_widget.japan import Game, GameSetup
+    >>> from conquest_widget.games.japan_conquest import Game, GameSetup
     >>> g = Game(GameSetup.quick(["Tokyo", "Osaka"]))
     >>> styles, legend = reachable_overlay(g, 0, allowance=1)
     >>> styles[11]["fill_color"] == EFFECT_COLOURS["claim"], styles[27]["fill_opacity"]
@@ -227,7 +227,7 @@ def distance_overlay(game: Game, start: int, seat: int | None = None, lang: str 
     """Overlay of :func:`analysis.distances_from`: least movement from ``start`` for
     ``seat`` as a colour scale (dark = near), with a legend of the distances.
 
-    >>> from conquest_widget.japan import Game, GameSetup
+    >>> from conquest_widget.games.japan_conquest import Game, GameSetup
     >>> g = Game(GameSetup.quick(["Tokyo", "Osaka"]))
     >>> styles, legend = distance_overlay(g, 13, 0)
     >>> styles[13]["fill_color"], styles[11]["fill_color"] != styles[1]["fill_color"]
@@ -252,7 +252,7 @@ def region_overlay(game: Game, lang: str = "en") -> tuple[dict[int, dict], str]:
     in its controller's colour (strong when fully controlled), uncontrolled regions grey,
     with a legend of controllers and owned counts.
 
-    >>> from conquest_widget.japan import Game, GameSetup
+    >>> from conquest_widget.games.japan_conquest import Game, GameSetup
     >>> g = Game(GameSetup.quick(["Tokyo", "Osaka"]))
     >>> styles, legend = region_overlay(g)
     >>> styles[13]["fill_color"] == UNCONTROLLED
@@ -360,8 +360,8 @@ class ReplayExplorer(W.VBox):
     under ``"game"``), or the path of such a JSON file.  ``position`` is the number of
     actions applied (0 = the start, ``len(explorer)`` = the end, the default).
 
-    >>> from conquest_widget.japan import Game, GameSetup
-    >>> from conquest_widget.japan.cpu import play_cpu_turns
+    >>> from conquest_widget.games.japan_conquest import Game, GameSetup
+    >>> from conquest_widget.games.japan_conquest.cpu import play_cpu_turns
     >>> g = Game(GameSetup.quick(["Tokyo", "Osaka"], cpu=[True, True], turns=5, seed=2))
     >>> _ = play_cpu_turns(g)
     >>> ex = ReplayExplorer(g, checkpoint_every=10)
@@ -435,7 +435,7 @@ class ReplayExplorer(W.VBox):
     @classmethod
     def from_slot(cls, slot: int, save_dir: str | os.PathLike = "conquest_saves", **kwargs: Any) -> "ReplayExplorer":
         """Explore the game saved in slot ``slot`` (1-5) of a save directory."""
-        from ..saves import SaveStore
+        from conquest_widget.saves import SaveStore
 
         return cls(SaveStore(save_dir).load_slot(slot), **kwargs)
 

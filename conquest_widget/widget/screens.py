@@ -8,12 +8,16 @@ from typing import Any
 
 import ipywidgets as W
 
-from ..board import japan
-from ..controller import GameController
-from ..i18n import pref_name, t
-from ..japan.rules import DIFFICULTIES, STANDARD_TURNS, STRATEGIES
-from ..japan.setup import DEFAULT_COLOURS
-from .style import button_layout
+from conquest_widget.controller import GameController
+from conquest_widget.games.japan_conquest.rules import (
+    DIFFICULTIES,
+    STANDARD_TURNS,
+    STRATEGIES,
+)
+from conquest_widget.games.japan_conquest.setup import DEFAULT_COLOURS
+from conquest_widget.games.japan_conquest.text import pref_name, t
+from conquest_widget.maps.japan.board import japan
+from conquest_widget.widget.style import button_layout
 
 DEFAULT_HOMES = (13, 27, 1, 40)  # Tokyo, Osaka, Hokkaido, Fukuoka: distinct and far apart
 

@@ -6,7 +6,7 @@ import html
 
 import ipywidgets as W
 
-from ..core.safe_text import css_colour
+from conquest_widget.core.safe_text import css_colour
 
 NEUTRAL_FILL = "#efe9da"
 SEA = "#bfdff2"

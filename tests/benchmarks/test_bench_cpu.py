@@ -21,12 +21,12 @@ import statistics
 import time
 
 import pytest
-
-from conquest_widget.japan import Game, GameSetup, PlayerSetup
-from conquest_widget.japan.cpu import cpu_action, play_cpu_turns
-from conquest_widget.japan.rules import DIFFICULTIES
-from conquest_widget.simulate import random_homes
 from perfdoc import update_block
+
+from conquest_widget.games.japan_conquest import Game, GameSetup, PlayerSetup
+from conquest_widget.games.japan_conquest.cpu import cpu_action, play_cpu_turns
+from conquest_widget.games.japan_conquest.rules import DIFFICULTIES
+from conquest_widget.games.japan_conquest.simulate import random_homes
 
 SEED = 4242
 TURN_GAMES = 4  # games per difficulty for the per-turn timings (4 x 4 x 50 = 800 turns)

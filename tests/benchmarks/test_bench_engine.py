@@ -24,7 +24,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/ -> the ja
 from japan.random_play import BOARD, choose_action, random_homes  # noqa: E402
 from perfdoc import update_block  # noqa: E402
 
-from conquest_widget.japan import Game, GameSetup, RandomDice, ScriptedDice  # noqa: E402
+from conquest_widget.games.japan_conquest import (  # noqa: E402
+    Game,
+    GameSetup,
+    RandomDice,
+    ScriptedDice,
+)
 
 REPS = 300
 GAMES = 20

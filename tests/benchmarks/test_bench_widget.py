@@ -13,12 +13,12 @@ import ipyleaflet as L
 import pytest
 from ipywidgets import Widget
 from ipywidgets.widgets.widget import _instances
+from perfdoc import update_block
 
 from conquest_widget import JapanConquestApp
-from conquest_widget.geo import geojson_path
-from conquest_widget.japan import GameSetup, PlayerSetup
+from conquest_widget.games.japan_conquest import GameSetup, PlayerSetup
+from conquest_widget.maps.japan.geo import geojson_path
 from conquest_widget.widget.style import prefecture_style
-from perfdoc import update_block
 
 MOVES = 40
 

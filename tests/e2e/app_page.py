@@ -7,7 +7,7 @@ Selectors (stable across re-renders):
 - prefecture labels: Leaflet markers whose ``title`` is the prefecture's name (they let
   clicks through to the shape below);
 - panels: ``.cw-score`` (scoreboard rows ``tr[data-seat]``), ``.cw-log``, ``.cw-info``,
-  ``.cw-dice``; buttons by their visible text (``conquest_widget.i18n.STRINGS``).
+  ``.cw-dice``; buttons by their visible text (``conquest_widget.games.japan_conquest.text.STRINGS``).
 """
 
 from __future__ import annotations

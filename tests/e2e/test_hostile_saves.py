@@ -18,8 +18,12 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from conquest_widget.japan import Game, GameSetup, PlayerSetup, ScriptedDice
-from conquest_widget.japan.cpu import play_cpu_turns
+from conquest_widget.games.japan_conquest import (
+    Game,
+    GameSetup,
+    PlayerSetup,
+)
+from conquest_widget.games.japan_conquest.cpu import play_cpu_turns
 from conquest_widget.saves import SaveStore
 
 from .app_page import AppPage
@@ -48,7 +52,7 @@ def _hostile_game(names: tuple[str, ...], *, finish: bool) -> Game:
         play_cpu_turns(game)
     else:
         for _ in range(6):  # a few CPU actions, so the log has lines that name the players
-            from conquest_widget.japan.cpu import cpu_action
+            from conquest_widget.games.japan_conquest.cpu import cpu_action
             game.apply(cpu_action(game))
     return game
 

@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from conquest_widget.board import japan
+from conquest_widget.maps.japan.board import japan
 from conquest_widget.saves import SaveStore
 
 from .app_page import HIGHLIGHT, NEUTRAL_FILL, SELECTED, AppPage

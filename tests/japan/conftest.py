@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from conquest_widget.board import japan
-from conquest_widget.japan import Game, GameSetup, ScriptedDice
+from conquest_widget.games.japan_conquest import Game, GameSetup, ScriptedDice
+from conquest_widget.maps.japan.board import japan
 
 BOARD = japan()
 

@@ -12,8 +12,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from conquest_widget.board import japan
-from conquest_widget.japan import (
+from conquest_widget.games.japan_conquest import (
     BattleRoll,
     ConfirmRoute,
     Game,
@@ -23,6 +22,7 @@ from conquest_widget.japan import (
     Step,
     UndoStep,
 )
+from conquest_widget.maps.japan.board import japan
 
 BOARD = japan()
 NOBODY = -1

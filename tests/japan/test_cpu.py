@@ -20,19 +20,32 @@ from fractions import Fraction
 
 import pytest
 
-from conquest_widget.board import japan
 from conquest_widget.cli import main as cli_main
-from conquest_widget.japan import BattleRoll, Game, GameSetup, PlayerSetup, Roll, ScriptedDice, Step
-from conquest_widget.japan.cpu import PROFILES, SKILLS, cpu_action, play_cpu_turns
-from conquest_widget.japan.odds import (
+from conquest_widget.games.japan_conquest import (
+    BattleRoll,
+    Game,
+    GameSetup,
+    PlayerSetup,
+    Roll,
+    ScriptedDice,
+    Step,
+)
+from conquest_widget.games.japan_conquest.cpu import (
+    PROFILES,
+    SKILLS,
+    cpu_action,
+    play_cpu_turns,
+)
+from conquest_widget.games.japan_conquest.odds import (
     attacker_win_probability,
     battle_odds,
     best_defence_dice,
     defence_win_given_attack,
     sum_distribution,
 )
-from conquest_widget.japan.rules import DIFFICULTIES, STRATEGIES
-from conquest_widget.simulate import simulate
+from conquest_widget.games.japan_conquest.rules import DIFFICULTIES, STRATEGIES
+from conquest_widget.games.japan_conquest.simulate import simulate
+from conquest_widget.maps.japan.board import japan
 
 BOARD = japan()
 FACES = range(1, 7)
@@ -163,7 +176,7 @@ def mixed_setup(seed: int, diff: str, strat: str, turns: int = 5) -> GameSetup:
     import random
 
     rng = random.Random(seed)
-    from conquest_widget.simulate import random_homes
+    from conquest_widget.games.japan_conquest.simulate import random_homes
 
     homes = random_homes(4, rng)
     profiles = [(d, s) for d in DIFFICULTIES for s in STRATEGIES if (d, s) != (diff, strat)]
@@ -634,7 +647,7 @@ def test_profiles_and_skills_cover_every_strategy_and_difficulty():
 def test_cpu_only_conquest_games_reach_their_goal(mode):
     """Conquest modes end only when every prefecture is a base (castle) or better; CPUs must
     finish the country, remote stragglers included (measured: 45-65 turns with 4 normal CPUs)."""
-    from conquest_widget.simulate import game_setup, parse_players
+    from conquest_widget.games.japan_conquest.simulate import game_setup, parse_players
 
     for index in range(2):
         setup, _ = game_setup(parse_players("normal,hard,easy,normal:aggressive"), index, mode=mode, turns=None, seed=1)

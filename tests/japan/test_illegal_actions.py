@@ -16,7 +16,7 @@ from conquest_widget.errors import (
     SerializationError,
     SetupError,
 )
-from conquest_widget.japan import (
+from conquest_widget.games.japan_conquest import (
     BattleRoll,
     ConfirmRoute,
     DiceExhaustedError,

@@ -22,13 +22,20 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conquest_widget.japan import BattleRoll, Game, GameSetup, RandomDice, Roll, ScriptedDice
+from conquest_widget.games.japan_conquest import (
+    BattleRoll,
+    Game,
+    GameSetup,
+    RandomDice,
+    Roll,
+    ScriptedDice,
+)
 
 from .random_play import (
     BOARD,
+    CONQUEST_ACTION_CAP,
     Planner,
     apply_checked,
-    CONQUEST_ACTION_CAP,
     check_event_ledger,
     check_invariants,
     choose_action,

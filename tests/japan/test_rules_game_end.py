@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from conquest_widget.errors import GameOverError
-from conquest_widget.japan import Roll
+from conquest_widget.games.japan_conquest import Roll
 
 from .conftest import events, new_game
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from conquest_widget.errors import IllegalActionError
-from conquest_widget.japan import ConfirmRoute, Roll, Step, UndoStep
+from conquest_widget.games.japan_conquest import ConfirmRoute, Roll, Step, UndoStep
 
 from .conftest import code, events, level, new_game, owner
 

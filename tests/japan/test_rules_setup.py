@@ -10,7 +10,12 @@ from __future__ import annotations
 import pytest
 
 from conquest_widget.errors import IllegalActionError, SetupError
-from conquest_widget.japan import Game, GameSetup, PlayerSetup, ScriptedDice
+from conquest_widget.games.japan_conquest import (
+    Game,
+    GameSetup,
+    PlayerSetup,
+    ScriptedDice,
+)
 
 from .conftest import code, events, level, new_game, owner
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from conquest_widget.errors import IllegalActionError
-from conquest_widget.japan import BattleRoll
+from conquest_widget.games.japan_conquest import BattleRoll
 
 from .conftest import events, level, new_game, owner
 

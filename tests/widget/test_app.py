@@ -4,7 +4,7 @@ import json
 
 from ipywidgets.widgets.widget import _instances
 
-from conquest_widget.japan import GameSetup, PlayerSetup, ScriptedDice
+from conquest_widget.games.japan_conquest import GameSetup, PlayerSetup, ScriptedDice
 from conquest_widget.widget.style import HIGHLIGHT, ROUTE
 
 from .conftest import click_map

@@ -7,14 +7,19 @@ import json
 import pytest
 from ipywidgets import Widget
 
-from conquest_widget import analysis
 from conquest_widget.controller import GameController
 from conquest_widget.errors import ConquestError, SerializationError
-from conquest_widget.i18n import describe_event
-from conquest_widget.japan import Game, GameSetup, PlayerSetup, ScriptedDice
-from conquest_widget.japan.actions import Roll
-from conquest_widget.japan.cpu import play_cpu_turns
-from conquest_widget.japan.dice import dice_from_dict
+from conquest_widget.games.japan_conquest import (
+    Game,
+    GameSetup,
+    PlayerSetup,
+    ScriptedDice,
+    analysis,
+)
+from conquest_widget.games.japan_conquest.actions import Roll
+from conquest_widget.games.japan_conquest.cpu import play_cpu_turns
+from conquest_widget.games.japan_conquest.dice import dice_from_dict
+from conquest_widget.games.japan_conquest.text import describe_event
 from conquest_widget.widget import replay
 from conquest_widget.widget.replay import (
     EFFECT_COLOURS,

@@ -6,7 +6,7 @@ import json
 import re
 
 from conquest_widget import JapanConquestApp
-from conquest_widget.japan import GameSetup, PlayerSetup
+from conquest_widget.games.japan_conquest import GameSetup, PlayerSetup
 from conquest_widget.saves import SaveStore
 
 from .conftest import click_map
@@ -97,7 +97,7 @@ def test_delete_a_slot_with_confirmation(app, tmp_path):
 def test_a_corrupt_slot_is_reported_never_overwritten_and_others_keep_working(tmp_path):
     folder = tmp_path / "saves"
     store = SaveStore(folder)
-    game = __import__("conquest_widget.japan", fromlist=["Game"]).Game(GameSetup.quick(["Tokyo", "Osaka"], seed=1))
+    game = __import__("conquest_widget.games.japan_conquest", fromlist=["Game"]).Game(GameSetup.quick(["Tokyo", "Osaka"], seed=1))
     store.save_slot(2, game)
     (folder / "slot-4.json").write_text("{not json", encoding="utf-8")
     before = (folder / "slot-4.json").read_bytes()
@@ -124,8 +124,8 @@ def test_previous_results_and_records_against_cpus(app):
     c.new_game(setup)  # CPU-only: plays to the end and is recorded once
     assert c.screen == "results"
     # a human-vs-CPU result: the first seat is human but plays like a CPU would
-    from conquest_widget.japan import Game
-    from conquest_widget.japan.cpu import cpu_action
+    from conquest_widget.games.japan_conquest import Game
+    from conquest_widget.games.japan_conquest.cpu import cpu_action
     human = GameSetup(players=(PlayerSetup("Me", 13), PlayerSetup("Bot", 27, cpu=True, difficulty="hard")), turns=5, seed=3)
     c.new_game(human)
     g = c.game

@@ -19,12 +19,16 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from .board import japan
-from .errors import SetupError
-from .japan.cpu import play_cpu_turns
-from .japan.game import Game
-from .japan.rules import DIFFICULTIES, STRATEGIES
-from .japan.setup import DEFAULT_COLOURS, GameSetup, PlayerSetup
+from conquest_widget.errors import SetupError
+from conquest_widget.games.japan_conquest.cpu import play_cpu_turns
+from conquest_widget.games.japan_conquest.game import Game
+from conquest_widget.games.japan_conquest.rules import DIFFICULTIES, STRATEGIES
+from conquest_widget.games.japan_conquest.setup import (
+    DEFAULT_COLOURS,
+    GameSetup,
+    PlayerSetup,
+)
+from conquest_widget.maps.japan.board import japan
 
 STAT_KEYS = (
     "wins", "win_share", "score", "battles_started", "battles_won", "defences_won", "claims", "captures",

@@ -13,8 +13,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..board import JapanBoard
-from .rules import (
+from conquest_widget.games.japan_conquest.rules import (
     BASE,
     CASTLE,
     ENTER_FORTIFIED_COST,
@@ -24,6 +23,7 @@ from .rules import (
     TOLL_CASTLE,
     TOLL_HOME,
 )
+from conquest_widget.maps.japan.board import JapanBoard
 
 NOBODY = -1
 

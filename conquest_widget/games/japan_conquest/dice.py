@@ -16,8 +16,8 @@ import random
 from collections.abc import Iterable
 from typing import Any, Protocol, runtime_checkable
 
-from ..errors import ConquestError, SerializationError
-from .rules import DIE_FACES
+from conquest_widget.errors import ConquestError, SerializationError
+from conquest_widget.games.japan_conquest.rules import DIE_FACES
 
 
 class DiceExhaustedError(ConquestError, LookupError):

@@ -14,7 +14,7 @@ from __future__ import annotations
 from fractions import Fraction
 from functools import cache
 
-from .rules import DIE_FACES
+from conquest_widget.games.japan_conquest.rules import DIE_FACES
 
 ITEM_FOR_DICE = {2: "double", 3: "triple"}
 

@@ -6,7 +6,7 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
-from .movement import NOBODY
+from conquest_widget.games.japan_conquest.movement import NOBODY
 
 
 @dataclass

@@ -1,10 +1,10 @@
 """The Japan Conquest game board: 47 prefectures, 7 regions and their game connections.
 
 The board is pure data (no map geometry): it is what the rules engine and the
-teaching tools use.  The data file ``conquest_widget/data/japan_board.json`` is
+teaching tools use.  The data file ``conquest_widget/maps/japan/data/japan_board.json`` is
 read once, lazily, on first use.
 
-    >>> from conquest_widget import board
+    >>> from conquest_widget.maps.japan import board
     >>> tokyo = board.prefecture("Tokyo")
     >>> tokyo.code, tokyo.name_ja, tokyo.region, tokyo.base_value
     (13, '東京都', 'kanto', 50)
@@ -27,7 +27,11 @@ from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING, Literal
 
-from .errors import DataFileError, UnknownPrefectureError, UnknownRegionError
+from conquest_widget.errors import (
+    DataFileError,
+    UnknownPrefectureError,
+    UnknownRegionError,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     import networkx
@@ -219,7 +223,7 @@ class JapanBoard:
 def japan() -> JapanBoard:
     """The shared :class:`JapanBoard`, loaded from the package data on first call."""
     try:
-        text = resources.files("conquest_widget").joinpath("data/japan_board.json").read_text(encoding="utf-8")
+        text = resources.files("conquest_widget.maps.japan").joinpath("data/japan_board.json").read_text(encoding="utf-8")
         data = json.loads(text)
     except (OSError, json.JSONDecodeError) as exc:
         raise DataFileError(f"cannot read the board data file japan_board.json: {exc}") from exc

@@ -1,6 +1,6 @@
 """The Japan Conquest game: state changes only through actions.
 
-    >>> from conquest_widget.japan import Game, GameSetup, ScriptedDice
+    >>> from conquest_widget.games.japan_conquest import Game, GameSetup, ScriptedDice
     >>> g = Game(GameSetup.quick(["Tokyo", "Osaka"]), dice=ScriptedDice([2]))
     >>> g.current_player, g.phase
     (0, 'roll')
@@ -18,15 +18,14 @@ import copy
 from collections.abc import Iterable
 from typing import Any
 
-from ..board import JapanBoard, PrefectureRef, japan
-from ..errors import (
+from conquest_widget.errors import (
     GameOverError,
     IllegalActionError,
     SerializationError,
     SetupError,
     UnknownPrefectureError,
 )
-from .actions import (
+from conquest_widget.games.japan_conquest.actions import (
     Action,
     BattleRoll,
     ConfirmRoute,
@@ -36,9 +35,18 @@ from .actions import (
     UndoStep,
     action_from_dict,
 )
-from .dice import DiceExhaustedError, DiceSource, RandomDice, dice_from_dict
-from .movement import NOBODY, RouteContext, RoutePoint
-from .rules import (
+from conquest_widget.games.japan_conquest.dice import (
+    DiceExhaustedError,
+    DiceSource,
+    RandomDice,
+    dice_from_dict,
+)
+from conquest_widget.games.japan_conquest.movement import (
+    NOBODY,
+    RouteContext,
+    RoutePoint,
+)
+from conquest_widget.games.japan_conquest.rules import (
     BASE,
     BATTLE_BONUS,
     CASTLE,
@@ -59,8 +67,13 @@ from .rules import (
     TERRITORY,
     TRIPLE_DICE_EVERY,
 )
-from .setup import GameSetup
-from .state import BattleState, GameState, PlayerState
+from conquest_widget.games.japan_conquest.setup import GameSetup
+from conquest_widget.games.japan_conquest.state import (
+    BattleState,
+    GameState,
+    PlayerState,
+)
+from conquest_widget.maps.japan.board import JapanBoard, PrefectureRef, japan
 
 FORMAT = "conquest_widget.japan_conquest.game"
 FORMAT_VERSION = 1
@@ -211,7 +224,7 @@ class Game:
         """The defence bonus its owner would get in a battle for this prefecture now:
         castle +2, the owner's regional control +1, full regional control +1 more.
 
-        >>> from conquest_widget.japan import Game, GameSetup
+        >>> from conquest_widget.games.japan_conquest import Game, GameSetup
         >>> g = Game(GameSetup.quick(["Tokyo", "Osaka"]))
         >>> g.edit_prefecture("Saitama", owner=1, level="castle")
         >>> g.defence_bonus_parts("Saitama")

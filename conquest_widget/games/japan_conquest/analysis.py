@@ -1,10 +1,10 @@
 """Exploring game states: graphs, reachability, odds, expected points, the CPUs' reasons.
 
 Pure Python (networkx, pandas and geopandas are imported on use), for notebooks and
-teaching.  Everything reads a :class:`~conquest_widget.japan.Game` and changes nothing.
+teaching.  Everything reads a :class:`~conquest_widget.games.japan_conquest.Game` and changes nothing.
 
-    >>> from conquest_widget.japan import Game, GameSetup
-    >>> from conquest_widget import analysis
+    >>> from conquest_widget.games.japan_conquest import Game, GameSetup
+    >>> from conquest_widget.games.japan_conquest import analysis
     >>> game = Game(GameSetup.quick(["Tokyo", "Osaka"], seed=1))
     >>> stops = analysis.reachable_stops(game, 0, allowance=1)
     >>> sorted(stops)                      # Tokyo's neighbours
@@ -25,25 +25,29 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from .board import japan
-from .japan.cpu import CpuPlayer
-from .japan.movement import NOBODY, RouteContext
-from .japan.odds import attacker_win_probability, battle_odds, sum_distribution
-from .japan.routes import RouteOption, route_options
-from .japan.rules import (
+from conquest_widget.games.japan_conquest.cpu import CpuPlayer
+from conquest_widget.games.japan_conquest.movement import NOBODY, RouteContext
+from conquest_widget.games.japan_conquest.odds import (
+    attacker_win_probability,
+    battle_odds,
+    sum_distribution,
+)
+from conquest_widget.games.japan_conquest.routes import RouteOption, route_options
+from conquest_widget.games.japan_conquest.rules import (
     BATTLE_BONUS,
     LEVEL_MULTIPLIER,
     LEVEL_NAMES,
     REGION_BONUS_PER_PREFECTURE,
     STRATEGIES,
 )
+from conquest_widget.maps.japan.board import japan
 
 if TYPE_CHECKING:  # pragma: no cover
     import geopandas
     import networkx
     import pandas
 
-    from .japan.game import Game
+    from conquest_widget.games.japan_conquest.game import Game
 
 
 def _context(game: "Game", seat: int) -> RouteContext:
@@ -57,7 +61,7 @@ def game_graph(game: "Game | None" = None, seat: int | None = None) -> "networkx
     a :class:`networkx.DiGraph` whose edge ``a -> b`` also carries ``cost`` (movement to
     enter ``b`` from ``a`` for that player now) and ``toll``; nodes carry owner and level.
 
-    >>> from conquest_widget.japan import Game, GameSetup
+    >>> from conquest_widget.games.japan_conquest import Game, GameSetup
     >>> g = Game(GameSetup.quick(["Tokyo", "Osaka"]))
     >>> G = game_graph(g, 0)
     >>> G.edges[26, 27]["cost"], G.edges[26, 27]["toll"]   # into Osaka, an enemy home base
@@ -211,7 +215,7 @@ def cpu_reasons(game: "Game", seat: int | None = None, allowance: int | None = N
 def state_gdf(game: "Game") -> "geopandas.GeoDataFrame":
     """The state as a GeoDataFrame: code, names, region, owner (seat and name), level,
     points, stored prosperity, base value, geometry (EPSG:4326)."""
-    from .geo import prefectures_gdf
+    from conquest_widget.maps.japan.geo import prefectures_gdf
 
     gdf = prefectures_gdf()
     st = game.state

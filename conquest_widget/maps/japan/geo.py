@@ -6,7 +6,7 @@ The outlines come from ``japan_prefectures.geojson`` (built by
 (EPSG:4326).  Importing this module is cheap: the file is read on first use,
 and geopandas is imported only by :func:`prefectures_gdf`.
 
-    >>> from conquest_widget import geo
+    >>> from conquest_widget.maps.japan import geo
     >>> gdf = geo.prefectures_gdf()
     >>> len(gdf), gdf.crs.to_epsg()
     (47, 4326)
@@ -26,8 +26,8 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .board import japan
-from .errors import DataFileError
+from conquest_widget.errors import DataFileError
+from conquest_widget.maps.japan.board import japan
 
 if TYPE_CHECKING:  # pragma: no cover
     import geopandas
@@ -44,7 +44,7 @@ COLUMNS = ("code", "name_en", "name_ja", "region", "region_name_en", "region_nam
 def geojson_path() -> Path:
     """Path of the prefecture GeoJSON file.
 
-    Looks first in the installed package (``conquest_widget/data/``, where built
+    Looks first in the installed package (``conquest_widget/maps/japan/data/``, where built
     wheels carry it), then in the source tree (``geodata/`` next to the package).
 
     >>> geojson_path().name
@@ -54,12 +54,12 @@ def geojson_path() -> Path:
     """
     candidates: list[Path] = []
     try:
-        packaged = resources.files("conquest_widget") / "data" / GEOJSON_NAME
+        packaged = resources.files("conquest_widget.maps.japan") / "data" / GEOJSON_NAME
         if isinstance(packaged, Path):
             candidates.append(packaged)
     except (ModuleNotFoundError, TypeError):  # pragma: no cover - unusual importers
         pass
-    candidates.append(Path(__file__).resolve().parents[1] / "geodata" / GEOJSON_NAME)
+    candidates.append(Path(__file__).resolve().parents[3] / "geodata" / GEOJSON_NAME)
     for path in candidates:
         try:
             if path.is_file() and path.stat().st_size > 0:
@@ -147,7 +147,7 @@ def prefectures_gdf() -> "geopandas.GeoDataFrame":
     Columns: ``code``, ``name_en``, ``name_ja``, ``region``, ``region_name_en``,
     ``region_name_ja``, ``base_value`` and ``geometry``; the index is the JIS code
     too, so ``gdf.loc[13]`` is Tokyo.  Names, regions and base values come from the
-    board data (:func:`conquest_widget.board.japan`), the outlines from
+    board data (:func:`conquest_widget.maps.japan.board.japan`), the outlines from
     :func:`geojson_path`.  The frame is built once and cached; each call returns
     a copy, so changing it does not affect later calls.
 

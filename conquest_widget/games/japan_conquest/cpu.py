@@ -15,7 +15,7 @@ Decisions are deterministic: a CPU's randomness comes from a stream derived from
 game's seed, the seat and the position in the action log, so a replay or a reloaded
 save makes the same choices.
 
-    >>> from conquest_widget.japan import Game, GameSetup, PlayerSetup
+    >>> from conquest_widget.games.japan_conquest import Game, GameSetup, PlayerSetup
     >>> setup = GameSetup(players=(PlayerSetup("A", 13, cpu=True, difficulty="hard"),
     ...                            PlayerSetup("B", 27, cpu=True, strategy="aggressive")), turns=5, seed=4)
     >>> game = Game(setup)
@@ -33,12 +33,22 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
-from ..errors import IllegalActionError
-from .actions import Action, BattleRoll, ConfirmRoute, Roll, Step
-from .movement import NOBODY, RouteContext
-from .odds import attacker_win_probability, defence_win_given_attack, sum_distribution
-from .routes import RouteOption, route_options
-from .rules import (
+from conquest_widget.errors import IllegalActionError
+from conquest_widget.games.japan_conquest.actions import (
+    Action,
+    BattleRoll,
+    ConfirmRoute,
+    Roll,
+    Step,
+)
+from conquest_widget.games.japan_conquest.movement import NOBODY, RouteContext
+from conquest_widget.games.japan_conquest.odds import (
+    attacker_win_probability,
+    defence_win_given_attack,
+    sum_distribution,
+)
+from conquest_widget.games.japan_conquest.routes import RouteOption, route_options
+from conquest_widget.games.japan_conquest.rules import (
     BASE,
     BATTLE_BONUS,
     CASTLE,
@@ -52,7 +62,7 @@ from .rules import (
 )
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .game import Game
+    from conquest_widget.games.japan_conquest.game import Game
 
 
 @dataclass(frozen=True)

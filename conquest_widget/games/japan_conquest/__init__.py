@@ -2,13 +2,13 @@
 
 Pure Python; imports nothing from ipywidgets or ipyleaflet.
 
-    >>> from conquest_widget.japan import Game, GameSetup
+    >>> from conquest_widget.games.japan_conquest import Game, GameSetup
     >>> game = Game(GameSetup.quick(["Tokyo", "Osaka"], seed=1))
     >>> game.phase, [str(a) for a in game.legal_actions()]
     ('roll', ['roll 1', 'roll 2', 'roll 3'])
 """
 
-from .actions import (
+from conquest_widget.games.japan_conquest.actions import (
     Action,
     BattleRoll,
     ConfirmRoute,
@@ -19,15 +19,15 @@ from .actions import (
     action_from_dict,
     parse_action,
 )
-from .dice import (
+from conquest_widget.games.japan_conquest.dice import (
     DiceExhaustedError,
     DiceSource,
     RandomDice,
     ScriptedDice,
     dice_from_dict,
 )
-from .game import Game
-from .setup import GameSetup, PlayerSetup
+from conquest_widget.games.japan_conquest.game import Game
+from conquest_widget.games.japan_conquest.setup import GameSetup, PlayerSetup
 
 __all__ = [
     "Action",

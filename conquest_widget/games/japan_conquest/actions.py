@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from ..errors import SerializationError
+from conquest_widget.errors import SerializationError
 
 
 @dataclass(frozen=True)

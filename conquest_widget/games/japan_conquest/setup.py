@@ -15,10 +15,15 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
-from ..board import japan
-from ..core.safe_text import check_colour, check_name
-from ..errors import SetupError, UnknownPrefectureError
-from .rules import DIFFICULTIES, MODES, STANDARD_TURNS, STRATEGIES
+from conquest_widget.core.safe_text import check_colour, check_name
+from conquest_widget.errors import SetupError, UnknownPrefectureError
+from conquest_widget.games.japan_conquest.rules import (
+    DIFFICULTIES,
+    MODES,
+    STANDARD_TURNS,
+    STRATEGIES,
+)
+from conquest_widget.maps.japan.board import japan
 
 DEFAULT_COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e")
 

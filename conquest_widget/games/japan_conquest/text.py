@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .board import japan
+from conquest_widget.maps.japan.board import japan
 
 LANGS = ("en", "ja")
 

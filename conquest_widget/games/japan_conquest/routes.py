@@ -9,7 +9,7 @@ with its steps).
 
 from __future__ import annotations
 
-from .movement import RouteContext, RoutePoint
+from conquest_widget.games.japan_conquest.movement import RouteContext, RoutePoint
 
 
 class RouteOption:

@@ -1,0 +1,96 @@
+"""The game registry: one small :class:`GameSpec` per game, found by id.
+
+Specs name their engine, bots, text and widget as import paths (strings), so listing
+the games imports no engine and no widget library.
+
+    >>> [g.id for g in all_games()]
+    ['japan_conquest', 'conquest_cards', 'codex', 'japanese_risk']
+    >>> get("codex").players
+    range(2, 7)
+    >>> get("chess")
+    Traceback (most recent call last):
+    ...
+    conquest_widget.errors.UnknownGameError: unknown game 'chess': the games are japan_conquest, conquest_cards, codex, japanese_risk
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from ..errors import UnknownGameError
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """What the shell, the saves and the CLI need to know about a game."""
+
+    id: str
+    title: Mapping[str, str]
+    blurb: Mapping[str, str]
+    players: range
+    hidden_information: bool
+    version: int
+    #: "module:Class" of the engine (a :class:`~.match.Match` subclass); None = not built yet
+    engine: str | None = None
+    #: module with ``BOTS`` (label -> factory) and ``DEFAULT_BOT``
+    bots: str | None = None
+    #: "module:Class" of the game's widget in the shell; None = not built yet
+    widget: str | None = None
+    #: the seed document the rules come from
+    seed_document: str = ""
+    #: an emoji or short mark for the picker
+    icon: str = ""
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def playable(self) -> bool:
+        """True when the game can be played in the app (engine and widget exist)."""
+        return self.engine is not None and self.widget is not None
+
+    def load(self, path: str | None) -> Any:
+        if path is None:
+            raise UnknownGameError(f"{self.id} has no such part yet")
+        module, _, name = path.partition(":")
+        mod = importlib.import_module(module)
+        return getattr(mod, name) if name else mod
+
+    def engine_class(self) -> Any:
+        return self.load(self.engine)
+
+    def bots_module(self) -> Any:
+        return self.load(self.bots)
+
+
+#: the modules that define each game's SPEC, in picker order (add a game here)
+SPEC_MODULES = (
+    "conquest_widget.games.japan_conquest.spec",
+    "conquest_widget.games.conquest_cards.spec",
+    "conquest_widget.games.codex.spec",
+    "conquest_widget.games.japanese_risk.spec",
+)
+
+
+@cache
+def _specs() -> dict[str, GameSpec]:
+    out: dict[str, GameSpec] = {}
+    for module in SPEC_MODULES:
+        spec = importlib.import_module(module).SPEC
+        out[spec.id] = spec
+    return out
+
+
+def all_games() -> list[GameSpec]:
+    """Every registered game, in picker order."""
+    return list(_specs().values())
+
+
+def get(game_id: str) -> GameSpec:
+    """The spec of ``game_id``; UnknownGameError names the known games."""
+    specs = _specs()
+    if game_id not in specs:
+        raise UnknownGameError(f"unknown game {game_id!r}: the games are {', '.join(specs)}"[:300])
+    return specs[game_id]

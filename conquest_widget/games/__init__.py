@@ -1,0 +1,1 @@
+"""One folder per game: engine, CPU players, text and widget."""

@@ -1,0 +1,1 @@
+"""codex: see spec.py and the issue for this game."""

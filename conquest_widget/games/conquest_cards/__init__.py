@@ -1,0 +1,1 @@
+"""conquest_cards: see spec.py and the issue for this game."""

@@ -1,0 +1,20 @@
+"""Japan Conquest's registry entry."""
+
+from conquest_widget.core.registry import GameSpec
+
+SPEC = GameSpec(
+    id="japan_conquest",
+    title={"en": "Japan Conquest", "ja": "全国制覇すごろく"},
+    blurb={
+        "en": "Travel Japan's 47 prefectures, claim, upgrade and battle for regions.",
+        "ja": "47都道府県をめぐり、領地を獲得・強化し、地方の制覇を競うすごろく。",
+    },
+    players=range(2, 5),
+    hidden_information=False,
+    version=2,
+    engine=None,  # the match adapter lands next
+    bots=None,
+    widget="conquest_widget.widget.app:JapanConquestApp",
+    seed_document="000_585f01d26873a462.txt",
+    icon="🗾",
+)

@@ -1,0 +1,1 @@
+"""japanese_risk: see spec.py and the issue for this game."""

@@ -1,0 +1,20 @@
+"""Japanese Risk's registry entry."""
+
+from conquest_widget.core.registry import GameSpec
+
+SPEC = GameSpec(
+    id="japanese_risk",
+    title={"en": "Japanese Risk", "ja": "戦国リスク"},
+    blurb={
+        "en": "Secret armies on hidden territory cards, castles, ninjas: become Shogun.",
+        "ja": "伏せた領地カードに秘密の軍勢、城と忍者。将軍を目指せ。",
+    },
+    players=range(2, 6),
+    hidden_information=True,
+    version=1,
+    engine=None,
+    bots=None,
+    widget=None,
+    seed_document="002_968c30bb395a3f41.txt",
+    icon="🏯",
+)

@@ -1,0 +1,1 @@
+"""Maps shared by games: the Japanese prefecture map (Japan Conquest, Japanese Risk)."""
