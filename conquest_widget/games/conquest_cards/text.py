@@ -1,0 +1,113 @@
+"""English and Japanese text of the card game: event lines, explanations, labels.
+
+    >>> t("no_match", "en", a="7♠", b="9♥")
+    'a 7♠ and a 9♥ share neither suit nor value'
+    >>> t("no_match", "ja", a="7♠", b="9♥")
+    '7♠と9♥はスートも数字も同じではありません'
+    >>> describe_event({"type": "draw", "seat": 1}, "en", ["Aki", "Ben"])
+    'Ben drew a card'
+    >>> describe_event({"type": "draw", "seat": 0, "card": "7S"}, "ja", ["Aki", "Ben"])
+    'Akiが7♠を引きました'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .cards import DISPLAY, FACE_NAME, SUIT_NAME
+
+LANGS = ("en", "ja")
+
+STRINGS: dict[str, tuple[str, str]] = {
+    # explanations of illegal actions
+    "no_match": ("a {a} and a {b} share neither suit nor value", "{a}と{b}はスートも数字も同じではありません"),
+    "group_broken": ("the cards of one play must all share one suit or all one value: {card} does not fit {cards}",
+                     "1回に出すカードはすべて同じスートか同じ数字です：{card}は{cards}に合いません"),
+    "not_in_hand": ("{card} is not in your hand", "{card}は手札にありません"),
+    "already_selected": ("{card} is already selected", "{card}はもう選んでいます"),
+    "not_selected": ("{card} is not selected", "{card}は選ばれていません"),
+    "joker_not_selectable": ("a joker is not played on your own face cards: play it on an opponent's face card",
+                             "ジョーカーは自分の絵札には出せません：相手の絵札に出してください"),
+    "draw_first": ("draw a card first", "先にカードを1枚引いてください"),
+    "already_drew": ("you have already drawn this turn", "このターンはもう引きました"),
+    "nothing_selected": ("select cards to play first", "先に出すカードを選んでください"),
+    "not_a_face": ("{face!s} is not a face card: choose J, Q or K", "{face!s}は絵札ではありません：J・Q・Kから選んでください"),
+    "no_jokers_rule": ("jokers are not in this game (optional rule 3 is off)", "このゲームではジョーカーを使いません（オプション3なし）"),
+    "no_joker_in_hand": ("you have no joker", "ジョーカーを持っていません"),
+    "joker_own_pile": ("a joker goes on an opponent's face card, not your own", "ジョーカーは相手の絵札に出します"),
+    "no_such_opponent": ("there is no seat {target}", "席{target}はありません"),
+    "joker_instead": ("a joker is played instead of cards: unselect your cards first",
+                      "ジョーカーはカードの代わりに出します：先に選択を外してください"),
+    "placing_now": ("place your received cards first", "受け取ったカードを先に置いてください"),
+    "not_received": ("{card} is not one of the cards you received", "{card}は受け取ったカードではありません"),
+    "not_now": ("this is not possible now ({stage})", "今はできません（{stage}）"),
+    # events
+    "ev_start": ("{starter} starts ({suit})", "{starter}から開始（{suit}）"),
+    "ev_deal": ("{name} was dealt {count} cards", "{name}に{count}枚配られました"),
+    "ev_deal_own": ("{name} was dealt {cards}", "{name}に{cards}が配られました"),
+    "ev_draw": ("{name} drew a card", "{name}がカードを1枚引きました"),
+    "ev_draw_own": ("{name} drew {card}", "{name}が{card}を引きました"),
+    "ev_last_card": ("that was the last card: this is the final turn", "最後のカードです：これが最終ターンです"),
+    "ev_play": ("{name} played {cards} on their {face} (now {total})", "{name}が{cards}を{face}に出しました（合計{total}）"),
+    "ev_joker": ("{name} played a joker on {target}'s {face} (now {total})", "{name}がジョーカーを{target}の{face}に出しました（合計{total}）"),
+    "ev_pass": ("{name} played no cards", "{name}はカードを出しませんでした"),
+    "ev_reveal": ("the hands are revealed", "手札を公開します"),
+    "ev_place": ("{name} placed {card} on their {face} (now {total})", "{name}が{card}を{face}に置きました（合計{total}）"),
+    "ev_over": ("game over: {winners} won", "ゲーム終了：{winners}の勝ち"),
+    # labels
+    "draw": ("Draw", "引く"),
+    "end_turn": ("End turn", "ターン終了"),
+    "deck": ("Deck", "山札"),
+    "hand": ("Hand", "手札"),
+    "points": ("Points", "得点"),
+}
+
+
+def t(key: str, lang: str = "en", **kw: Any) -> str:
+    """The text of ``key`` in ``lang`` ("en" or "ja") with ``kw`` filled in."""
+    en, ja = STRINGS[key]
+    return (ja if lang == "ja" else en).format(**kw)
+
+
+def face_name(face: str, lang: str = "en") -> str:
+    """``"Jack"`` / ``"ジャック"`` for ``"J"``."""
+    return FACE_NAME[face][1 if lang == "ja" else 0]
+
+
+def suit_name(suit: str, lang: str = "en") -> str:
+    return SUIT_NAME[suit][1 if lang == "ja" else 0]
+
+
+def describe_event(ev: Mapping[str, Any], lang: str = "en", names: Sequence[str] = ()) -> str:
+    """A readable log line for an event as a seat sees it."""
+    def name(seat: Any) -> str:
+        return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else f"Player {seat}"
+
+    def cards(codes: Sequence[str]) -> str:
+        return " ".join(DISPLAY.get(c, "?") for c in codes)
+
+    kind = ev.get("type")
+    if kind == "start":
+        return t("ev_start", lang, starter=name(ev["starter"]), suit=suit_name(ev["suits"][ev["starter"]], lang))
+    if kind == "deal":
+        if "cards" in ev:
+            return t("ev_deal_own", lang, name=name(ev["seat"]), cards=cards(ev["cards"]))
+        return t("ev_deal", lang, name=name(ev["seat"]), count=ev["count"])
+    if kind == "draw":
+        line = (t("ev_draw_own", lang, name=name(ev["seat"]), card=DISPLAY.get(ev["card"], "?")) if "card" in ev
+                else t("ev_draw", lang, name=name(ev["seat"])))
+        return line + ("; " + t("ev_last_card", lang) if ev.get("last") else "")
+    if kind == "play":
+        return t("ev_play", lang, name=name(ev["seat"]), cards=cards(ev["cards"]), face=face_name(ev["face"], lang), total=ev["total"])
+    if kind == "joker":
+        return t("ev_joker", lang, name=name(ev["seat"]), target=name(ev["target"]), face=face_name(ev["face"], lang), total=ev["total"])
+    if kind == "pass":
+        return t("ev_pass", lang, name=name(ev["seat"]))
+    if kind == "reveal":
+        return t("ev_reveal", lang)
+    if kind == "place":
+        return t("ev_place", lang, name=name(ev["seat"]), card=DISPLAY.get(ev["card"], "?"), face=face_name(ev["face"], lang), total=ev["total"])
+    if kind == "over":
+        return t("ev_over", lang, winners=", ".join(name(s) for s in ev["winners"]))
+    return str(kind)
