@@ -105,7 +105,12 @@ class Match(ABC):
         if err is not None:
             raise err
         self.log.append({"seat": seat, "action": action.to_dict()})
-        self._apply(action, seat)
+        try:
+            self._apply(action, seat)
+        except IllegalActionError:
+            # a game's _apply may refuse an action before changing anything
+            self.log.pop()
+            raise
 
     def emit(self, data: Mapping[str, Any], *, visible_to: tuple[int, ...] | None = None,
              public: Mapping[str, Any] | None = None) -> None:
@@ -166,6 +171,8 @@ class Match(ABC):
                 match.apply(action, seat)
         except (IllegalActionError, SerializationError) as exc:
             raise SerializationError(f"{cls.spec.id}: the log does not replay: {exc}") from None
+        except RecursionError:
+            raise SerializationError(f"{cls.spec.id}: the log does not replay (it nests too deeply)") from None
         if match.chance.forced:
             raise SerializationError(f"{cls.spec.id}: the log has {len(match.chance.forced)} unused chance outcome(s)")
         if match.log != log:

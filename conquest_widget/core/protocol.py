@@ -188,7 +188,7 @@ class Outcome:
         return {"ranks": list(self.ranks), "reason": self.reason, "details": dict(self.details)}
 
     @staticmethod
-    def from_scores(scores: list[Any], reason: str = "", **details: Any) -> "Outcome":
+    def from_scores(scores: list[Any], reason: str = "", **details: Any) -> Outcome:
         """Ranks from comparable scores (higher is better; equal scores tie)."""
         ranks = tuple(1 + sum(1 for o in scores if o > s) for s in scores)
         return Outcome(ranks=ranks, reason=reason, details=details)

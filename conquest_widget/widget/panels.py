@@ -9,6 +9,7 @@ import ipywidgets as W
 
 from conquest_widget.controller import GameController
 from conquest_widget.core.safe_text import css_colour
+from conquest_widget.games.japan_conquest.match import redacted
 from conquest_widget.games.japan_conquest.text import (
     describe_event,
     level_name,
@@ -186,8 +187,9 @@ class InfoPanel(W.HTML):
         self.value = (
             f'<div class="cw-info" data-code="{code}"><b>{html.escape(pref_name(code, lang))}</b><br>'
             f"{t('owner', lang)}: {html.escape(owner)}<br>{t('level', lang)}: {level_name(info['level'], lang)}<br>"
-            f"{t('points', lang)}: {info['points']} · {t('base_value', lang)}: {info['base_value']}<br>"
-            f"{t('stored', lang)}: {info['stored']}</div>"
+            + (f"{t('base_value', lang)}: {info['base_value']}</div>" if g.totals_hidden else  # Final Showdown: no points
+               f"{t('points', lang)}: {info['points']} · {t('base_value', lang)}: {info['base_value']}<br>"
+               f"{t('stored', lang)}: {info['stored']}</div>")
         )
 
 
@@ -211,7 +213,7 @@ class LogView(W.VBox):
         self.refresh()
 
     def _line(self, ev: dict) -> str | None:
-        line = describe_event(ev, self.c.lang, _names(self.c))
+        line = describe_event(redacted(self.c.game.setup, ev), self.c.lang, _names(self.c))
         return None if line is None else f"<div>{html.escape(line)}</div>"
 
     def refresh(self, _: Any = None) -> None:

@@ -11,12 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from conquest_widget.core.protocol import Action as CoreAction
 from conquest_widget.errors import SerializationError
 
 
 @dataclass(frozen=True)
-class Action:
-    """Base class of all actions."""
+class Action(CoreAction):
+    """Base class of all Japan Conquest actions (a :class:`conquest_widget.core.protocol.Action`)."""
 
     kind: ClassVar[str] = ""
 
@@ -94,7 +95,9 @@ def action_from_dict(data: dict[str, Any]) -> Action:
         if kind == "edit":
             return Edit(op=str(data["op"]), args=dict(data.get("args", {})))
         cls = _SIMPLE[kind]
-        fields = {k: int(v) for k, v in data.items() if k != "type"}
+        fields = {k: v for k, v in data.items() if k != "type"}
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in fields.values()):
+            raise TypeError(f"{kind} takes integer values")
         return cls(**fields)
     except (KeyError, TypeError, ValueError) as exc:
         raise SerializationError(f"not an action: {data!r}") from exc

@@ -119,6 +119,20 @@ class Game:
             self._emit("turn_order", order=list(self.state.order))
         self._start_turn()
 
+    def _init_position(self, setup: GameSetup, state: GameState, *, actions: int, dice: DiceSource) -> None:
+        """Fill a ``Game.__new__(Game)`` with a position and no history (CPUs choosing from
+        a view: :func:`conquest_widget.games.japan_conquest.bots.game_from_view`).  Only the
+        log's length is known; its entries are None."""
+        self.setup = setup
+        self.board = japan()
+        self.dice = dice
+        self._dice_start = None
+        self.log = [None] * actions  # type: ignore[list-item]
+        self.events = []
+        self._ctx = None
+        self._plan = []
+        self.state = state
+
     # ------------------------------------------------------------------ queries
     @property
     def phase(self) -> str:

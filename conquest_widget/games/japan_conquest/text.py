@@ -231,6 +231,8 @@ class _Fields(dict):
             return pref_name(ev["pref"], lang)
         if key == "region":
             return region_name(ev["region"], lang)
+        if key in ("pts", "points", "amount") and ("points" if key == "pts" else key) not in ev:
+            return "?"  # hidden during the Final Showdown
         if key == "pts":
             return _pts(ev["points"])
         if key in ("level", "level_lower"):
