@@ -1,0 +1,146 @@
+"""English and Japanese text of the Codex: faction names, explanations of illegal actions,
+event log lines.
+
+    >>> t("not_larger", "en", size=3, enemy=3)
+    'group of 3 is not larger than the enemy group of 3 next to it'
+    >>> t("purchase_limit", "ja", limit=5)
+    'このターンはすでに5回購入しました'
+    >>> faction_name("grove", "ja")
+    '翠林守護団'
+    >>> describe_event({"type": "cash", "seat": 1, "amount": -3000, "cause": "loss", "faction": "tide", "balance": -500}, "en", ["Aki", "Ben"])
+    'Ben: -3,000 (loss, Tide Covenant), balance -500'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .rules import FACTION_NAMES
+
+LANGS = ("en", "ja")
+
+STRINGS: dict[str, tuple[str, str]] = {
+    # explanations of illegal actions (IllegalActionError messages; ``reason`` = the key)
+    "unknown_faction": ("unknown faction {faction!r}: the factions are {factions}", "不明な勢力 {faction!r}（勢力は {factions}）"),
+    "wrong_phase": ("{what} is not possible now: {now}", "今は{what}できません：{now}"),
+    "unlisted": ("the {name} is not listed (no piece on the board): its shares cannot be traded", "{name}は未上場（盤上に駒がない）なので株を売買できません"),
+    "purchase_limit": ("{limit} purchases already this turn", "このターンはすでに{limit}回購入しました"),
+    "cannot_afford": ("a {name} share costs {price:,} but you have {cash:,}: no buying into debt", "{name}の株は{price:,}ですが所持金は{cash:,}です（借金して買えません）"),
+    "no_shares": ("you hold no {name} share", "{name}の株を持っていません"),
+    "not_forced": ("you are not in a forced sale", "強制売却の対象ではありません"),
+    "already_rolled": ("the dice are already rolled this turn", "このターンはすでにダイスを振りました"),
+    "not_rolled": ("roll the dice first", "先にダイスを振ってください"),
+    "must_place": ("place your piece first", "先に駒を置いてください"),
+    "off_board": ("there is no plot at territory {territory}, row {row}, column {col} (territories 1-6, rows and columns 1-{k})", "領域{territory}の{row}行{col}列という区画はありません（領域1〜6、行・列1〜{k}）"),
+    "wrong_territory": ("the number die shows territory {rolled}, not {territory}", "数のダイスは領域{rolled}を示しています（{territory}ではありません）"),
+    "wrong_faction": ("the colour die shows the {rolled}, not the {name}", "色のダイスは{rolled}を示しています（{name}ではありません）"),
+    "occupied": ("that plot already holds a {name} piece", "その区画にはすでに{name}の駒があります"),
+    "not_larger": ("group of {size} is not larger than the enemy group of {enemy} next to it", "{size}個の集団は隣の敵の{enemy}個の集団より大きくありません"),
+    "supply_spent": ("the {name} supply is spent", "{name}の駒はもう残っていません"),
+    "already_picked": ("you already took your free share", "無料の株はすでに受け取りました"),
+    "editor_off": ("this match was not set up with the editor on", "この対局はエディタ有効で作られていません"),
+    "bad_edit": ("bad edit: {problem}", "不正な編集：{problem}"),
+    # phases (for wrong_phase)
+    "phase_start": ("each player first takes a free share", "まず各プレイヤーが無料の株を1つ受け取ります"),
+    "phase_trade1": ("trade or roll the dice", "売買するかダイスを振ってください"),
+    "phase_place": ("place the rolled piece", "出た駒を置いてください"),
+    "phase_trade2": ("trade or end the turn", "売買するかターンを終えてください"),
+    "phase_forced": ("a forced sale is under way", "強制売却中です"),
+    "phase_over": ("the game is over", "ゲームは終了しました"),
+    # action names (for wrong_phase)
+    "act_pick": ("taking the free share", "無料の株の受け取り"),
+    "act_buy": ("buying", "購入"),
+    "act_sell": ("selling", "売却"),
+    "act_roll": ("rolling", "ダイスを振ること"),
+    "act_place": ("placing", "駒を置くこと"),
+    "act_end_turn": ("ending the turn", "ターン終了"),
+    "act_forced_sell": ("a forced sale", "強制売却"),
+    # ledger causes
+    "cause_start": ("starting cash", "初期資金"),
+    "cause_income": ("income", "収入"),
+    "cause_dividend": ("dividend", "配当"),
+    "cause_loss": ("loss", "損失"),
+    "cause_buy": ("buy", "購入"),
+    "cause_sell": ("sell", "売却"),
+    "cause_forced_sell": ("forced sell", "強制売却"),
+    "cause_edit": ("editor", "エディタ"),
+    # events
+    "ev_pick": ("{player} takes a free {name} share", "{player}が{name}の無料株を受け取りました"),
+    "ev_first_player": ("{player} plays first", "{player}が先手です"),
+    "ev_turn": ("Turn {turn}: {player}", "{turn}ターン目：{player}"),
+    "ev_roll": ("{player} rolls territory {territory} and {colour}", "{player}のダイス：領域{territory}・{colour}"),
+    "ev_joker": ("a Joker", "ジョーカー"),
+    "ev_skip": ("no legal placement: the placement is skipped", "置ける場所がないため配置をとばします"),
+    "ev_place": ("{player} places a {name} piece in territory {territory} (row {row}, column {col}): group of {size}", "{player}が{name}の駒を領域{territory}（{row}行{col}列）に置きました：{size}個の集団"),
+    "ev_removed": ("a {name} group of {size} is conquered and removed", "{name}の{size}個の集団が征服され取り除かれました"),
+    "ev_price": ("{name}: {old:,} → {new:,}", "{name}：{old:,} → {new:,}"),
+    "ev_cash": ("{player}: {amount} ({cause}{faction}), balance {balance}", "{player}：{amount}（{cause}{faction}）残高{balance}"),
+    "ev_buy": ("{player} buys a {name} share for {price:,}", "{player}が{name}の株を{price:,}で購入"),
+    "ev_sell": ("{player} sells a {name} share for {price:,}", "{player}が{name}の株を{price:,}で売却"),
+    "ev_forced_sell": ("{player} must sell: a {name} share for {price:,}", "{player}の強制売却：{name}の株を{price:,}で売却"),
+    "ev_forced": ("{player} is in debt and must sell shares", "{player}は借金のため株を売らなければなりません"),
+    "ev_eliminated": ("{player} is eliminated", "{player}は脱落しました"),
+    "ev_end": ("The game ends: {why}", "ゲーム終了：{why}"),
+    "ev_edit": ("Position edited ({op})", "エディタで局面を変更（{op}）"),
+    "end_group_15": ("a group of 15 stands on the board", "15個の集団ができました"),
+    "end_supply_20": ("a faction's 20th piece was placed", "ある勢力の20個目の駒が置かれました"),
+    "end_last_survivor": ("only one player is left", "残ったプレイヤーは1人だけです"),
+}
+
+
+def t(key: str, lang: str = "en", **kw: Any) -> str:
+    """The text ``key`` in ``lang`` ("en" or "ja"), formatted with ``kw``."""
+    en, ja = STRINGS[key]
+    return (ja if lang == "ja" else en).format(**kw)
+
+
+def faction_name(faction: str, lang: str = "en") -> str:
+    """A faction's display name."""
+    en, ja = FACTION_NAMES[faction]
+    return ja if lang == "ja" else en
+
+
+def _money(v: int) -> str:
+    return f"{v:+,}"
+
+
+def describe_event(e: Mapping[str, Any], lang: str = "en", names: Sequence[str] = ()) -> str:
+    """A readable log line for an engine event."""
+
+    def who(seat: Any) -> str:
+        return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else f"P{seat}"
+
+    typ = e.get("type")
+    fac = e.get("faction")
+    name = faction_name(fac, lang) if fac in FACTION_NAMES else ""
+    if typ == "cash":
+        cause = t(f"cause_{e['cause']}", lang)
+        extra = f", {name}" if name and lang == "en" else (f"・{name}" if name else "")
+        return t("ev_cash", lang, player=who(e["seat"]), amount=_money(e["amount"]), cause=cause,
+                 faction=extra, balance=f"{e['balance']:,}")
+    if typ == "roll":
+        colour = faction_name(e["faction"], lang) if e.get("faction") else t("ev_joker", lang)
+        return t("ev_roll", lang, player=who(e["seat"]), territory=e["territory"], colour=colour)
+    if typ == "place":
+        return t("ev_place", lang, player=who(e["seat"]), name=name, territory=e["territory"],
+                 row=e["row"], col=e["col"], size=e["size"])
+    if typ == "removed":
+        return t("ev_removed", lang, name=name, size=e["size"])
+    if typ == "price":
+        return t("ev_price", lang, name=name, old=e["old"], new=e["new"])
+    if typ in ("buy", "sell", "forced_sell"):
+        return t(f"ev_{typ}", lang, player=who(e["seat"]), name=name, price=e["price"])
+    if typ == "pick":
+        return t("ev_pick", lang, player=who(e["seat"]), name=name)
+    if typ in ("first_player", "forced", "eliminated"):
+        return t(f"ev_{typ}", lang, player=who(e["seat"]))
+    if typ == "turn":
+        return t("ev_turn", lang, turn=e["turn"], player=who(e["seat"]))
+    if typ == "skip":
+        return t("ev_skip", lang)
+    if typ == "end":
+        return t("ev_end", lang, why="; ".join(t(f"end_{r}", lang) for r in e["triggers"]))
+    if typ == "edit":
+        return t("ev_edit", lang, op=e.get("op", ""))
+    return str(dict(e))
