@@ -1,0 +1,968 @@
+"""The Japanese Risk engine on the shared match protocol (issue 14, seed 002).
+
+Hidden ownership: the 47 territory cards are dealt face down into five piles of nine (two
+left over); players secretly put their income on their own cards, buy public castles and
+secret ninjas, and only show an owner when armies come onto the board, a castle is built,
+or the territory is attacked.  Every rule and every interpretation is listed in
+``docs/rules_risk.md`` with its test.
+
+    >>> m = JapaneseRisk(RiskSetup(players=("Aki", "Ben")), seed=3)
+    >>> m.state["phase"], sorted(m.to_act())
+    ('income', [0, 1])
+    >>> len(m.view(0)["me"]["cards"]), m.view(0)["players"][1]["territories"]
+    (9, 9)
+    >>> [t for t in m.view(0)["territories"] if t["owner"] == 1]   # Ben's cards are secret
+    []
+    >>> m.apply(Place(m.view(0)["me"]["cards"][0], 9), 0)
+    >>> m.to_act()
+    (1,)
+
+A seat's knowledge travels only through :meth:`JapaneseRisk.view` and
+:meth:`~conquest_widget.core.match.Match.events_for`; :func:`export_for_seat` packs both
+into a document ("what player 2 knows").
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar, Self
+
+from conquest_widget.core.match import Match
+from conquest_widget.core.protocol import CHANCE, Action, ActionCodec, Outcome
+from conquest_widget.errors import IllegalActionError, SetupError
+from conquest_widget.maps.japan.board import japan
+
+from .spec import SPEC
+
+__all__ = [
+    "ADJ",
+    "CASTLE_COST",
+    "CODES",
+    "NEUTRAL",
+    "NINJA_COST",
+    "PILES",
+    "PILE_SIZE",
+    "SEA",
+    "Attack",
+    "BuildCastle",
+    "BuyNinja",
+    "Commit",
+    "Deploy",
+    "EndTurn",
+    "Hold",
+    "JapaneseRisk",
+    "Launch",
+    "Move",
+    "NinjaMove",
+    "Place",
+    "RiskSetup",
+    "Strike",
+    "export_for_seat",
+]
+
+#: owner value of a neutral territory
+NEUTRAL = -1
+CODES = tuple(range(1, 48))
+_BOARD = japan()
+#: ADJ[code] -> neighbours (land borders and sea links)
+ADJ: tuple[tuple[int, ...], ...] = _BOARD.adjacency
+#: sea links as frozensets {a, b}
+SEA = frozenset(frozenset((c.a, c.b)) for c in _BOARD.connections if c.kind == "sea")
+CASTLE_COST = 5
+NINJA_COST = 3
+PILES = 5
+PILE_SIZE = 9
+MAX_ROUND_LIMIT = 500
+
+codec = ActionCodec("japanese_risk")
+
+
+# ------------------------------------------------------------ actions
+@codec.register
+@dataclass(frozen=True)
+class Place(Action):
+    """Income: put ``count`` armies secretly on the card of your ``territory``."""
+    kind = "place"
+    territory: int
+    count: int = 1
+
+
+@codec.register
+@dataclass(frozen=True)
+class BuildCastle(Action):
+    """Income: buy a castle (5 armies) on your ``territory`` (public)."""
+    kind = "castle"
+    territory: int
+
+
+@codec.register
+@dataclass(frozen=True)
+class BuyNinja(Action):
+    """Income: buy ``count`` ninjas (3 armies each), kept secretly in reserve."""
+    kind = "ninja"
+    count: int = 1
+
+
+@codec.register
+@dataclass(frozen=True)
+class Deploy(Action):
+    """Bring ``count`` armies from the card of your ``territory`` onto the board there."""
+    kind = "deploy"
+    territory: int
+    count: int = 1
+
+
+@codec.register
+@dataclass(frozen=True)
+class Move(Action):
+    """Move ``count`` of your board armies from ``src`` to your adjacent ``dst`` (one move each)."""
+    kind = "move"
+    src: int
+    dst: int
+    count: int = 1
+
+
+@codec.register
+@dataclass(frozen=True)
+class Attack(Action):
+    """Send ``count`` armies (or your ninjas on the board, ``ninja=True``) from ``src``
+    against the adjacent ``target``; groups gather until :class:`Launch`."""
+    kind = "attack"
+    src: int
+    target: int
+    count: int = 1
+    ninja: bool = False
+
+
+@codec.register
+@dataclass(frozen=True)
+class Launch(Action):
+    """Start the battle of the gathered attack."""
+    kind = "launch"
+
+
+@codec.register
+@dataclass(frozen=True)
+class NinjaMove(Action):
+    """Move ``count`` of your placed ninjas from ``src`` to an adjacent territory (no battle)."""
+    kind = "ninja_move"
+    src: int
+    dst: int
+    count: int = 1
+
+
+@codec.register
+@dataclass(frozen=True)
+class EndTurn(Action):
+    """End your turn."""
+    kind = "end_turn"
+
+
+@codec.register
+@dataclass(frozen=True)
+class Commit(Action):
+    """Defender: bring ``count`` armies from the card of the attacked territory onto the board."""
+    kind = "commit"
+    count: int
+
+
+@codec.register
+@dataclass(frozen=True)
+class Strike(Action):
+    """Ninja window: send ``count`` ninjas from reserve against ``target`` (secret until the
+    window closes; the owner stays hidden)."""
+    kind = "strike"
+    target: int
+    count: int = 1
+
+
+@codec.register
+@dataclass(frozen=True)
+class Hold(Action):
+    """Ninja window: no strike now."""
+    kind = "hold"
+
+
+# ------------------------------------------------------------ setup
+@dataclass(frozen=True)
+class RiskSetup:
+    """A validated Japanese Risk setup.
+
+    ``players``: 2-5 names; ``shogun``: ``"all"`` (more than all other territories,
+    neutral ones included) or ``"players"`` (more than the other players' together);
+    ``round_limit``: None (off) or the last round, after which most territories wins.
+
+    >>> RiskSetup.from_dict({"players": ["A", "B", "C"], "round_limit": 10}).round_limit
+    10
+    >>> RiskSetup.from_dict({"players": ["A"]})
+    Traceback (most recent call last):
+    ...
+    conquest_widget.errors.SetupError: Japanese Risk needs 2-5 players, got 1
+    """
+
+    players: tuple[str, ...]
+    shogun: str = "all"
+    round_limit: int | None = None
+
+    def __post_init__(self) -> None:
+        players = self.players
+        if not isinstance(players, (tuple, list)) or not 2 <= len(players) <= 5:
+            n = len(players) if isinstance(players, (tuple, list)) else players
+            raise SetupError(f"Japanese Risk needs 2-5 players, got {n!r}"[:200])
+        for p in players:
+            if not isinstance(p, str) or not 1 <= len(p) <= 24 or not p.isprintable():
+                raise SetupError(f"a player name must be 1-24 printable characters, got {p!r}"[:200])
+        object.__setattr__(self, "players", tuple(players))
+        if self.shogun not in ("all", "players"):
+            raise SetupError(f"shogun must be 'all' or 'players', got {self.shogun!r}"[:200])
+        rl = self.round_limit
+        if rl is not None and (not isinstance(rl, int) or isinstance(rl, bool) or not 1 <= rl <= MAX_ROUND_LIMIT):
+            raise SetupError(f"round_limit must be None or 1-{MAX_ROUND_LIMIT}, got {rl!r}"[:200])
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"players": list(self.players), "shogun": self.shogun, "round_limit": self.round_limit}
+
+    @classmethod
+    def from_dict(cls, data: Any) -> RiskSetup:
+        if not isinstance(data, Mapping):
+            raise SetupError(f"a setup must be an object, got {type(data).__name__}")
+        extra = set(data) - {"players", "shogun", "round_limit"}
+        if extra:
+            raise SetupError(f"unknown setup fields {sorted(extra)}"[:200])
+        if "players" not in data:
+            raise SetupError("a setup needs players")
+        return cls(players=data["players"], shogun=data.get("shogun", "all"), round_limit=data.get("round_limit"))
+
+
+def _err(msg: str, reason: str, **details: Any) -> IllegalActionError:
+    return IllegalActionError(msg, reason, **details)
+
+
+def _name(code: int) -> str:
+    return _BOARD.prefecture(code).name_en
+
+
+def _valid_code(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool) and 1 <= x <= 47
+
+
+# ------------------------------------------------------------ the match
+class JapaneseRisk(Match):
+    """One match of Japanese Risk (see the module docstring and docs/rules_risk.md)."""
+
+    spec: ClassVar[Any] = SPEC
+    codec: ClassVar[ActionCodec] = codec
+    setup_class: ClassVar[Any] = RiskSetup
+
+    # ............................................................ set-up
+    @classmethod
+    def random_setup(cls, rng: random.Random, n_players: int) -> RiskSetup:
+        """A random setup for tests and simulations: a round limit of 3-8 rounds so that
+        random play ends (documented in docs/rules_risk.md)."""
+        return RiskSetup(players=tuple(f"P{i + 1}" for i in range(n_players)),
+                         shogun=rng.choice(("all", "players")), round_limit=rng.randint(3, 8))
+
+    def _start(self) -> None:
+        n = self.n_seats
+        z = [0] * 48
+        self.state: dict[str, Any] = {
+            "round": 0, "phase": "income", "order": [], "turn_idx": 0,
+            "owner": [NEUTRAL] * 48, "card": list(z), "board": list(z),
+            "castle": [False] * 48, "wounded": list(z), "revealed": [False] * 48,
+            "ninjas": [[] for _ in range(48)],
+            "reserve": [0] * n, "bought": [0] * n, "income_left": [0] * n,
+            "income_total": [0] * n, "deployed": [0] * n, "castles_bought": [0] * n,
+            "fresh": list(z), "half": list(z), "nfresh": list(z), "nhalf": list(z),
+            "attacked": [], "pending": None, "battle": None, "window": None,
+            "over": None,
+        }
+        deal = self.chance.shuffle(list(CODES), kind="deal")
+        piles = [deal[i * PILE_SIZE:(i + 1) * PILE_SIZE] for i in range(PILES)]
+        for seat in range(n):
+            for code in piles[seat]:
+                self.state["owner"][code] = seat
+            self.emit({"type": "dealt", "seat": seat, "cards": sorted(piles[seat]), "n": PILE_SIZE},
+                      visible_to=(seat,), public={"type": "dealt", "seat": seat, "n": PILE_SIZE})
+        self._new_round()
+        self._advance()
+
+    @classmethod
+    def from_state(cls, setup: RiskSetup, state: dict[str, Any], seed: int = 0) -> Self:
+        """A match that starts from ``state`` (e.g. one drawn by
+        :func:`~.resample.resample_hidden`) for simulations: it has no replayable log."""
+        m = cls.__new__(cls)
+        m.setup = setup
+        m.log = []
+        m.events = []
+        from conquest_widget.core.chance import Chance
+
+        m.chance = Chance(seed, (), log=m.log)
+        m.state = copy.deepcopy(state)
+        return m
+
+    # ............................................................ helpers
+    def _owned(self, seat: int) -> list[int]:
+        own = self.state["owner"]
+        return [c for c in CODES if own[c] == seat]
+
+    def count(self, seat: int) -> int:
+        """Territories owned by ``seat`` (public: income is counted openly)."""
+        own = self.state["owner"]
+        return sum(1 for c in CODES if own[c] == seat)
+
+    def current(self) -> int | None:
+        s = self.state
+        if s["phase"] != "turns":
+            return None
+        return s["order"][s["turn_idx"]]
+
+    def _new_round(self) -> None:
+        s = self.state
+        s["round"] += 1
+        s["wounded"] = [0] * 48  # once-hit armies heal at the next turn round
+        order = self._roll_order(list(range(self.n_seats)))
+        s["order"] = order
+        s["turn_idx"] = 0
+        s["phase"] = "income"
+        self.emit({"type": "round", "round": s["round"], "order": list(order)})
+        for seat in range(self.n_seats):
+            inc = self.count(seat)
+            s["income_left"][seat] = inc
+            s["income_total"][seat] += inc
+            self.emit({"type": "income", "seat": seat, "n": inc})
+
+    def _roll_order(self, seats: list[int]) -> list[int]:
+        """Turn order by dice (highest first), ties rolled again among the tied."""
+        if len(seats) <= 1:
+            return seats
+        rolls = self.chance.roll(len(seats), kind="order")
+        self.emit({"type": "order_roll", "seats": list(seats), "dice": list(rolls)})
+        out: list[int] = []
+        for v in sorted(set(rolls), reverse=True):
+            group = [s for s, r in zip(seats, rolls, strict=True) if r == v]
+            out += self._roll_order(group)
+        return out
+
+    def _start_turn(self) -> None:
+        s = self.state
+        p = self.current()
+        assert p is not None
+        s["attacked"] = []
+        s["pending"] = None
+        for c in CODES:
+            mine = s["owner"][c] == p
+            s["fresh"][c] = s["board"][c] - s["wounded"][c] if mine else 0
+            s["half"][c] = 0
+            s["nfresh"][c] = s["ninjas"][c].count(p)
+            s["nhalf"][c] = 0
+        self.emit({"type": "turn", "seat": p, "round": s["round"]})
+        self._open_window("turn")
+
+    def _open_window(self, trigger: str) -> None:
+        s = self.state
+        p = self.current()
+        start = p if p is not None else 0
+        s["window"] = {"queue": [(start + k) % self.n_seats for k in range(self.n_seats)],
+                       "decl": [], "strikes": None, "trigger": trigger}
+
+    def _check_shogun(self) -> bool:
+        s = self.state
+        if s["over"] is not None:
+            return True
+        counts = [self.count(p) for p in range(self.n_seats)]
+        for p, c in enumerate(counts):
+            others = (47 - c) if self.setup.shogun == "all" else sum(counts) - c
+            if c > others:
+                s["over"] = {"reason": "shogun", "winner": p, "counts": counts}
+                s["phase"] = "over"
+                s["battle"] = None
+                s["window"] = None
+                s["pending"] = None
+                self.emit({"type": "game_over", "reason": "shogun", "winner": p, "counts": counts})
+                return True
+        return False
+
+    # ............................................................ flow
+    def _advance(self) -> None:
+        s = self.state
+        while s["over"] is None:
+            if s["battle"] is not None:
+                if self._battle_waits():
+                    return
+                self._battle_step()
+                continue
+            w = s["window"]
+            if w is not None:
+                if w["queue"]:
+                    return
+                if w["strikes"] is None:
+                    w["strikes"] = self._group_strikes(w["decl"])
+                if w["strikes"]:
+                    target, owners = w["strikes"].pop(0)
+                    self.emit({"type": "strike", "territory": target, "n": len(owners)})
+                    self._begin_battle(target, 0, list(owners), 0, [], None)
+                    continue
+                s["window"] = None
+                continue
+            if s["phase"] == "income":
+                if any(s["income_left"]):
+                    return
+                s["phase"] = "turns"
+                s["turn_idx"] = 0
+                self._start_turn()
+                continue
+            return
+
+    def _group_strikes(self, decl: list[list[int]]) -> list[tuple[int, list[int]]]:
+        by: dict[int, list[int]] = {}
+        for seat, target, count in decl:
+            by.setdefault(target, []).extend([seat] * count)
+        return [(t, by[t]) for t in sorted(by)]
+
+    # ............................................................ battles
+    def _begin_battle(self, target: int, armies: int, ninjas: list[int], sea_armies: int,
+                      sea_ninjas: list[int], attacker: int | None) -> None:
+        s = self.state
+        owner = s["owner"][target]
+        s["revealed"][target] = True
+        self.emit({"type": "revealed", "territory": target, "owner": "neutral" if owner == NEUTRAL else owner})
+        b = {"target": target, "attacker": attacker, "armies": armies, "ninjas": ninjas,
+             "sea_armies": sea_armies, "sea_ninjas": sea_ninjas, "defender": owner,
+             "asked": False, "rounds": 0, "preroll": bool(sea_armies or sea_ninjas)}
+        if owner == NEUTRAL:
+            if s["board"][target] == 0:
+                s["board"][target] = 2
+                self.emit({"type": "neutral_armies", "territory": target, "n": 2})
+        elif s["board"][target] == 0 and s["card"][target] == 0:
+            if armies and attacker is not None:
+                self.emit({"type": "handed_over", "seat": owner, "territory": target})
+            else:
+                self.emit({"type": "undefended", "seat": owner, "territory": target})
+            s["battle"] = b
+            self._finish_battle()
+            return
+        s["battle"] = b
+
+    def _battle_waits(self) -> bool:
+        b = self.state["battle"]
+        q = b["defender"]
+        return q != NEUTRAL and not b["asked"] and self.state["card"][b["target"]] > 0 and self._attackers() > 0
+
+    def _attackers(self) -> int:
+        b = self.state["battle"]
+        return b["armies"] + len(b["ninjas"])
+
+    def _battle_step(self) -> None:
+        s = self.state
+        b = s["battle"]
+        t = b["target"]
+        if self._attackers() == 0 or s["board"][t] == 0:
+            self._finish_battle()
+            return
+        if b["preroll"]:
+            b["preroll"] = False
+            dice = self.chance.roll(s["board"][t], kind="sea_defence")
+            hits = sum(1 for d in dice if d <= 4)
+            self.emit({"type": "preroll", "territory": t, "dice": list(dice), "hits": hits})
+            for _ in range(hits):
+                if b["sea_ninjas"]:
+                    owner_ = b["sea_ninjas"].pop()
+                    b["ninjas"].remove(owner_)
+                elif b["sea_armies"]:
+                    b["sea_armies"] -= 1
+                    b["armies"] -= 1
+            return
+        att = self.chance.roll(self._attackers(), kind="attack")
+        castle = s["castle"][t]
+        ndef = s["board"][t]
+        dfn = self.chance.roll(ndef, kind="defence")
+        ah = sum(1 for d in att if d <= 3)
+        dh = sum(1 for d in dfn if d <= 4)
+        if castle:
+            hp = max(0, 2 * ndef - s["wounded"][t] - ah)
+            s["board"][t] = (hp + 1) // 2
+            s["wounded"][t] = hp % 2
+        else:
+            s["board"][t] = max(0, ndef - ah)
+        for _ in range(dh):
+            if b["ninjas"]:
+                b["ninjas"].pop()
+            elif b["armies"]:
+                b["armies"] -= 1
+        b["rounds"] += 1
+        b["asked"] = False
+        self._clip_moves(t)
+        self.emit({"type": "battle_round", "territory": t, "att": list(att), "dfn": list(dfn), "ah": ah, "dh": dh,
+                   "attackers": self._attackers(), "defenders": s["board"][t], "wounded": s["wounded"][t]})
+
+    def _clip_moves(self, t: int) -> None:
+        s = self.state
+        movable = max(0, s["board"][t] - s["wounded"][t])
+        s["fresh"][t] = min(s["fresh"][t], movable)
+        s["half"][t] = min(s["half"][t], movable - s["fresh"][t])
+
+    def _finish_battle(self) -> None:
+        s = self.state
+        b = s["battle"]
+        t = b["target"]
+        s["battle"] = None
+        won = s["board"][t] == 0 and self._attackers_of(b) > 0
+        if won and b["armies"] > 0 and b["attacker"] is not None:
+            old = s["owner"][t]
+            s["owner"][t] = b["attacker"]
+            s["board"][t] = b["armies"]
+            s["card"][t] = 0
+            s["wounded"][t] = 0
+            s["fresh"][t] = s["half"][t] = 0
+            s["ninjas"][t].extend(b["ninjas"])
+            self.emit({"type": "captured", "seat": b["attacker"], "territory": t, "armies": b["armies"],
+                       "ninjas": len(b["ninjas"]), "from": "neutral" if old == NEUTRAL else old})
+        elif won:
+            s["ninjas"][t].extend(b["ninjas"])
+            self.emit({"type": "ninjas_won", "territory": t, "ninjas": len(b["ninjas"])})
+        else:
+            self.emit({"type": "held", "territory": t, "defenders": s["board"][t]})
+        if self._check_shogun():
+            return
+        if b["attacker"] is not None:
+            self._open_window("battle")
+
+    @staticmethod
+    def _attackers_of(b: dict[str, Any]) -> int:
+        return b["armies"] + len(b["ninjas"])
+
+    # ............................................................ protocol
+    def to_act(self) -> tuple[int, ...]:
+        s = self.state
+        if s["over"] is not None:
+            return ()
+        b = s["battle"]
+        if b is not None:
+            return (b["defender"],) if self._battle_waits() else ()
+        w = s["window"]
+        if w is not None:
+            return (w["queue"][0],) if w["queue"] else ()
+        if s["phase"] == "income":
+            return tuple(p for p in range(self.n_seats) if s["income_left"][p] > 0)
+        p = self.current()
+        return () if p is None else (p,)
+
+    def _mode(self, seat: int) -> str:
+        s = self.state
+        if s["battle"] is not None:
+            return "commit"
+        if s["window"] is not None:
+            return "window"
+        if s["phase"] == "income":
+            return "income"
+        return "turn"
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        if seat not in self.to_act():
+            return []
+        s = self.state
+        mode = self._mode(seat)
+        out: list[Action] = []
+        if mode == "commit":
+            t = s["battle"]["target"]
+            lo = 1 if s["board"][t] == 0 else 0
+            return [Commit(n) for n in range(s["card"][t], lo - 1, -1)]
+        if mode == "window":
+            out.append(Hold())
+            if s["reserve"][seat]:
+                for c in CODES:
+                    if s["owner"][c] != seat:
+                        out += [Strike(c, n) for n in range(1, s["reserve"][seat] + 1)]
+            return out
+        own = self._owned(seat)
+        if mode == "income":
+            left = s["income_left"][seat]
+            for c in own:
+                out += [Place(c, n) for n in range(1, left + 1)]
+            if left >= CASTLE_COST:
+                out += [BuildCastle(c) for c in own if not s["castle"][c]]
+            out += [BuyNinja(n) for n in range(1, left // NINJA_COST + 1)]
+            return out
+        pend = s["pending"]
+        owner = s["owner"]
+        if pend is None:
+            for c in own:
+                out += [Deploy(c, n) for n in range(1, s["card"][c] + 1)]
+        for c in own if pend is None else []:
+            mv = s["fresh"][c] + s["half"][c]
+            if mv:
+                for d in ADJ[c]:
+                    if owner[d] == seat:
+                        out += [Move(c, d, n) for n in range(1, mv + 1)]
+        for c in CODES:
+            mv = (s["fresh"][c] + s["half"][c]) if owner[c] == seat else 0
+            nmv = s["nfresh"][c] + s["nhalf"][c]
+            if not (mv or nmv):
+                continue
+            for d in ADJ[c]:
+                if owner[d] == seat or d in s["attacked"] or (pend is not None and pend["target"] != d):
+                    continue
+                out += [Attack(c, d, n) for n in range(1, mv + 1)]
+                out += [Attack(c, d, n, True) for n in range(1, nmv + 1)]
+            if nmv and pend is None:
+                for d in ADJ[c]:
+                    out += [NinjaMove(c, d, n) for n in range(1, nmv + 1)]
+        out.append(Launch() if pend is not None else EndTurn())
+        return out
+
+    def _explain(self, seat: int, action: Action) -> IllegalActionError | None:
+        s = self.state
+        mode = self._mode(seat)
+        expected = {"commit": (Commit,), "window": (Strike, Hold), "income": (Place, BuildCastle, BuyNinja),
+                    "turn": (Deploy, Move, Attack, Launch, NinjaMove, EndTurn)}[mode]
+        if not isinstance(action, expected):
+            return _err(f"{action.kind} is not possible now: expected one of "
+                        + ", ".join(c.kind for c in expected), "wrong_phase")
+        for f in ("territory", "src", "dst", "target"):
+            if hasattr(action, f) and not _valid_code(getattr(action, f)):
+                return _err(f"{f} must be a prefecture code 1-47, got {getattr(action, f)!r}", "no_such_territory")
+        if hasattr(action, "count"):
+            n = action.count
+            if not isinstance(n, int) or isinstance(n, bool) or n < (0 if isinstance(action, Commit) else 1):
+                return _err(f"count must be a positive integer, got {n!r}", "bad_count")
+        if isinstance(action, Attack) and not isinstance(action.ninja, bool):
+            return _err(f"ninja must be true or false, got {action.ninja!r}", "bad_flag")
+        owner = s["owner"]
+        if isinstance(action, Commit):
+            t = s["battle"]["target"]
+            if action.count > s["card"][t]:
+                return _err(f"only {s['card'][t]} armies are on the card of {_name(t)}", "too_many", have=s["card"][t])
+            if action.count == 0 and s["board"][t] == 0:
+                return _err(f"{_name(t)} has no defender on the board: bring at least one army", "must_commit")
+            return None
+        if isinstance(action, Hold):
+            return None
+        if isinstance(action, Strike):
+            if action.count > s["reserve"][seat]:
+                return _err(f"you have {s['reserve'][seat]} ninjas in reserve", "too_many", have=s["reserve"][seat])
+            if owner[action.target] == seat:
+                return _err(f"{_name(action.target)} is yours: ninjas strike others", "own_target")
+            return None
+        left = s["income_left"][seat]
+        if isinstance(action, Place):
+            if owner[action.territory] != seat:
+                return _err(f"{_name(action.territory)} is not one of your territories", "not_own")
+            if action.count > left:
+                return _err(f"only {left} armies of income are left", "too_many", have=left)
+            return None
+        if isinstance(action, BuildCastle):
+            if owner[action.territory] != seat:
+                return _err(f"{_name(action.territory)} is not one of your territories", "not_own")
+            if s["castle"][action.territory]:
+                return _err(f"{_name(action.territory)} already has a castle", "has_castle")
+            if left < CASTLE_COST:
+                return _err(f"a castle costs {CASTLE_COST}; {left} left", "cost", have=left)
+            return None
+        if isinstance(action, BuyNinja):
+            if action.count * NINJA_COST > left:
+                return _err(f"{action.count} ninjas cost {action.count * NINJA_COST}; {left} left", "cost", have=left)
+            return None
+        pend = s["pending"]
+        if isinstance(action, EndTurn):
+            if pend is not None:
+                return _err("launch the gathered attack first (there is no retreat)", "pending_attack")
+            return None
+        if isinstance(action, Launch):
+            if pend is None:
+                return _err("no attack has been gathered", "no_attack")
+            return None
+        if isinstance(action, Deploy):
+            if pend is not None:
+                return _err("launch the gathered attack first", "pending_attack")
+            if owner[action.territory] != seat:
+                return _err(f"{_name(action.territory)} is not one of your territories", "not_own")
+            if action.count > s["card"][action.territory]:
+                have = s["card"][action.territory]
+                return _err(f"only {have} armies are on the card of {_name(action.territory)}", "too_many", have=have)
+            return None
+        src = action.src
+        dst = action.target if isinstance(action, Attack) else action.dst
+        if dst not in ADJ[src]:
+            return _err(f"{_name(src)} and {_name(dst)} are not connected", "not_adjacent")
+        if isinstance(action, NinjaMove) or (isinstance(action, Attack) and action.ninja):
+            have = s["nfresh"][src] + s["nhalf"][src]
+            if action.count > have:
+                return _err(f"only {have} of your ninjas in {_name(src)} can still move", "too_many", have=have)
+        else:
+            if owner[src] != seat:
+                return _err(f"{_name(src)} is not one of your territories", "not_own")
+            have = s["fresh"][src] + s["half"][src]
+            if action.count > have:
+                return _err(f"only {have} armies in {_name(src)} can still move", "too_many", have=have)
+        if isinstance(action, NinjaMove):
+            if pend is not None:
+                return _err("launch the gathered attack first", "pending_attack")
+            return None
+        if isinstance(action, Move):
+            if pend is not None:
+                return _err("launch the gathered attack first", "pending_attack")
+            if owner[dst] != seat:
+                return _err(f"{_name(dst)} is not yours: moving there is an attack", "not_own")
+            return None
+        # Attack
+        if owner[dst] == seat:
+            return _err(f"{_name(dst)} is yours: move there instead", "own_target")
+        if dst in s["attacked"]:
+            return _err(f"{_name(dst)} was already attacked this turn", "attacked_twice")
+        if pend is not None and pend["target"] != dst:
+            return _err(f"an attack on {_name(pend['target'])} is being gathered: launch it first", "pending_attack")
+        return None
+
+    def _apply(self, action: Action, seat: int) -> None:
+        s = self.state
+        if isinstance(action, Commit):
+            t = s["battle"]["target"]
+            s["card"][t] -= action.count
+            s["board"][t] += action.count
+            s["deployed"][seat] += action.count
+            s["battle"]["asked"] = True
+            self.emit({"type": "committed", "seat": seat, "territory": t, "n": action.count})
+        elif isinstance(action, Hold):
+            s["window"]["queue"].pop(0)
+        elif isinstance(action, Strike):
+            s["window"]["queue"].pop(0)
+            s["window"]["decl"].append([seat, action.target, action.count])
+            s["reserve"][seat] -= action.count
+            self.emit({"type": "strike_declared", "seat": seat, "territory": action.target, "n": action.count},
+                      visible_to=(seat,))
+        elif isinstance(action, Place):
+            s["card"][action.territory] += action.count
+            s["income_left"][seat] -= action.count
+            self.emit({"type": "placed", "seat": seat, "territory": action.territory, "n": action.count},
+                      visible_to=(seat,))
+        elif isinstance(action, BuildCastle):
+            t = action.territory
+            s["castle"][t] = True
+            s["revealed"][t] = True
+            s["income_left"][seat] -= CASTLE_COST
+            s["castles_bought"][seat] += 1
+            self.emit({"type": "castle_built", "seat": seat, "territory": t})
+        elif isinstance(action, BuyNinja):
+            s["reserve"][seat] += action.count
+            s["bought"][seat] += action.count
+            s["income_left"][seat] -= action.count * NINJA_COST
+            self.emit({"type": "ninja_bought", "seat": seat, "n": action.count}, visible_to=(seat,))
+        elif isinstance(action, Deploy):
+            t = action.territory
+            s["card"][t] -= action.count
+            s["board"][t] += action.count
+            s["fresh"][t] += action.count
+            s["deployed"][seat] += action.count
+            s["revealed"][t] = True
+            self.emit({"type": "deployed", "seat": seat, "territory": t, "n": action.count})
+        elif isinstance(action, Move):
+            self._take(action.src, action.count, False, dst=action.dst)
+            self.emit({"type": "moved", "seat": seat, "src": action.src, "territory": action.dst, "n": action.count})
+            s["revealed"][action.dst] = True
+        elif isinstance(action, NinjaMove):
+            self._take(action.src, action.count, True, dst=action.dst, seat=seat)
+            self.emit({"type": "ninja_moved", "src": action.src, "territory": action.dst, "n": action.count})
+        elif isinstance(action, Attack):
+            sea = frozenset((action.src, action.target)) in SEA
+            self._take(action.src, action.count, action.ninja, seat=seat)
+            if s["pending"] is None:
+                s["pending"] = {"target": action.target, "groups": []}
+            s["pending"]["groups"].append([action.src, action.count, sea, action.ninja])
+            self.emit({"type": "muster", "seat": seat, "src": action.src, "territory": action.target,
+                       "n": action.count, "ninja": action.ninja, "sea": sea,
+                       "what": "ninjas" if action.ninja else "armies"})
+        elif isinstance(action, Launch):
+            pend = s["pending"]
+            s["pending"] = None
+            t = pend["target"]
+            s["attacked"].append(t)
+            armies = sum(g[1] for g in pend["groups"] if not g[3])
+            ninjas = [seat] * sum(g[1] for g in pend["groups"] if g[3])
+            sea_armies = sum(g[1] for g in pend["groups"] if g[2] and not g[3])
+            sea_ninjas = [seat] * sum(g[1] for g in pend["groups"] if g[2] and g[3])
+            self.emit({"type": "launch", "seat": seat, "territory": t, "armies": armies, "ninjas": len(ninjas),
+                       "sea": sea_armies + len(sea_ninjas)})
+            self._begin_battle(t, armies, ninjas, sea_armies, sea_ninjas, seat)
+        elif isinstance(action, EndTurn):
+            self.emit({"type": "end_turn", "seat": seat})
+            self._end_turn()
+        self._advance()
+
+    def _take(self, src: int, count: int, ninja: bool, *, dst: int | None = None, seat: int | None = None) -> None:
+        """Remove ``count`` movers from ``src`` (once-moved ones first); with ``dst``, they
+        arrive there with one move fewer."""
+        s = self.state
+        fk, hk = ("nfresh", "nhalf") if ninja else ("fresh", "half")
+        from_half = min(s[hk][src], count)
+        from_fresh = count - from_half
+        s[hk][src] -= from_half
+        s[fk][src] -= from_fresh
+        if ninja:
+            for _ in range(count):
+                s["ninjas"][src].remove(seat)
+            if dst is not None:
+                s["ninjas"][dst].extend([seat] * count)
+        else:
+            s["board"][src] -= count
+            if dst is not None:
+                s["board"][dst] += count
+        if dst is not None:
+            s[hk][dst] += from_fresh
+
+    def _end_turn(self) -> None:
+        s = self.state
+        s["turn_idx"] += 1
+        s["fresh"] = [0] * 48
+        s["half"] = [0] * 48
+        s["nfresh"] = [0] * 48
+        s["nhalf"] = [0] * 48
+        s["attacked"] = []
+        if s["turn_idx"] < len(s["order"]):
+            self._start_turn()
+            return
+        if self.setup.round_limit is not None and s["round"] >= self.setup.round_limit:
+            counts = [self.count(p) for p in range(self.n_seats)]
+            s["over"] = {"reason": "round_limit", "winner": None, "counts": counts}
+            s["phase"] = "over"
+            self.emit({"type": "game_over", "reason": "round_limit", "counts": counts})
+            return
+        self._new_round()
+
+    def outcome(self) -> Outcome | None:
+        over = self.state["over"]
+        if over is None:
+            return None
+        counts = over["counts"]
+        if over["reason"] == "shogun":
+            scores = [(1 if p == over["winner"] else 0, c) for p, c in enumerate(counts)]
+            return Outcome.from_scores(scores, "shogun", winner=over["winner"], territories=counts)
+        return Outcome.from_scores(list(counts), "round_limit", territories=counts)
+
+    # ............................................................ information
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may know, built from scratch by inclusion (None = the public)."""
+        s = self.state
+        n = self.n_seats
+        cur = self.current()
+        terr = []
+        for c in CODES:
+            o = s["owner"][c]
+            if s["revealed"][c]:
+                shown: Any = "neutral" if o == NEUTRAL else o
+            elif seat is not None and o == seat:
+                shown = o
+            else:
+                shown = None
+            terr.append({"code": c, "owner": shown, "revealed": s["revealed"][c],
+                         "armies": s["board"][c], "castle": s["castle"][c],
+                         "wounded": s["wounded"][c], "ninjas": len(s["ninjas"][c])})
+        players = []
+        for p in range(n):
+            players.append({
+                "seat": p, "name": self.setup.players[p], "territories": self.count(p),
+                "castles": s["castles_bought"][p], "income_total": s["income_total"][p],
+                "deployed": s["deployed"][p],
+                # armies on cards + 3 per ninja ever bought + unspent income: public arithmetic
+                "hidden_pool": s["income_total"][p] - CASTLE_COST * s["castles_bought"][p] - s["deployed"][p],
+            })
+        v: dict[str, Any] = {
+            "game": "japanese_risk", "seat": seat, "round": s["round"], "round_limit": self.setup.round_limit,
+            "shogun": self.setup.shogun, "phase": s["phase"], "order": list(s["order"]),
+            "current": cur, "to_act": list(self.to_act()), "territories": terr, "players": players,
+        }
+        if cur is not None:
+            v["turn"] = {
+                "attacked": list(s["attacked"]),
+                "moves": [[c, s["fresh"][c], s["half"][c]] for c in CODES if s["fresh"][c] or s["half"][c]],
+                "pending": None if s["pending"] is None else {
+                    "target": s["pending"]["target"],
+                    "groups": [list(g) for g in s["pending"]["groups"]]},
+            }
+        b = s["battle"]
+        if b is not None:
+            v["battle"] = {"target": b["target"], "attacker": b["attacker"], "armies": b["armies"],
+                           "ninjas": len(b["ninjas"]), "sea": b["sea_armies"] + len(b["sea_ninjas"]),
+                           "preroll": b["preroll"], "rounds": b["rounds"],
+                           "defender": "neutral" if b["defender"] == NEUTRAL else b["defender"],
+                           "defenders": s["board"][b["target"]], "castle": s["castle"][b["target"]],
+                           "wounded": s["wounded"][b["target"]]}
+        w = s["window"]
+        if w is not None:
+            v["window"] = {"trigger": w["trigger"], "asking": w["queue"][0] if w["queue"] else None,
+                           "resolving": w["strikes"] is not None}
+        if s["over"] is not None:
+            v["over"] = {"reason": s["over"]["reason"], "winner": s["over"]["winner"],
+                         "counts": list(s["over"]["counts"])}
+        if seat is not None:
+            own = self._owned(seat)
+            me: dict[str, Any] = {
+                "cards": own, "card_armies": [[c, s["card"][c]] for c in own if s["card"][c]],
+                "reserve": s["reserve"][seat], "ninjas_bought": s["bought"][seat],
+                "ninjas": [[c, s["ninjas"][c].count(seat)] for c in CODES if seat in s["ninjas"][c]],
+                "income_left": s["income_left"][seat],
+            }
+            if cur == seat:
+                me["ninja_moves"] = [[c, s["nfresh"][c], s["nhalf"][c]] for c in CODES
+                                     if s["nfresh"][c] or s["nhalf"][c]]
+            if w is not None:
+                me["strikes"] = [[t, k] for p, t, k in w["decl"] if p == seat]
+            if b is not None:
+                me["battle_ninjas"] = b["ninjas"].count(seat)
+            v["me"] = me
+        return v
+
+    # ............................................................ hidden variants
+    def unknown_to(self, seat: int) -> list[int]:
+        """Territories whose owner ``seat`` does not know (not revealed, not its own)."""
+        s = self.state
+        return [c for c in CODES if not s["revealed"][c] and s["owner"][c] != seat]
+
+    def hidden_variant(self, seat: int, rng: random.Random) -> Self:
+        """A match reached by the same public actions that differs only in what ``seat``
+        cannot know: the cards of territories whose owner ``seat`` has never seen are
+        permuted (in the logged deal) and the other players' secret placements follow their
+        cards.  Returns a copy of this match when nothing is hidden from ``seat``."""
+        s = self.state
+        # targets of a gathered attack or of undisclosed strikes are known not to belong to
+        # the attacker / striker: keep them out of the permutation
+        fixed = set()
+        if s["pending"] is not None:
+            fixed.add(s["pending"]["target"])
+        if s["window"] is not None:
+            fixed.update(t for _, t, _ in s["window"]["decl"])
+        unknown = [c for c in self.unknown_to(seat) if c not in fixed]
+        doc = self.to_dict()
+        if len(unknown) < 2:
+            return type(self).from_dict(doc)
+        perm = list(unknown)
+        rng.shuffle(perm)
+        mapping = dict(zip(unknown, perm, strict=True))
+        log = doc["log"]
+        for i, e in enumerate(log):
+            if e["seat"] == CHANCE and e["kind"] == "deal":
+                # outcome[k] = index into CODES of the k-th dealt card
+                log[i] = dict(e, outcome=[mapping.get(x + 1, x + 1) - 1 for x in e["outcome"]])
+                break
+        for e in log:
+            if e["seat"] not in (CHANCE, seat) and e["action"]["type"] == "place":
+                t = e["action"]["territory"]
+                e["action"] = dict(e["action"], territory=mapping.get(t, t))
+        return type(self).from_dict(doc)
+
+
+def export_for_seat(match: JapaneseRisk, seat: int) -> dict[str, Any]:
+    """A document with only what ``seat`` knows (its view and its events) — "what player 2
+    knows", safe to share; the full save stays the player's own file.
+
+    >>> m = JapaneseRisk(RiskSetup(players=("Aki", "Ben")), seed=1)
+    >>> doc = export_for_seat(m, 1)
+    >>> sorted(doc), doc["seat"], "log" in doc
+    (['events', 'game', 'kind', 'seat', 'setup', 'version', 'view'], 1, False)
+    """
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < match.n_seats:
+        raise IllegalActionError(f"there is no seat {seat!r}", "no_such_seat")
+    return {"game": match.spec.id, "version": match.spec.version, "kind": "seat_export", "seat": seat,
+            "setup": match.setup.to_dict(), "view": match.view(seat), "events": match.events_for(seat)}
