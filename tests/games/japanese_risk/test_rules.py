@@ -1,0 +1,465 @@
+"""Rule tests of Japanese Risk: one or more per rule of issue 14 / docs/rules_risk.md."""
+
+from __future__ import annotations
+
+import pytest
+
+from conquest_widget.core.protocol import CHANCE
+from conquest_widget.errors import IllegalActionError, SetupError
+from conquest_widget.games.japanese_risk.engine import (
+    ADJ,
+    CODES,
+    NEUTRAL,
+    Attack,
+    BuildCastle,
+    BuyNinja,
+    Commit,
+    Deploy,
+    EndTurn,
+    Hold,
+    JapaneseRisk,
+    Launch,
+    Move,
+    NinjaMove,
+    Place,
+    RiskSetup,
+    Strike,
+)
+
+from .helpers import hold_windows, new_match, own, place_all, put, turn_of
+
+
+# ------------------------------------------------------------ set-up and deal
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_deal_five_piles_of_nine_rest_neutral(n):
+    m = JapaneseRisk(RiskSetup(players=tuple("ABCDE"[:n])), seed=11)
+    counts = [sum(1 for c in CODES if m.state["owner"][c] == p) for p in range(n)]
+    assert counts == [9] * n
+    assert sum(1 for c in CODES if m.state["owner"][c] == NEUTRAL) == 47 - 9 * n
+    deal = [e for e in m.log if e["seat"] == CHANCE and e["kind"] == "deal"]
+    assert len(deal) == 1 and sorted(deal[0]["outcome"]) == list(range(47))
+    # the five piles are the first 45 cards in nines; the players take the first n piles
+    order = [x + 1 for x in deal[0]["outcome"]]
+    for p in range(n):
+        assert sorted(order[9 * p: 9 * p + 9]) == own(m, p)
+
+
+def test_neutral_cards_are_unknown_to_everyone():
+    m = new_match(3)
+    for seat in (None, 0, 1, 2):
+        v = m.view(seat)
+        assert all(t["owner"] is None or t["owner"] == seat for t in v["territories"])
+
+
+def test_setup_validation():
+    with pytest.raises(SetupError, match="2-5 players"):
+        RiskSetup(players=tuple("ABCDEF"))
+    with pytest.raises(SetupError, match="shogun"):
+        RiskSetup(players=("A", "B"), shogun="some")
+    with pytest.raises(SetupError, match="round_limit"):
+        RiskSetup(players=("A", "B"), round_limit=0)
+    with pytest.raises(SetupError, match="unknown setup fields"):
+        RiskSetup.from_dict({"players": ["A", "B"], "cheat": True})
+    with pytest.raises(SetupError, match="name"):
+        RiskSetup.from_dict({"players": ["A", "<b>\n"]})
+    assert RiskSetup.from_dict(RiskSetup(("A", "B"), "players", 9).to_dict()) == RiskSetup(("A", "B"), "players", 9)
+
+
+# ------------------------------------------------------------ turn order
+def test_turn_order_is_rolled_every_round_with_ties_rolled_again():
+    # round 1: seats roll 3, 5, 3 -> seat 1 first, seats 0 and 2 roll again: 2, 6 -> 2 then 0
+    m = JapaneseRisk(RiskSetup(players=("A", "B", "C")), seed=1, forced=[list(range(47)), [3, 5, 3], [2, 6]])
+    assert m.state["order"] == [1, 2, 0]
+    kinds = [e["kind"] for e in m.log if e["seat"] == CHANCE]
+    assert kinds == ["deal", "order", "order"]
+    turn_of(m)
+    for _ in range(3):
+        m.apply(EndTurn(), m.current())
+        hold_windows(m)
+    assert m.state["round"] == 2
+    assert sum(1 for e in m.log if e["seat"] == CHANCE and e["kind"] == "order") >= 3
+
+
+# ------------------------------------------------------------ income
+def test_income_is_one_army_per_territory_placed_secretly():
+    m = new_match(2)
+    assert m.state["income_left"] == [9, 9]
+    assert set(m.to_act()) == {0, 1}  # income is placed at the same time
+    m.apply(Place(3, 4), 0)
+    assert m.view(0)["me"]["card_armies"] == [[3, 4]]
+    assert "card_armies" not in str(m.view(1)["players"]) and m.view(1)["me"]["card_armies"] == []
+    assert all(e.get("type") != "placed" for e in m.events_for(1))
+    assert any(e.get("type") == "placed" for e in m.events_for(0))
+    with pytest.raises(IllegalActionError, match="not one of your territories"):
+        m.apply(Place(10, 1), 0)
+    with pytest.raises(IllegalActionError, match="only 5 armies"):
+        m.apply(Place(3, 6), 0)
+    assert m.to_act() == (0, 1)  # income must be spent before the turns begin
+
+
+def test_castle_costs_five_is_public_and_reveals_the_owner():
+    m = new_match(2)
+    m.apply(BuildCastle(4), 0)
+    assert m.state["income_left"][0] == 4
+    t = m.view(1)["territories"][3]
+    assert t["castle"] and t["owner"] == 0 and t["revealed"]
+    with pytest.raises(IllegalActionError, match="already has a castle"):
+        m.apply(BuildCastle(4), 0)
+    with pytest.raises(IllegalActionError, match="costs 5"):
+        m.apply(BuildCastle(5), 0)
+
+
+def test_ninjas_cost_three_and_stay_secret():
+    m = new_match(2)
+    m.apply(BuyNinja(2), 0)
+    assert m.state["income_left"][0] == 3 and m.state["reserve"][0] == 2
+    assert m.view(0)["me"]["reserve"] == 2
+    assert "reserve" not in str(m.view(1)["players"]) and m.view(1)["me"]["reserve"] == 0
+    assert all(e.get("type") != "ninja_bought" for e in m.events_for(1))
+    with pytest.raises(IllegalActionError, match="cost"):
+        m.apply(BuyNinja(2), 0)
+
+
+def test_income_counts_captured_territories_next_round():
+    m = turn_of(new_match(2))
+    put(m, 9, 0, board=8)
+    m.apply(Attack(9, 11, 8), 0)
+    # Saitama (11) is seat 1's with 0 armies anywhere: handed over without battle
+    m.apply(Launch(), 0)
+    assert m.state["owner"][11] == 0
+    hold_windows(m)
+    m.apply(EndTurn(), 0)
+    hold_windows(m)
+    m.apply(EndTurn(), 1)
+    assert m.state["income_left"] == [10, 8]
+
+
+# ------------------------------------------------------------ moves
+def test_armies_have_two_moves_and_card_armies_come_onto_the_board_first():
+    m = turn_of(new_match(2), {0: 4})
+    assert m.current() == 0
+    with pytest.raises(IllegalActionError, match="can still move"):
+        m.apply(Move(4, 3, 1), 0)
+    m.apply(Deploy(4, 3), 0)
+    assert m.view(1)["territories"][3]["owner"] == 0  # armies on the board show their colour
+    m.apply(Move(4, 3, 3), 0)   # 1st move
+    m.apply(Move(3, 2, 3), 0)   # 2nd move
+    with pytest.raises(IllegalActionError, match="can still move"):
+        m.apply(Move(2, 1, 1), 0)
+    assert m.state["board"][2] == 3 and m.state["card"][4] == 6
+
+
+def test_move_needs_adjacency_and_own_destination_and_sea_links_count():
+    m = turn_of(new_match(2), {0: 1})
+    m.apply(Deploy(1, 2), 0)
+    with pytest.raises(IllegalActionError, match="not connected"):
+        m.apply(Move(1, 3, 1), 0)
+    m.apply(Move(1, 2, 2), 0)  # Hokkaido - Aomori is a sea link: one move
+    assert m.state["board"][2] == 2
+    put(m, 9, 0, board=1)
+    with pytest.raises(IllegalActionError, match="moving there is an attack"):
+        m.apply(Move(9, 10, 1), 0)
+
+
+def test_cannot_move_diagonally_across_corners_point_neighbours_are_not_adjacent():
+    m = turn_of(new_match(2), {0: 9})
+    m.apply(Deploy(9, 1), 0)
+    with pytest.raises(IllegalActionError, match="not connected"):
+        m.apply(Move(9, 12, 1), 0)
+
+
+def test_cards_never_go_back_and_no_card_to_card_moves():
+    m = turn_of(new_match(2), {0: 4})
+    kinds = {a.kind for a in m.legal_actions(0)}
+    assert kinds <= {"deploy", "move", "attack", "end_turn", "ninja_move"}
+    assert not any(isinstance(a, Move) and m.state["board"][a.src] == 0 for a in m.legal_actions(0))
+
+
+# ------------------------------------------------------------ attacks
+def test_several_groups_join_one_attack_and_fighters_stop():
+    m = turn_of(new_match(2))
+    put(m, 9, 0, board=3)
+    put(m, 8, 0, board=3)
+    put(m, 11, 1, board=1)
+    m.apply(Attack(9, 11, 3), 0)
+    m.apply(Attack(8, 11, 2), 0)
+    with pytest.raises(IllegalActionError, match="launch it first"):
+        m.apply(Attack(8, 12, 1), 0)
+    with pytest.raises(IllegalActionError, match="no retreat"):
+        m.apply(EndTurn(), 0)
+    m.chance.forced.extend([[1, 1, 1, 1, 1], [6]])  # 5 hits, no defence hit
+    m.apply(Launch(), 0)
+    assert m.state["owner"][11] == 0 and m.state["board"][11] == 5
+    hold_windows(m)
+    assert m.state["fresh"][11] == 0 and m.state["half"][11] == 0  # an army that fought stops
+    with pytest.raises(IllegalActionError, match="can still move"):
+        m.apply(Move(11, 9, 1), 0)
+
+
+def test_no_attacking_the_same_territory_twice_in_a_turn():
+    m = turn_of(new_match(2))
+    put(m, 9, 0, board=2)
+    put(m, 8, 0, board=2)
+    put(m, 11, 1, board=3)
+    m.apply(Attack(9, 11, 2), 0)
+    m.chance.forced.extend([[6, 6], [1, 1, 1]])
+    m.apply(Launch(), 0)
+    assert m.state["owner"][11] == 1
+    hold_windows(m)
+    with pytest.raises(IllegalActionError, match="already attacked this turn"):
+        m.apply(Attack(8, 11, 2), 0)
+
+
+def test_owner_without_armies_hands_the_card_over():
+    m = turn_of(new_match(2), {1: 10})
+    put(m, 9, 0, board=2)
+    assert m.state["card"][11] == 0 and m.state["board"][11] == 0
+    m.apply(Attack(9, 11, 2), 0)
+    draws = m.chance.draws
+    m.apply(Launch(), 0)
+    assert m.chance.draws == draws  # no battle, no dice
+    assert m.state["owner"][11] == 0 and m.state["board"][11] == 2
+    assert any(e["type"] == "handed_over" for e in m.events_for(None))
+
+
+def test_defender_is_revealed_and_brings_card_armies_all_by_default():
+    m = turn_of(new_match(2), {1: 11})
+    put(m, 9, 0, board=4)
+    m.apply(Attack(9, 11, 4), 0)
+    m.apply(Launch(), 0)
+    assert m.view(0)["territories"][10]["owner"] == 1
+    assert m.to_act() == (1,)
+    legal = m.legal_actions(1)
+    assert legal[0] == Commit(9) and Commit(0) not in legal  # no defender on the board: at least one
+    with pytest.raises(IllegalActionError, match="at least one"):
+        m.apply(Commit(0), 1)
+    m.chance.forced.extend([[6, 6, 6, 6], [6, 6]])  # a round without hits
+    m.apply(Commit(2), 1)
+    # seat 1 kept 7 on the card; it is asked again between rounds
+    assert m.to_act() == (1,) and m.legal_actions(1)[0] == Commit(7) and Commit(0) in m.legal_actions(1)
+
+
+def test_neutral_territory_gets_two_fresh_armies():
+    m2 = turn_of(new_match(2))
+    put(m2, 7, 0, board=5)
+    put(m2, 15, NEUTRAL)  # Niigata neutral
+    m2.apply(Attack(7, 15, 5), 0)
+    m2.chance.forced.extend([[1, 1, 6, 6, 6], [6, 6]])
+    m2.apply(Launch(), 0)
+    ev = [e["type"] for e in m2.events_for(1)]
+    assert "neutral_armies" in ev
+    assert m2.state["owner"][15] == 0 and m2.state["board"][15] == 5
+
+
+def test_battle_round_attacker_hits_on_3_defender_on_4_and_tie_keeps_territory():
+    m = turn_of(new_match(2))
+    put(m, 9, 0, board=2)
+    put(m, 11, 1, board=2)
+    m.apply(Attack(9, 11, 2), 0)
+    m.chance.forced.extend([[3, 4], [4, 5]])  # attacker: one hit (3); defender: one hit (4)
+    m.chance.forced.extend([[1], [2]])  # then both die: the defender keeps the territory
+    m.apply(Launch(), 0)
+    rnd = [e for e in m.events_for(None) if e["type"] == "battle_round"]
+    assert rnd[0]["ah"] == 1 and rnd[0]["dh"] == 1 and len(rnd) == 2
+    assert m.state["owner"][11] == 1 and m.state["board"][11] == 0
+
+
+def test_no_retreat_the_battle_is_fought_to_the_end():
+    m = turn_of(new_match(2))
+    put(m, 9, 0, board=1)
+    put(m, 11, 1, board=5)
+    m.apply(Attack(9, 11, 1), 0)
+    m.apply(Launch(), 0)
+    assert m.state["battle"] is None and m.state["board"][9] == 0
+
+
+def test_attacker_takes_the_card_and_the_castle():
+    m = turn_of(new_match(2))
+    put(m, 9, 0, board=6)
+    put(m, 11, 1, board=1, castle=True)
+    m.apply(Attack(9, 11, 6), 0)
+    m.chance.forced.extend([[1, 6, 6, 6, 6, 6], [6]])  # one hit: the castle army is wounded
+    m.chance.forced.extend([[1, 6, 6, 6, 6, 6], [6]])  # second hit kills it
+    m.apply(Launch(), 0)
+    rounds = [e for e in m.events_for(None) if e["type"] == "battle_round"]
+    assert rounds[0]["defenders"] == 1 and rounds[0]["wounded"] == 1 and rounds[1]["defenders"] == 0
+    assert m.state["owner"][11] == 0 and m.state["castle"][11]
+
+
+def test_castle_two_hits_per_army_one_army_at_a_time_and_healing():
+    m = turn_of(new_match(2))
+    put(m, 9, 0, board=3)
+    put(m, 11, 1, board=2, castle=True)
+    m.apply(Attack(9, 11, 3), 0)
+    m.chance.forced.extend([[1, 1, 1], [6, 6]])  # 3 hits on 4 hit points: 1 army left, wounded
+    m.chance.forced.extend([[6, 6, 6], [1], [6, 6], [1], [6], [1]])
+    m.apply(Launch(), 0)
+    first = next(e for e in m.events_for(None) if e["type"] == "battle_round")
+    assert first["defenders"] == 1 and first["wounded"] == 1 and len(first["dfn"]) == 2
+    assert m.state["owner"][11] == 1 and m.state["board"][11] == 1 and m.state["wounded"][11] == 1
+    hold_windows(m)
+    m.apply(EndTurn(), 0)
+    hold_windows(m)
+    # seat 1's turn: the wounded army cannot leave the castle
+    assert m.current() == 1
+    assert not any(isinstance(a, (Move, Attack)) and a.src == 11 for a in m.legal_actions(1))
+    m.apply(EndTurn(), 1)
+    assert m.state["wounded"][11] == 0  # healed at the next turn round
+
+
+def test_castles_never_attack():
+    from conquest_widget.games.japanese_risk.odds import battle_odds
+    # a castle only changes the defence: the attacker's odds from a castle are the plain ones
+    assert battle_odds(3, 2).win != battle_odds(3, 2, castle=True).win
+    m = turn_of(new_match(2))
+    put(m, 9, 0, board=2, castle=True)
+    put(m, 11, 1, board=2)
+    m.apply(Attack(9, 11, 2), 0)
+    m.chance.forced.extend([[6, 6], [1, 1]])
+    m.apply(Launch(), 0)
+    att = next(e for e in m.events_for(None) if e["type"] == "battle_round")
+    assert len(att["att"]) == 2
+
+
+def test_sea_attack_defender_prerolls_once_per_army():
+    m = turn_of(new_match(2))
+    put(m, 1, 1, board=3)   # Hokkaido to seat 1
+    put(m, 2, 0, board=4)
+    m.apply(Attack(2, 1, 4), 0)
+    m.chance.forced.extend([[1, 4, 5], [1, 1], [6, 6, 6]])  # pre-roll: two hits (<= 4)
+    m.apply(Launch(), 0)
+    ev = [e for e in m.events_for(None) if e["type"] in ("preroll", "battle_round")]
+    assert ev[0]["type"] == "preroll" and ev[0]["hits"] == 2 and len(ev[0]["dice"]) == 3
+    assert len(ev[1]["att"]) == 2  # two attackers left for the first round
+
+
+# ------------------------------------------------------------ ninjas
+def m_adj(c: int) -> tuple[int, ...]:
+    return ADJ[c]
+
+
+def _with_ninjas(reserve: dict[int, int]) -> JapaneseRisk:
+    m = new_match(3)
+    for seat, k in reserve.items():
+        m.apply(BuyNinja(k), seat)
+    place_all(m)
+    return m
+
+
+def test_ninja_windows_at_turn_start_in_seat_order_from_the_current_player():
+    m = new_match(3, order=[2, 6, 4])  # seat 1 first
+    place_all(m)
+    assert m.current() == 1 and m.state["window"] is not None
+    asked = []
+    while m.state["window"] is not None:
+        asked.append(m.to_act()[0])
+        m.apply(Hold(), m.to_act()[0])
+    assert asked == [1, 2, 0]
+
+
+def test_ninja_strike_fights_never_claims_and_hides_its_owner():
+    m = _with_ninjas({2: 2})
+    assert m.current() == 0
+    put(m, 9, 0, board=1)
+    m.apply(Hold(), 0)
+    m.apply(Hold(), 1)
+    m.chance.forced.extend([[1, 1], [6]])
+    m.apply(Strike(9, 2), 2)
+    assert m.state["owner"][9] == 0 and m.state["board"][9] == 0  # stays with its owner, empty
+    assert m.state["ninjas"][9] == [2, 2]
+    for seat in (0, 1, None):
+        assert "2, 2" not in str(m.view(seat)["territories"][8]) and m.view(seat)["territories"][8]["ninjas"] == 2
+        for e in m.events_for(seat):
+            assert not (e["type"] in ("strike", "strike_declared") and e.get("seat") == 2)
+    assert m.view(2)["me"]["ninjas"] == [[9, 2]]
+
+
+def test_declared_strikes_stay_secret_until_the_window_closes():
+    m = _with_ninjas({0: 1, 1: 1})
+    m.apply(Strike(20, 1), 0)
+    assert m.view(1)["me"]["strikes"] == [] and m.view(0)["me"]["strikes"] == [[20, 1]]
+    assert [e for e in m.events_for(1) if e["type"].startswith("strike")] == []
+
+
+def test_strikes_on_the_same_territory_fight_together():
+    m = _with_ninjas({0: 1, 1: 1})
+    m.apply(Strike(47, 1), 0)
+    m.apply(Strike(47, 1), 1)
+    m.chance.forced.extend([[1, 1], [6, 6]])
+    m.apply(Hold(), 2)
+    strike = [e for e in m.events_for(None) if e["type"] == "strike"]
+    assert strike == [{"type": "strike", "territory": 47, "n": 2}]
+    assert m.state["owner"][47] == NEUTRAL and sorted(m.state["ninjas"][47]) == [0, 1]
+
+
+def test_window_after_every_battle():
+    m = turn_of(new_match(2))
+    put(m, 9, 0, board=2)
+    put(m, 11, 1, board=1)
+    m.apply(Attack(9, 11, 2), 0)
+    m.chance.forced.extend([[1, 1], [6]])
+    m.apply(Launch(), 0)
+    assert m.state["window"] is not None and m.state["window"]["trigger"] == "battle"
+    assert m.to_act() == (0,)
+
+
+def test_placed_ninjas_move_and_attack_on_their_owners_turn_without_claiming():
+    m = turn_of(new_match(2))
+    m.state["ninjas"][8] = [0, 0]
+    m.state["nfresh"][8] = 2
+    put(m, 12, 1, board=1)
+    m.apply(NinjaMove(8, 11, 1), 0)  # a pure move: no battle in seat 1's Saitama
+    assert m.state["battle"] is None and m.state["ninjas"][11] == [0]
+    m.apply(Attack(8, 12, 1, True), 0)
+    m.chance.forced.extend([[1], [6]])
+    m.apply(Launch(), 0)
+    assert m.state["owner"][12] == 1 and m.state["board"][12] == 0 and m.state["ninjas"][12] == [0]
+
+
+# ------------------------------------------------------------ end of the game
+def test_shogun_more_than_half_of_all_47():
+    m = turn_of(new_match(2))
+    for c in range(19, 33):
+        m.state["owner"][c] = 0   # 9 + 14 = 23: not yet
+    put(m, 32, 0, board=3)
+    assert not m._check_shogun()
+    target = next(d for d in m_adj(32) if m.state["owner"][d] == NEUTRAL)
+    m.apply(Attack(32, target, 3), 0)
+    m.chance.forced.extend([[1, 1, 1], [6, 6]])
+    m.apply(Launch(), 0)
+    assert sum(1 for c in CODES if m.state["owner"][c] == 0) == 24
+    out = m.outcome()
+    assert out is not None and out.reason == "shogun" and out.winners == (0,)
+
+
+def test_shogun_players_only_switch():
+    m = turn_of(new_match(2, shogun="players"))
+    put(m, 7, 0, board=4)
+    m.apply(Attack(7, 15, 4), 0)   # Niigata: seat 1's card (identity deal), no armies
+    m.apply(Launch(), 0)
+    out = m.outcome()
+    assert out is not None and out.reason == "shogun" and out.winners == (0,)  # 10 > 8
+
+
+def test_round_limit_most_territories_wins():
+    m = turn_of(new_match(3, round_limit=1))
+    for c in (19, 20):
+        m.state["owner"][c] = 1
+    for seat in (0, 1, 2):
+        hold_windows(m)
+        m.apply(EndTurn(), m.current())
+    out = m.outcome()
+    assert out is not None and out.reason == "round_limit" and out.ranks == (2, 1, 3)
+
+
+def test_illegal_actions_change_nothing():
+    m = turn_of(new_match(2))
+    before = (m.to_dict(), [m.view(s) for s in (0, 1)], len(m.events))
+    for seat, action in [(1, EndTurn()), (0, Commit(1)), (0, Attack(9, 12, 1)), (0, Move(9, 10, 1)),
+                         (0, Deploy(10, 1)), (0, Attack(1, 47, 1)), (0, Launch()), (0, Place(1, 1)),
+                         (0, Deploy(99, 1)), (0, Deploy(1, -1)), (0, Attack(1, 2, 1, "yes"))]:
+        err = m.explain(seat, action)
+        assert isinstance(err, IllegalActionError) and str(err), action
+        with pytest.raises(IllegalActionError):
+            m.apply(action, seat)
+    assert before == (m.to_dict(), [m.view(s) for s in (0, 1)], len(m.events))
