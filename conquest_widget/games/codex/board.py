@@ -121,7 +121,7 @@ class Board:
     """Pieces on the grid with their groups.  ``cells[p]`` is a faction index 0-3 or
     :data:`EMPTY`; ``gid[p]`` the group id of the piece on ``p`` (-1 when empty)."""
 
-    __slots__ = ("by_faction", "cells", "g", "gid", "k", "members", "next_gid")
+    __slots__ = ("big", "by_faction", "cells", "g", "gid", "k", "members", "next_gid")
 
     def __init__(self, k: int) -> None:
         self.k = k
@@ -133,16 +133,21 @@ class Board:
         #: per faction: the ids of its groups
         self.by_faction: list[set[int]] = [set() for _ in range(4)]
         self.next_gid = 0
+        #: cached largest group size per faction
+        self.big: list[int] = [0, 0, 0, 0]
 
     # ------------------------------------------------------------ queries
     def largest(self, faction: int) -> int:
         """Size of the faction's largest group (0 = no piece on the board)."""
+        return self.big[faction]
+
+    def _recount(self, faction: int) -> None:
         m = self.members
-        return max((len(m[i]) for i in self.by_faction[faction]), default=0)
+        self.big[faction] = max((len(m[i]) for i in self.by_faction[faction]), default=0)
 
     def largest_all(self) -> list[int]:
         """Largest group size of each faction."""
-        return [self.largest(f) for f in range(4)]
+        return self.big[:]
 
     def group_size(self, plot: int) -> int:
         """Size of the group on ``plot`` (0 when empty)."""
@@ -212,11 +217,11 @@ class Board:
         gone = set(a.enemy)
         for f in range(4):
             if f == a.faction:
-                out.append(max(a.size, self.largest(f)))
+                out.append(max(a.size, self.big[f]))
             elif f in a.enemy_factions:
                 out.append(max((len(m[i]) for i in self.by_faction[f] if i not in gone), default=0))
             else:
-                out.append(self.largest(f))
+                out.append(self.big[f])
         return out
 
     # ------------------------------------------------------------ changes
@@ -255,6 +260,9 @@ class Board:
             self.members[i] = [plot]
             self.by_faction[faction].add(i)
             self.gid[plot] = i
+        self.big[faction] = max(self.big[faction], a.size)
+        for f in {rf for rf, _ in removed}:
+            self._recount(f)
         return removed
 
     def set_cells(self, cells: Sequence[int]) -> None:
@@ -267,6 +275,7 @@ class Board:
         self.members = {}
         self.by_faction = [set() for _ in range(4)]
         self.next_gid = 0
+        self.big = [0, 0, 0, 0]
         for start in range(self.g.n):
             f = self.cells[start]
             if f == EMPTY or self.gid[start] >= 0:
@@ -285,6 +294,8 @@ class Board:
                         stack.append(nb)
             self.members[i] = plots
             self.by_faction[f].add(i)
+        for f in range(4):
+            self._recount(f)
 
     def copy(self) -> Board:
         """An independent copy (cheaper than deepcopy)."""
@@ -295,6 +306,7 @@ class Board:
         b.members = {i: ps[:] for i, ps in self.members.items()}
         b.by_faction = [set(s) for s in self.by_faction]
         b.next_gid = self.next_gid
+        b.big = self.big[:]
         return b
 
     @classmethod
