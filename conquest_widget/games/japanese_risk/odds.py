@@ -241,6 +241,11 @@ def _fbinom(n: int, p: float) -> Any:
     return c * p**k * (1 - p) ** (n - k)
 
 
+#: columns per matrix product in the float sweep (keeps OpenBLAS single-threaded: a
+#: loaded machine made its threads 20 times slower)
+_CHUNK = 3
+
+
 @cache
 def _float_sweep(start: tuple[float, ...], h0: int, castle: bool) -> tuple[Any, Any]:
     import numpy as np
@@ -260,7 +265,6 @@ def _float_sweep(start: tuple[float, ...], h0: int, castle: bool) -> tuple[Any, 
     idx = np.arange(H)
     diff = idx[None, :] - idx[:, None]  # h - h2
     diff = np.where(diff < 0, H + a0 + 1, diff)  # points at a zero
-    eye = np.eye(H)
     self_d = pd[:, 0]
     for a in range(a0, 0, -1):
         pa = np.zeros(H + a0 + 2)
@@ -274,11 +278,21 @@ def _float_sweep(start: tuple[float, ...], h0: int, castle: bool) -> tuple[Any, 
         # within the row (defender scores 0): (I - K) m = m_in, K strictly upper
         K = T * (self_d * norm)[None, :]
         K[idx, idx] = 0.0
-        m = np.linalg.solve(eye - K, rows[a])
+        # (I - K)^-1 as a Neumann series: K is nilpotent (strictly upper triangular), so the
+        # series ends after at most H terms; its terms shrink by pd(0) <= 1/3 each time
+        m = rows[a].copy()
+        term = m
+        for _ in range(H):
+            term = K @ term
+            if term.max() <= 1e-18 * m.max():
+                break
+            m = m + term
         att[a] = m[0]
         out = m * norm
         # defender hits j >= 1 move the mass to row a - j (capped at 0)
-        R = T @ (out[:, None] * pd[:, 1:])  # H x (J - 1); column j-1 = j hits
+        U = out[:, None] * pd[:, 1:]
+        # H x (J - 1), column j-1 = j hits; in slices small enough that BLAS stays on one thread
+        R = np.concatenate([T @ U[:, i:i + _CHUNK] for i in range(0, U.shape[1], _CHUNK)], axis=1)
         k = min(J - 1, a - 1)
         if k:
             rows[a - k:a] += R[:, :k].T[::-1]
