@@ -150,17 +150,20 @@ class NormalBot:
 class HardBot:
     """Determinized Monte Carlo search over resampled worlds (re-sampled for every
     decision).  ``worlds`` samples, ``candidates`` of Normal's best moves each played
-    out once per world with common random numbers.
+    out once per world with common random numbers; ``followup_worlds`` samples for the
+    steps that complete a play already begun (cards selected: only plays containing
+    them, or passing, are searched).
 
     ``peek`` is for measurements only: a function returning the true full state (see
     :func:`~.resample.true_state`) makes this the "sees all cards" search."""
 
     label = "hard"
 
-    def __init__(self, worlds: int = 24, candidates: int = 8,
+    def __init__(self, worlds: int = 24, candidates: int = 8, followup_worlds: int = 8,
                  peek: Callable[[], Mapping[str, Any]] | None = None) -> None:
         self.worlds = worlds
         self.candidates = candidates
+        self.followup_worlds = followup_worlds
         self.peek = peek
 
     def plan(self, view: Mapping[str, Any], rng: random.Random) -> Move:
@@ -175,7 +178,8 @@ class HardBot:
         if PASS in moves and moves.index(PASS) not in order and sel:
             order.append(moves.index(PASS))
         totals = [0.0] * len(order)
-        for w in range(self.worlds):
+        # with cards already selected the turn's plan is only being completed: fewer worlds
+        for w in range(self.followup_worlds if sel else self.worlds):
             base = first if w == 0 else (_sim_for(view, rng) if self.peek is None else first)
             seed = rng.getrandbits(32)
             for k, i in enumerate(order):

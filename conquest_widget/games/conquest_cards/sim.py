@@ -142,10 +142,27 @@ class Sim:
     def utility(self, me: int) -> float:
         """1 for a sole win, 1/k for a win shared by k, 0 for a loss; plus a small share
         for points (so that close losses count a little)."""
-        r = self.result()
-        pts = r["points"]
-        best_other = max(pts[o] for o in range(self.n) if o != me)
-        base = 1.0 / len(r["winners"]) if me in r["winners"] else 0.0
+        n = self.n
+        tot, num, aces = self.tot, self.num, self.aces
+        pts = [0] * n
+        for f in (0, 1, 2):
+            best = None
+            win: list[int] = []
+            for s in range(n):
+                if not num[s][f]:
+                    continue
+                key = (tot[s][f], aces[s][f])
+                if best is None or key > best:
+                    best, win = key, [s]
+                elif key == best:
+                    win.append(s)
+            for s in win:
+                pts[s] += WEIGHTS[f]
+        keys = [(pts[s], sum(tot[s]), sum(aces[s]), tot[s][0] + tot[s][1]) for s in range(n)]
+        top = max(keys)
+        winners = [s for s in range(n) if keys[s] == top]
+        best_other = max(pts[o] for o in range(n) if o != me)
+        base = 1.0 / len(winners) if me in winners else 0.0
         return 0.9 * base + 0.1 * _clamp(0.5 + (pts[me] - best_other) / 12)
 
     # ------------------------------------------------------------ rollouts
@@ -206,43 +223,72 @@ def _win_p(margin: float, scale: float) -> float:
     return _clamp(0.5 + margin / (2 * scale))
 
 
+#: card values on the piles of a player of each suit: ``VALUES[(suit, ace_eleven)][code]``
+VALUES: dict[tuple[str, bool], dict[str, int]] = {
+    (su, a11): {c: value(c, su, a11) for c in RANK} for su in "SHCD" for a11 in (False, True)
+}
+
+
 def fast_move(sim: Sim, rng: random.Random) -> Move:
-    """The rollout policy: the largest-value group on the face where it helps most
-    (margin heuristic), or a joker where it hurts the leader most."""
+    """The rollout policy: the largest-value group (sometimes a random one) on the face
+    where it helps most (margin heuristic), or a joker where it hurts the leader most.
+
+    Values do not depend on the face (every face card of a player has the player's
+    suit), so the largest group is the best group for every face."""
     p = sim.turn
     hand = sim.hands[p]
+    if not hand:
+        return PASS
     n = sim.n
-    S = _scale(sim)
-    suit = sim.suits[p]
-    ace11 = sim.ace11
-    tops = []
-    for f in range(3):
-        others = [sim.tot[o][f] for o in range(n) if o != p and sim.num[o][f]]
-        tops.append(max(others) if others else 0)
+    k = 1.0 / (2 * (3.0 + 0.35 * len(sim.deck)))
+    vt = VALUES[(sim.suits[p], sim.ace11)]
+    tot, num = sim.tot, sim.num
+    ssum: dict[str, int] = {}
+    rsum: dict[int, int] = {}
+    rcnt: dict[int, int] = {}
+    for c in hand:
+        if c == JOKER:
+            continue
+        v = vt[c]
+        su, r = SUIT[c], RANK[c]
+        ssum[su] = ssum.get(su, 0) + v
+        rsum[r] = rsum.get(r, 0) + v
+        rcnt[r] = rcnt.get(r, 0) + 1
+    keys: list[tuple[int, Any]] = [(v, su) for su, v in ssum.items()]
+    keys += [(v, r) for r, v in rsum.items() if rcnt[r] > 1]
     best: Move = PASS
     bestv = 0.0
-    explore = rng.random() < 0.1
-    for g in groups(hand):
-        for f in range(3):
-            gv = 0
-            for c in g:
-                gv += value(c, suit, ace11)
-            my = sim.tot[p][f]
-            v = WEIGHTS[f] * (_win_p(my + gv - tops[f], S) - _win_p(my - tops[f], S)) + 0.004 * gv
-            if explore:
-                v += rng.random() * 0.3
+    if keys:
+        gv, key = keys[rng.randrange(len(keys))] if rng.random() < 0.1 else max(keys, key=lambda x: x[0])
+        mine = tot[p]
+        for f in (0, 1, 2):
+            top = None
+            for o in range(n):
+                if o != p and num[o][f] and (top is None or tot[o][f] > top):
+                    top = tot[o][f]
+            if top is None:
+                top = 0
+            a = 0.5 + (mine[f] - top) * k
+            b = a + gv * k
+            a = min(max(a, 0.0), 1.0)
+            b = min(max(b, 0.0), 1.0)
+            v = WEIGHTS[f] * (b - a) + 0.004 * gv
             if v > bestv:
-                bestv, best = v, ("play", f, g)
+                bestv, best = v, ("play", f, key)
+        if best is not PASS:
+            key = best[2]
+            group = tuple(c for c in hand if c != JOKER and (SUIT[c] == key if isinstance(key, str) else RANK[c] == key))
+            best = ("play", best[1], group)
     if sim.jokers and JOKER in hand:
         for o in range(n):
             if o == p:
                 continue
             for f in range(3):
-                if not sim.num[o][f]:
+                if not num[o][f]:
                     continue
-                rival = max(sim.tot[x][f] for x in range(n) if x != o and (sim.num[x][f] or x == p))
-                t = sim.tot[o][f]
-                v = WEIGHTS[f] * (_win_p(t - rival, S) - _win_p(t - 5 - rival, S)) * 0.9
+                rival = max(tot[x][f] for x in range(n) if x != o and (num[x][f] or x == p))
+                t = tot[o][f]
+                v = WEIGHTS[f] * (_win_p(t - rival, 0.5 / k) - _win_p(t - 5 - rival, 0.5 / k)) * 0.9
                 if v > bestv:
                     bestv, best = v, ("joker", o, f)
     return best

@@ -1,0 +1,164 @@
+"""Acceptance measurements of the card game's CPUs and engine (issue 12).  On demand only:
+
+    nice -n 10 .venv/bin/python -m pytest tests/benchmarks/test_bench_conquest_cards.py \\
+        -p no:cacheprovider -o addopts="" -s
+
+Sizes come from the environment: ``CC_DEALS`` (default 1000) seat-swapped deals for the
+fast pairings and the first-player advantage, ``CC_HARD_DEALS`` (default 1000) for the
+pairings with the Hard CPU (about 2 s per game on a busy 2-core machine).  Every result
+is printed and written to the block between the markers of docs/ai_conquest_cards.md.
+No test asserts on strength or time.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import os
+import random
+import re
+import statistics
+import time
+from pathlib import Path
+
+import pytest
+
+from conquest_widget.core.bots import bot_rng
+from conquest_widget.core.stats import format_share, wilson
+from conquest_widget.games.conquest_cards.bots import BOTS, HardBot
+from conquest_widget.games.conquest_cards.engine import ConquestCards
+from conquest_widget.games.conquest_cards.resample import true_state
+from conquest_widget.games.conquest_cards.setup import CardsSetup
+
+pytestmark = pytest.mark.benchmark
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "ai_conquest_cards.md"
+DEALS = int(os.environ.get("CC_DEALS", "1000"))
+HARD_DEALS = int(os.environ.get("CC_HARD_DEALS", "1000"))
+HARD_TIMES: list[float] = []
+HARD_FIRST_TIMES: list[float] = []
+
+
+def _write(key: str, title: str, rows: list[tuple[str, str]]) -> None:
+    """Set section ``key`` of the results block of docs/ai_conquest_cards.md."""
+    start, end = "<!-- bench:start -->", "<!-- bench:end -->"
+    text = DOC.read_text(encoding="utf-8") if DOC.exists() else "# CPU players of Conquest\n"
+    i, j = text.find(start), text.find(end)
+    sections: dict = {}
+    if i != -1 and j > i and (m := re.search(r"<!-- bench-results: (.*?) -->", text[i:j], re.DOTALL)):
+        sections = json.loads(m.group(1))
+    sections[key] = {"title": title, "date": _dt.date.today().isoformat(), "rows": rows}
+    lines = [start]
+    for s in sections.values():
+        lines += [f"### {s['title']}", "", f"Measured {s['date']}.", "", "| measure | value |", "|---|---|"]
+        lines += [f"| {a} | {b} |" for a, b in s["rows"]]
+        lines.append("")
+    lines += [f"<!-- bench-results: {json.dumps(sections, ensure_ascii=False)} -->", end]
+    block = "\n".join(lines)
+    text = text[:i] + block + text[j + len(end):] if i != -1 and j > i else text.rstrip("\n") + "\n\n" + block + "\n"
+    DOC.write_text(text, encoding="utf-8")
+    print(f"\n{title}")
+    for a, b in rows:
+        print(f"  {a}: {b}")
+
+
+def _play(m: ConquestCards, bots: dict, seed: int, timed: set[int] = frozenset()) -> None:
+    while m.outcome() is None:
+        seat = m.to_act()[0]
+        legal = m.legal_actions(seat)
+        view = m.view(seat)
+        t = time.perf_counter()
+        action = bots[seat].choose(view, legal, bot_rng(seed, seat, len(m.log)))
+        if seat in timed and len(legal) > 1:
+            dt = time.perf_counter() - t
+            HARD_TIMES.append(dt)
+            if view["stage"] == "play" and not view["selected"]:
+                HARD_FIRST_TIMES.append(dt)
+        m.apply(action, seat)
+
+
+def _duel(make_a, make_b, deals: int, *, time_a: bool = False, seed0: int = 0) -> tuple[float, int]:
+    """Wins of A over seat-swapped 2-player deals (the same deal played twice, A in each
+    seat); a shared win counts half."""
+    won = 0.0
+    for d in range(deals):
+        for seat_a in (0, 1):
+            m = ConquestCards(CardsSetup.quick(2), seed=seed0 + d)
+            bots = {seat_a: make_a(m), 1 - seat_a: make_b(m)}
+            _play(m, bots, seed0 + d, {seat_a} if time_a else set())
+            r = m.outcome().ranks
+            won += 1.0 if r[seat_a] < r[1 - seat_a] else 0.5 if r[seat_a] == r[1 - seat_a] else 0.0
+    return won, 2 * deals
+
+
+def _share_row(label: str, won: float, n: int) -> tuple[str, str]:
+    lo, _ = wilson(won, n)
+    return label, f"{format_share(won, n)}; lower end {100 * lo:.1f}%"
+
+
+def test_bench_normal_vs_easy() -> None:
+    t = time.perf_counter()
+    won, n = _duel(lambda m: BOTS["normal"](), lambda m: BOTS["easy"](), DEALS)
+    _write("normal_easy", "Normal vs Easy, 2 players (aim: lower end > 60%)", [
+        _share_row("Normal's share of wins", won, n), ("deals x 2 seats", f"{DEALS} x 2"),
+        ("wall time", f"{time.perf_counter() - t:.0f} s")])
+
+
+def test_bench_first_player_advantage() -> None:
+    rows = []
+    for n in (2, 3, 4):
+        first = 0.0
+        for d in range(DEALS):
+            m = ConquestCards(CardsSetup.quick(n), seed=10_000 + d)
+            starter = m.to_act()[0]
+            _play(m, {s: BOTS["normal"]() for s in range(n)}, d)
+            w = m.outcome().winners
+            first += (1 / len(w)) if starter in w else 0.0
+        rows.append(_share_row(f"{n} players: starter's share of wins (fair: {100 / n:.1f}%)", first, DEALS))
+    _write("first_player", "First-player advantage, Normal CPUs in every seat", rows)
+
+
+def test_bench_random_legal_speed() -> None:
+    rng = random.Random(1)
+    games, actions = 300, 0
+    t = time.perf_counter()
+    for i in range(games):
+        m = ConquestCards(CardsSetup.quick(4), seed=i)
+        while m.outcome() is None:
+            seat = m.to_act()[0]
+            legal = m.legal_actions(seat)
+            m.apply(legal[rng.randrange(len(legal))], seat)
+            actions += 1
+    dt = time.perf_counter() - t
+    _write("speed", "Engine speed: random-legal 4-player games (aim >= 500/s on one core)", [
+        ("games per second", f"{games / dt:.0f}"), ("actions per game", f"{actions / games:.0f}"),
+        ("actions per second", f"{actions / dt:.0f}")])
+
+
+def test_bench_hard_vs_normal() -> None:
+    HARD_TIMES.clear()
+    HARD_FIRST_TIMES.clear()
+    t = time.perf_counter()
+    won, n = _duel(lambda m: HardBot(), lambda m: BOTS["normal"](), HARD_DEALS, time_a=True, seed0=50_000)
+    wall = time.perf_counter() - t
+    times = sorted(HARD_TIMES)
+    first = sorted(HARD_FIRST_TIMES)
+    _write("hard_normal", "Hard vs Normal, 2 players (aim: lower end > 55%)", [
+        _share_row("Hard's share of wins", won, n), ("deals x 2 seats", f"{HARD_DEALS} x 2"),
+        ("Hard decision time, median (all decisions with a choice)", f"{1000 * statistics.median(times):.0f} ms"),
+        ("Hard decision time, 95th percentile", f"{1000 * times[int(0.95 * len(times))]:.0f} ms"),
+        ("Hard first decision of a turn, median", f"{1000 * statistics.median(first):.0f} ms"),
+        ("decisions timed", str(len(times))), ("wall time", f"{wall:.0f} s")])
+
+
+def test_bench_value_of_hidden_information() -> None:
+    """The same search allowed to see every card (``peek``) against the real Hard."""
+    t = time.perf_counter()
+
+    def seeing(m: ConquestCards) -> HardBot:
+        return HardBot(peek=lambda: true_state(m))
+
+    won, n = _duel(seeing, lambda m: HardBot(), HARD_DEALS, seed0=90_000)
+    _write("hidden", "Value of hidden information: Hard seeing all cards vs Hard", [
+        _share_row("share of wins of the all-seeing search", won, n), ("deals x 2 seats", f"{HARD_DEALS} x 2"),
+        ("wall time", f"{time.perf_counter() - t:.0f} s")])
