@@ -1,0 +1,140 @@
+"""Japanese Risk measurements, run on demand (benchmarks are not part of the normal run):
+
+    nice -n 10 .venv/bin/python -m pytest -q -s tests/benchmarks/test_bench_risk.py
+
+Environment: ``JR_BENCH_GAMES`` (games per CPU match-up, default 1000), ``JR_MC`` (Monte
+Carlo battles per case, default 10^6).  CPU strength is asserted (Wilson 95% intervals);
+times are printed only (no timed assertions).  Results: docs/ai_risk.md.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from games.japanese_risk.test_odds import monte_carlo
+
+from conquest_widget.core.bots import bot_rng
+from conquest_widget.core.stats import format_share, wilson
+from conquest_widget.games.japanese_risk import odds
+from conquest_widget.games.japanese_risk.bots import BOTS
+from conquest_widget.games.japanese_risk.engine import JapaneseRisk, RiskSetup
+
+GAMES = int(os.environ.get("JR_BENCH_GAMES", "1000"))
+MC = int(os.environ.get("JR_MC", "1000000"))
+#: bot games end by Shogun; the limit only guards against a stalemate (most territories wins)
+ROUND_LIMIT = 60
+
+pytestmark = pytest.mark.benchmark
+
+
+def _duel(a: str, b: str, games: int, seed0: int, times: dict[str, list[float]] | None = None) -> tuple[float, int, dict]:
+    """``a`` against ``b`` in 2-player games with the seats swapped every game; returns
+    (a's wins, ties counting half; games; end reasons)."""
+    score = 0.0
+    reasons: dict[str, int] = {}
+    for g in range(games):
+        labels = (a, b) if g % 2 == 0 else (b, a)
+        bots = {i: BOTS[lab]() for i, lab in enumerate(labels)}
+        m = JapaneseRisk(RiskSetup(players=("X", "Y"), round_limit=ROUND_LIMIT), seed=seed0 + g)
+        n = 0
+        while m.outcome() is None:
+            seat = m.to_act()[0]
+            legal = m.legal_actions(seat)
+            t0 = time.perf_counter()
+            action = bots[seat].choose(m.view(seat), legal, bot_rng(seed0 + g, seat, len(m.log)))
+            if times is not None:
+                times.setdefault(labels[seat], []).append(time.perf_counter() - t0)
+            m.apply(action, seat)
+            n += 1
+        out = m.outcome()
+        reasons[out.reason] = reasons.get(out.reason, 0) + 1
+        ia = labels.index(a)
+        if out.ranks[ia] == 1:
+            score += 0.5 if out.ranks[1 - ia] == 1 else 1.0
+    return score, games, reasons
+
+
+def test_hard_beats_normal_two_player():
+    times: dict[str, list[float]] = {}
+    t0 = time.perf_counter()
+    score, n, reasons = _duel("hard", "normal", GAMES, 100_000, times)
+    lo, _hi = wilson(score, n)
+    hard = times["hard"]
+    print(f"\nhard vs normal: {format_share(score, n)}, ends {reasons}, {time.perf_counter() - t0:.0f} s")
+    print(f"hard decision time: median {1000 * statistics.median(hard):.2f} ms, "
+          f"p95 {1000 * sorted(hard)[int(0.95 * len(hard))]:.2f} ms, max {1000 * max(hard):.1f} ms "
+          f"over {len(hard)} decisions")
+    assert lo > 0.55, format_share(score, n)
+
+
+def test_normal_beats_easy_clearly():
+    score, n, reasons = _duel("normal", "easy", GAMES, 200_000)
+    print(f"\nnormal vs easy: {format_share(score, n)}, ends {reasons}")
+    assert wilson(score, n)[0] > 0.75
+
+
+def test_random_games_per_second():
+    rng = random.Random(1)
+    t0 = time.perf_counter()
+    games = actions = 0
+    while time.perf_counter() - t0 < 30:
+        m = JapaneseRisk(JapaneseRisk.random_setup(rng, rng.choice([2, 3, 4, 5])), seed=rng.randrange(2**31))
+        while m.outcome() is None:
+            seat = rng.choice(m.to_act())
+            m.apply(rng.choice(m.legal_actions(seat)), seat)
+            actions += 1
+        games += 1
+    dt = time.perf_counter() - t0
+    print(f"\nrandom games (2-5 players, round limit 3-8): {games / dt:.2f} games/s, {actions / dt:.0f} actions/s")
+
+
+def test_odds_times():
+    # float path, cold (sweep caches cleared), every size up to 60 vs 60 on a grid
+    odds._float_sweep.cache_clear()
+    odds._float_cached.cache_clear()
+    odds.battle_odds_float(2, 2)
+    rows = []
+    for castle in (False, True):
+        ts = []
+        for a in range(5, 61, 5):
+            for d in range(5, 61, 5):
+                odds._float_sweep.cache_clear()
+                odds._float_cached.cache_clear()
+                t0 = time.perf_counter()
+                odds.battle_odds_float(a, d, castle=castle, sea=a // 2)
+                ts.append(time.perf_counter() - t0)
+        rows.append((castle, statistics.median(ts), max(ts)))
+        print(f"\nfloat odds, castle={castle}: median {1000 * rows[-1][1]:.1f} ms, max {1000 * rows[-1][2]:.1f} ms "
+              f"(cold, 144 sizes 5..60 x 5..60 with a sea pre-roll)")
+    for n in (10, 15, 20):
+        odds.battle_odds.cache_clear()
+        odds._exact_sweep.cache_clear()
+        t0 = time.perf_counter()
+        odds.battle_odds(n, n)
+        print(f"exact Fractions {n} vs {n}: {1000 * (time.perf_counter() - t0):.0f} ms")
+    t0 = time.perf_counter()
+    odds.battle_odds(20, 20)
+    print(f"exact 20 vs 20 again (cached): {1e6 * (time.perf_counter() - t0):.1f} us")
+
+
+@pytest.mark.parametrize("case", [
+    {"a0": 5, "d0": 4}, {"a0": 6, "d0": 3, "castle": True}, {"a0": 4, "d0": 2}, {"a0": 5, "d0": 3, "sea": 5},
+    {"a0": 12, "d0": 4, "castle": True, "sea": 4},
+], ids=["plain", "castle", "neutral", "sea", "castle-sea-12v4"])
+def test_monte_carlo_million(case):
+    o = odds.battle_odds(case["a0"], case["d0"], castle=case.get("castle", False), sea=case.get("sea", 0))
+    a, _ = monte_carlo(**case, n=MC, seed=7)
+    p = float(o.win)
+    z = (float((a > 0).mean()) - p) / math.sqrt(p * (1 - p) / MC)
+    print(f"\nMonte Carlo {case}: exact {p:.6f}, simulated {(a > 0).mean():.6f} (n={MC}), z = {z:+.2f}")
+    assert abs(z) <= 3
