@@ -31,8 +31,10 @@ def test_pair_test_over_1000_pairs():
     public view, events, legal actions, bot choices); the variants really differ."""
     rng = random.Random(20261130)
     differ = 0
+    m = None
     for i in range(PAIRS):
-        m = random_game(rng, stop_at=rng.randrange(0, 300))
+        if i % 4 == 0:  # four variants (random seats) per random position
+            m = random_game(rng, stop_at=rng.randrange(0, 300))
         seat = rng.randrange(m.n_seats)
         v = m.hidden_variant(seat, rng)
         assert _dump(m.view(seat)) == _dump(v.view(seat))
