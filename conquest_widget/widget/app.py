@@ -97,6 +97,16 @@ class JapanConquestApp(W.VBox):
         self._relabel()
         self._show_screen()
 
+    def __repr__(self) -> str:
+        """One line (the widget tree's default repr runs to ~170,000 characters).
+
+        >>> JapanConquestApp(save_dir=None)
+        <JapanConquestApp screen='start' lang='en' saves=None>
+        """
+        c = self.controller
+        saves = None if self.store is None else str(self.store.directory)
+        return f"<JapanConquestApp screen={c.screen!r} lang={c.lang!r} saves={saves!r}>"
+
     # ------------------------------------------------------------ saves
     def _preferences(self) -> dict:
         if self.store is None:

@@ -169,14 +169,27 @@ class MapView(W.VBox):
         self.map.zoom = zoom
 
     def set_basemap(self, on: bool) -> None:
-        """Show or hide an online tile basemap (off by default: works offline)."""
+        """Show or hide an online tile basemap (off by default: works offline), with the
+        tile provider's attribution while it is shown.
+
+        >>> from conquest_widget.controller import GameController
+        >>> view = MapView(GameController())
+        >>> view.set_basemap(True); [c.__class__.__name__ for c in view.map.controls][-1]
+        'AttributionControl'
+        >>> view.set_basemap(False); "AttributionControl" in str(view.map.controls)
+        False
+        """
         if on and self.basemap_layer is None:
             self.basemap_layer = L.basemap_to_tiles(L.basemaps.OpenStreetMap.Mapnik)
             self.basemap_layer.base = True
             self.map.layers = (self.basemap_layer,) + tuple(self.map.layers)
+            # the tiles' attribution ("© OpenStreetMap contributors"), required by the tile policy
+            self.basemap_attribution = L.AttributionControl(position="bottomright")
+            self.map.add(self.basemap_attribution)
         elif not on and self.basemap_layer is not None:
             self.map.layers = tuple(layer for layer in self.map.layers if layer is not self.basemap_layer)
             self.basemap_layer = None
+            self.map.remove(self.basemap_attribution)
 
     def set_preview(self, homes: dict[int, str]) -> None:
         """Setup screen: colour the chosen home prefectures."""

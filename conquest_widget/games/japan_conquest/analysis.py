@@ -25,6 +25,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from conquest_widget._optional import require
 from conquest_widget.games.japan_conquest.cpu import CpuPlayer
 from conquest_widget.games.japan_conquest.movement import NOBODY, RouteContext
 from conquest_widget.games.japan_conquest.odds import (
@@ -69,7 +70,7 @@ def game_graph(game: "Game | None" = None, seat: int | None = None) -> "networkx
     >>> G.edges[27, 26]["cost"]
     1
     """
-    import networkx as nx
+    nx = require("networkx", extra="explore", feature="analysis.game_graph()")
 
     base = japan().to_networkx()
     if game is None:
@@ -146,7 +147,7 @@ def stop_probabilities(game: "Game", seat: int | None = None, dice: int = 1) -> 
 
 def battle_odds_table(max_bonus: int = 4) -> "pandas.DataFrame":
     """Exact attacker win probabilities: rows (attack dice, defence dice), columns defence bonus."""
-    import pandas as pd
+    pd = require("pandas", extra="explore", feature="analysis.battle_odds_table()")
 
     rows = {(a, d): [float(battle_odds(a, d, b)) for b in range(max_bonus + 1)] for a in (1, 2, 3) for d in (1, 2, 3)}
     df = pd.DataFrame.from_dict(rows, orient="index", columns=list(range(max_bonus + 1)))
@@ -217,6 +218,7 @@ def state_gdf(game: "Game") -> "geopandas.GeoDataFrame":
     points, stored prosperity, base value, geometry (EPSG:4326)."""
     from conquest_widget.maps.japan.geo import prefectures_gdf
 
+    require("geopandas", extra="explore", feature="analysis.state_gdf()")
     gdf = prefectures_gdf()
     st = game.state
     names = [p.name for p in game.setup.players]
@@ -231,7 +233,7 @@ def state_gdf(game: "Game") -> "geopandas.GeoDataFrame":
 def distances_from(game: "Game", start: int, seat: int | None = None) -> dict[int, int]:
     """Least movement needed to reach every prefecture from ``start`` for ``seat`` now
     (Dijkstra over entry costs; tolls ignored)."""
-    import networkx as nx
+    nx = require("networkx", extra="explore", feature="analysis.distances_from()")
 
     G = game_graph(game, game.current_player if seat is None else seat)
     return dict(nx.single_source_dijkstra_path_length(G, start, weight="cost"))

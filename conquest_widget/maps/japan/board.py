@@ -209,8 +209,9 @@ class JapanBoard:
         >>> g.number_of_nodes(), g.number_of_edges(), g.degree[47]
         (47, 99, 7)
         """
-        import networkx as nx
+        from conquest_widget._optional import require
 
+        nx = require("networkx", extra="explore", feature="JapanBoard.to_networkx()")
         g = nx.Graph(name="Japan Conquest")
         for p in self.prefectures:
             g.add_node(p.code, name_en=p.name_en, name_ja=p.name_ja, region=p.region, base_value=p.base_value)

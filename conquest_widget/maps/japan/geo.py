@@ -4,7 +4,8 @@ The outlines come from ``japan_prefectures.geojson`` (built by
 ``geodata/build_geodata.py`` from the japanmap 0.6.0 topology; see
 ``geodata/README.md``): one feature per prefecture, main area only, lon/lat
 (EPSG:4326).  Importing this module is cheap: the file is read on first use,
-and geopandas is imported only by :func:`prefectures_gdf`.
+and geopandas is imported only by :func:`prefectures_gdf` (it comes with the
+``explore`` extra: ``pip install "conquest_widget[explore]"``).
 
     >>> from conquest_widget.maps.japan import geo
     >>> gdf = geo.prefectures_gdf()
@@ -26,6 +27,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from conquest_widget._optional import require
 from conquest_widget.errors import DataFileError
 from conquest_widget.maps.japan.board import japan
 
@@ -117,7 +119,7 @@ def prefecture_shapes() -> dict[int, "BaseGeometry"]:
 
 @cache
 def _gdf() -> "geopandas.GeoDataFrame":
-    import geopandas as gpd
+    gpd = require("geopandas", extra="explore", feature="geo.prefectures_gdf()")
 
     board = japan()
     rows = []
