@@ -28,7 +28,6 @@ from conquest_widget.games.japan_conquest import (
     Game,
     GameSetup,
     PlayerSetup,
-    ScriptedDice,
 )
 from conquest_widget.games.japan_conquest.cpu import cpu_action
 from conquest_widget.saves import SaveStore, check_slot, game_id
@@ -48,9 +47,9 @@ def mid_route_game() -> Game:
 
 
 def mid_battle_game(defending: bool = False) -> Game:
-    """Scripted dice: player 1 stops on player 2's base in Saitama; the attacker (or,
-    with ``defending``, the defender) is to roll."""
-    g = Game(GameSetup.quick(["Tokyo", "Osaka"], seed=0), dice=ScriptedDice([1, 5, 3, 3], then_seed=7))
+    """Seeded dice (seed 2 rolls a 1 first): player 1 stops on player 2's base in
+    Saitama; the attacker (or, with ``defending``, the defender) is to roll."""
+    g = Game(GameSetup.quick(["Tokyo", "Osaka"], seed=2))
     g.edit_prefecture("Saitama", owner=1, level="base")
     g.plan_route(["Saitama"], dice=1)
     if defending:
@@ -146,8 +145,8 @@ def test_unchanged_files_are_not_replayed_again_but_changed_ones_are(store, monk
     import conquest_widget.saves.store as store_module
 
     calls = []
-    real = store_module.check_game
-    monkeypatch.setattr(store_module, "check_game", lambda data, src: calls.append(src) or real(data, src))
+    real = store_module.load_game
+    monkeypatch.setattr(store_module, "load_game", lambda data, src, **kw: calls.append(src) or real(data, src, **kw))
     g = mid_route_game()
     for _ in range(3):
         store.autosave(g)  # after every action: the previous autosave is this store's own
@@ -165,11 +164,13 @@ def test_game_save_file_is_plain_readable_json(store):
     store.save_slot(4, g)
     text = (store.directory / "slot-4.json").read_text(encoding="utf-8")
     assert "あなた" in text  # ensure_ascii=False
-    assert text.startswith('{\n "format": "conquest_widget.saves.game",\n "schema_version": 1,')
+    assert text.startswith(
+        '{\n "format": "conquest_widget.saves.game",\n "schema_version": 2,\n "game": "japan_conquest",\n "game_version": 2,'
+    )
     doc = json.loads(text)
     assert doc["saved_at"] == "2025-03-04T05:06:07Z" and doc["kind"] == "slot" and doc["slot"] == 4
-    assert doc["game"] == g.to_dict()  # setup, dice, full action log, snapshot
-    assert set(doc["game"]) == {"format", "version", "setup", "dice", "log", "snapshot"}
+    assert doc["match"] == g.to_dict()  # setup, dice, full action log, snapshot
+    assert set(doc["match"]) == {"format", "version", "setup", "dice", "log", "snapshot"}
     assert doc["meta"]["players"][1] == {
         "name": "CPU easy",
         "cpu": True,
@@ -390,7 +391,7 @@ def test_records_count_each_human_against_each_cpu_with_draws_for_shared_ranks()
         ]
     }
     # vs C1: A draws, B loses; vs C2: A wins, B wins (same CPU kind: summed)
-    assert cpu_outcomes(entry) == {"hard:defensive": {"wins": 2, "losses": 1, "draws": 1}}
+    assert cpu_outcomes(entry) == {"japan_conquest:hard:defensive": {"wins": 2, "losses": 1, "draws": 1}}
     entry["standings"] = [dict(r, cpu=False) for r in entry["standings"]]
     assert cpu_outcomes(entry) == {}
 
@@ -416,10 +417,11 @@ def test_results_and_records_files_format(store):
     store.record_result(game)
     results = json.loads((store.directory / "results.json").read_text(encoding="utf-8"))
     records = json.loads((store.directory / "records.json").read_text(encoding="utf-8"))
-    assert (results["format"], results["schema_version"]) == ("conquest_widget.saves.results", 1)
-    assert (records["format"], records["schema_version"]) == ("conquest_widget.saves.records", 1)
+    assert (results["format"], results["schema_version"]) == ("conquest_widget.saves.results", 2)
+    assert (records["format"], records["schema_version"]) == ("conquest_widget.saves.records", 2)
     assert records["counted_games"] == [game_id(game)]
-    assert records["records"] == expected_records(game)
+    assert records["records"] == {f"japan_conquest:{k}": v for k, v in expected_records(game).items()}
+    assert (results["results"][0]["game"], results["results"][0]["game_version"]) == ("japan_conquest", 2)
     human = next(r for r in results["results"][0]["standings"] if not r["cpu"])
     assert human["difficulty"] is None and human["name"] == "あなた"
 
@@ -429,14 +431,22 @@ def test_preferences_round_trip(store):
     setup = cpu_setup(9)
     stored = store.save_preferences({"language": "ja", "last_setup": setup, "sound": False, "volume": 0.5})
     assert stored["last_setup"] == setup.to_dict()
-    assert store.preferences() == {"language": "ja", "last_setup": setup.to_dict(), "sound": False, "volume": 0.5}
-    assert store.last_setup() == setup
+    assert store.preferences() == {
+        "language": "ja",
+        "last_setups": {"japan_conquest": {"game_version": 2, "setup": setup.to_dict()}},
+        "last_setup": setup.to_dict(),  # short for Japan Conquest's
+        "sound": False,
+        "volume": 0.5,
+    }
+    assert store.last_setup() == setup == store.last_setup("japan_conquest")
+    assert store.last_setup("codex") is None
     doc = json.loads((store.directory / "preferences.json").read_text(encoding="utf-8"))
     assert (doc["format"], doc["schema_version"], doc["saved_at"]) == (
         "conquest_widget.saves.preferences",
-        1,
+        2,
         "2025-03-04T05:06:07Z",
     )
+    assert set(doc["preferences"]) == {"language", "last_setups", "sound", "volume"}  # stored once, per game
     store.save_preferences({"language": "en"})  # replaces
     assert store.preferences() == {"language": "en"} and store.last_setup() is None
 
@@ -450,6 +460,10 @@ def test_preferences_round_trip(store):
         {1: "x"},
         {"x": object()},
         {"x": float("nan")},
+        {"language": "fr"},
+        {"x": "\ud800"},
+        {"x": {"nested": 1}},
+        {"last_setups": {"chess": {}}},
         ["language", "ja"],
     ],
 )
@@ -476,7 +490,7 @@ def test_backup_export_inspect_restore_reproduces_everything(tmp_path, store):
     path = tmp_path / "backup.json"
     doc = store.export_backup(path)
     assert json.loads(path.read_text(encoding="utf-8")) == doc
-    assert (doc["format"], doc["schema_version"], doc["skipped"]) == ("conquest_widget.saves.backup", 1, [])
+    assert (doc["format"], doc["schema_version"], doc["skipped"]) == ("conquest_widget.saves.backup", 2, [])
 
     summary = SaveStore(tmp_path / "other").inspect_backup(path)
     assert summary.valid and summary.problems == ()
@@ -484,7 +498,7 @@ def test_backup_export_inspect_restore_reproduces_everything(tmp_path, store):
     assert [s.status for s in summary.slots] == ["used", "empty", "used", "empty", "empty"]
     assert summary.slots[0].to_dict() == store.slot_info(1).to_dict()
     assert summary.results == 2 and summary.latest_result == store.latest_result()
-    assert summary.records == store.records() and summary.preferences == store.preferences()
+    assert summary.records == store.all_records() and summary.preferences == store.preferences()
     assert summary.exported_at == "2025-03-04T05:06:07Z"
     json.dumps(summary.to_dict())  # plain data for the widget
 
@@ -538,7 +552,7 @@ def test_restore_replaces_current_data_and_keeps_the_previous_data(tmp_path, sto
 def test_a_corrupt_backup_restores_nothing(tmp_path, store):
     fill(store)
     doc = store.export_backup()
-    doc["slots"]["3"]["game"]["snapshot"]["players"][0]["banked"] += 100  # tampered
+    doc["slots"]["3"]["match"]["snapshot"]["players"][0]["banked"] += 100  # tampered
     doc["slots"]["../../evil"] = doc["slots"]["1"]
     doc["results"]["results"][0]["standings"] = "nope"
     target = SaveStore(tmp_path / "target")

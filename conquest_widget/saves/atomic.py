@@ -19,7 +19,9 @@ real name, never a partial file.
 
 from __future__ import annotations
 
+import errno
 import json
+import math
 import os
 import stat
 import tempfile
@@ -104,15 +106,21 @@ def atomic_write_json(path: Path, data: Any, *, max_bytes: int = MAX_FILE_BYTES)
 def read_bytes(path: Path, *, max_bytes: int = MAX_FILE_BYTES) -> bytes | None:
     """The bytes of a regular file, or None when it does not exist.
 
-    Raises :class:`CorruptSaveError` for a file over ``max_bytes`` or that is not a
-    regular file, :class:`SaveFileError` when it cannot be read.
+    Raises :class:`CorruptSaveError` for a file over ``max_bytes``, that is not a
+    regular file or is a symbolic link (never followed: a save file is a regular file
+    of the directory), and :class:`SaveFileError` (not corrupt: an operating-system
+    error such as EMFILE or EACCES says nothing about the content) when it cannot be read.
     """
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0) | getattr(os, "O_NOFOLLOW", 0)
     try:
         fd = os.open(path, flags)
     except FileNotFoundError:
+        if os.path.islink(path):  # a dangling symbolic link: not "no file"
+            raise CorruptSaveError(path, "a symbolic link, not a save file") from None
         return None
     except OSError as exc:
+        if exc.errno == errno.ELOOP or os.path.islink(path):
+            raise CorruptSaveError(path, "a symbolic link, not a save file") from None
         raise SaveFileError(path, f"cannot read: {exc.strerror or exc}") from exc
     try:
         info = os.fstat(fd)
@@ -137,23 +145,122 @@ def read_bytes(path: Path, *, max_bytes: int = MAX_FILE_BYTES) -> bytes | None:
     return b"".join(chunks)
 
 
+#: deepest nesting of arrays and objects accepted in a file (a game save needs 6)
+MAX_DEPTH = 32
+#: most JSON values (objects, arrays and list/object members) in one file; bounds the
+#: memory a file can make the loader use (a 5 MB file of ``[{},{},...]`` is refused unparsed)
+MAX_NODES = 300_000
+
+
 def _no_constants(name: str) -> Any:
     raise ValueError(f"{name} is not valid JSON")
 
 
-def parse_json(payload: bytes, source: object) -> Any:
-    """Decode UTF-8 JSON strictly (no NaN/Infinity); :class:`CorruptSaveError` otherwise."""
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"the number {text[:40]} is out of range (not a finite number)")
+    return value
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise ValueError(f"duplicate key {key[:40]!r} in one object")
+            seen.add(key)
+    return out
+
+
+def _has_surrogate(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def _where(path: tuple[object, ...]) -> str:
+    return "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)[:200]
+
+
+def check_tree(data: Any, source: object, *, max_depth: int = MAX_DEPTH) -> None:
+    """Refuse parsed JSON nested deeper than ``max_depth`` or holding a string (value or
+    key) with a lone surrogate (``"\\ud800"``: it could never be written back as UTF-8).
+
+    >>> check_tree({"a": ["ok"]}, "x.json")
+    >>> check_tree({"a": ["\\ud800"]}, "x.json")
+    Traceback (most recent call last):
+    ...
+    conquest_widget.errors.CorruptSaveError: x.json: $.a[0]: text with a lone surrogate (U+D800 to U+DFFF)
+    """
+    stack: list[tuple[Any, tuple[object, ...]]] = [(data, ())]
+    while stack:
+        value, path = stack.pop()
+        if len(path) > max_depth:
+            raise CorruptSaveError(source, f"nested more than {max_depth} levels deep (at {_where(path)})")
+        if isinstance(value, str):
+            if _has_surrogate(value):
+                raise CorruptSaveError(source, f"{_where(path)}: text with a lone surrogate (U+D800 to U+DFFF)")
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                if not isinstance(key, str) or _has_surrogate(key):
+                    raise CorruptSaveError(source, f"{_where(path)}: a key with a lone surrogate (U+D800 to U+DFFF)")
+                stack.append((item, (*path, key)))
+        elif isinstance(value, list):
+            stack.extend((item, (*path, i)) for i, item in enumerate(value))
+        elif isinstance(value, float) and not math.isfinite(value):
+            raise CorruptSaveError(source, f"{_where(path)}: not a finite number")
+
+
+def count_nodes(payload: bytes) -> int:
+    """An upper bound of the JSON values in ``payload`` (its brackets and commas), counted
+    in C at memory speed.
+
+    >>> count_nodes(b'{"a": [1, 2]}')
+    3
+    """
+    return payload.count(b"{") + payload.count(b"[") + payload.count(b",")
+
+
+def parse_json(payload: bytes, source: object, *, max_nodes: int = MAX_NODES) -> Any:
+    """Decode UTF-8 JSON strictly; :class:`CorruptSaveError` naming the problem otherwise.
+
+    Refused: NaN/Infinity and numbers out of range (``1e400``), duplicate keys in one
+    object, more than ``max_nodes`` values (counted before parsing, so a huge file of
+    ``{}`` costs no memory), nesting deeper than :data:`MAX_DEPTH`, lone surrogates.
+
+        >>> parse_json(b'{"a": 1, "a": 2}', "x.json")
+        Traceback (most recent call last):
+        ...
+        conquest_widget.errors.CorruptSaveError: x.json: not valid JSON (duplicate key 'a' in one object)
+        >>> parse_json(b'[1e400]', "x.json")
+        Traceback (most recent call last):
+        ...
+        conquest_widget.errors.CorruptSaveError: x.json: not valid JSON (the number 1e400 is out of range (not a finite number))
+    """
+    nodes = count_nodes(payload)
+    if nodes > max_nodes:
+        raise CorruptSaveError(source, f"too many values ({nodes} brackets and commas; at most {max_nodes})")
     try:
         text = payload.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise CorruptSaveError(source, f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     text = text.removeprefix("\ufeff")
     try:
-        return json.loads(text, parse_constant=_no_constants)
+        data = json.loads(
+            text, parse_constant=_no_constants, parse_float=_finite_float, object_pairs_hook=_no_duplicates
+        )
     except json.JSONDecodeError as exc:
         raise CorruptSaveError(source, f"not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
-    except (ValueError, RecursionError) as exc:
-        raise CorruptSaveError(source, f"not valid JSON ({type(exc).__name__}: {exc})") from None
+    except RecursionError:
+        raise CorruptSaveError(source, f"nested more than {MAX_DEPTH} levels deep") from None
+    except ValueError as exc:
+        raise CorruptSaveError(source, f"not valid JSON ({str(exc)[:200]})") from None
+    check_tree(data, source)
+    return data
 
 
 def read_json(path: Path, *, max_bytes: int = MAX_FILE_BYTES) -> Any:
@@ -165,9 +272,13 @@ def read_json(path: Path, *, max_bytes: int = MAX_FILE_BYTES) -> Any:
 
 
 __all__ = [
+    "MAX_DEPTH",
     "MAX_FILE_BYTES",
+    "MAX_NODES",
     "atomic_write_bytes",
     "atomic_write_json",
+    "check_tree",
+    "count_nodes",
     "dumps",
     "fsync_directory",
     "parse_json",

@@ -30,16 +30,25 @@ from conquest_widget.errors import (
     SaveError,
     SaveFileError,
 )
-from conquest_widget.saves.atomic import MAX_FILE_BYTES, dumps, parse_json, read_bytes
+from conquest_widget.saves import schemas
+from conquest_widget.saves.atomic import (
+    MAX_FILE_BYTES,
+    MAX_NODES,
+    count_nodes,
+    dumps,
+    parse_json,
+    read_bytes,
+)
+from conquest_widget.saves.games import Engines
 from conquest_widget.saves.info import SlotInfo
 from conquest_widget.saves.schema import (
     BACKUP_FORMAT,
     SCHEMA_VERSION,
     check_envelope,
-    check_game,
     check_preferences,
     check_records,
     check_results,
+    load_game,
 )
 
 #: number of save slots
@@ -50,6 +59,9 @@ RECORDS_FILE = "records.json"
 PREFERENCES_FILE = "preferences.json"
 #: largest backup file read (every file of a directory at its limit fits)
 MAX_BACKUP_BYTES = (SLOT_COUNT + 4) * MAX_FILE_BYTES
+#: most JSON values in a backup (counted before parsing: a 45 MB backup of ``{}`` is
+#: refused at once instead of costing gigabytes of memory)
+MAX_BACKUP_NODES = 3 * MAX_NODES
 
 BackupSource = str | os.PathLike | bytes | Mapping[str, Any]
 
@@ -128,13 +140,17 @@ def load_backup_source(source: BackupSource) -> tuple[Any, str]:
 
     Raises :class:`InvalidBackupError` when the file is missing or not JSON."""
     if isinstance(source, Mapping):
-        return source, "<backup data>"
+        name = "<backup data>"
+        try:  # the same strict reading as a file: what cannot be written back is refused
+            return parse_json(dumps(source), name, max_nodes=MAX_BACKUP_NODES), name
+        except (SaveError, CorruptSaveError) as exc:
+            raise InvalidBackupError(name, [getattr(exc, "problem", str(exc))]) from None
     if isinstance(source, (bytes, bytearray)):
         name = "<uploaded backup>"
         if len(source) > MAX_BACKUP_BYTES:
             raise InvalidBackupError(name, [f"backup is {len(source)} bytes, over the {MAX_BACKUP_BYTES}-byte limit"])
         try:
-            return parse_json(bytes(source), name), name
+            return parse_json(bytes(source), name, max_nodes=MAX_BACKUP_NODES), name
         except CorruptSaveError as exc:
             raise InvalidBackupError(name, [exc.problem]) from None
     if isinstance(source, (str, os.PathLike)):
@@ -143,13 +159,15 @@ def load_backup_source(source: BackupSource) -> tuple[Any, str]:
             payload = read_bytes(path, max_bytes=MAX_BACKUP_BYTES)
             if payload is None:
                 raise InvalidBackupError(str(path), ["file not found"])
-            return parse_json(payload, path), str(path)
+            return parse_json(payload, path, max_nodes=MAX_BACKUP_NODES), str(path)
         except SaveFileError as exc:
             raise InvalidBackupError(str(path), [exc.problem]) from None
     raise InvalidBackupError(repr(source), [f"expected a path, bytes or a dict, got {type(source).__name__}"])
 
 
-def analyse_backup(data: Any, source: str) -> tuple[BackupSummary, dict[str, dict[str, Any] | None]]:
+def analyse_backup(
+    data: Any, source: str, engines: Engines | None = None
+) -> tuple[BackupSummary, dict[str, dict[str, Any] | None]]:
     """Check every part of a backup; returns its summary and the files a restore writes
     (file name → document, None for a file to remove).
 
@@ -162,24 +180,31 @@ def analyse_backup(data: Any, source: str) -> tuple[BackupSummary, dict[str, dic
         raise InvalidBackupError(source, [exc.problem]) from None
     problems: list[str] = []
     files: dict[str, dict[str, Any] | None] = {}
+    try:
+        schemas.validate(data, schemas.BACKUP_DOC, source)
+    except CorruptSaveError as exc:
+        problems.append(exc.problem)
 
     def part(key: str, file: str) -> str:
         return f"{key} ({file})"
 
     def sized(doc: Any, where: str) -> bool:
         try:
-            size = len(dumps(doc))
+            payload = dumps(doc)
+            size = len(payload)
         except SaveError as exc:
             problems.append(f"{where}: {exc}")
             return False
         if size > MAX_FILE_BYTES:
             problems.append(f"{where}: {size} bytes, over the {MAX_FILE_BYTES}-byte file limit")
             return False
+        if count_nodes(payload) > MAX_NODES:
+            problems.append(f"{where}: too many values for one file (at most {MAX_NODES})")
+            return False
         return True
 
     exported_at = data.get("exported_at")
-    if not isinstance(exported_at, str):
-        problems.append(f"exported_at must be a string, got {exported_at!r}")
+    if not isinstance(exported_at, str) or any(p.startswith("$.exported_at") for p in problems):
         exported_at = None
 
     # autosave and slots
@@ -190,24 +215,20 @@ def analyse_backup(data: Any, source: str) -> tuple[BackupSummary, dict[str, dic
         if not sized(doc, where):
             return SlotInfo.corrupt(slot, file, "too large or not JSON data")
         try:
-            game = check_game(doc, where)
-        except CorruptSaveError as exc:
+            game, checked = load_game(doc, where, engines=engines)
+        except (CorruptSaveError, SaveError) as exc:
             problems.append(str(exc))
-            return SlotInfo.corrupt(slot, file, exc.problem)
+            return SlotInfo.corrupt(slot, file, getattr(exc, "problem", str(exc)))
+        except Exception as exc:  # noqa: BLE001 - e.g. WrongGameError is not a SaveError
+            problems.append(f"{where}: {exc}")
+            return SlotInfo.corrupt(slot, file, str(exc))
         files[file] = doc
-        return SlotInfo.from_game(slot, file, game, saved_at=doc["saved_at"])
+        return SlotInfo.from_game(slot, file, game, saved_at=checked["saved_at"])
 
     autosave = game_part(data.get("autosave"), None, AUTOSAVE_FILE, part("autosave", AUTOSAVE_FILE))
     slots_data = data.get("slots", {})
-    if slots_data is None:
-        slots_data = {}
     if not isinstance(slots_data, dict):
-        problems.append(f"slots must be an object with keys '1'-'{SLOT_COUNT}'")
         slots_data = {}
-    wanted = {str(n) for n in range(1, SLOT_COUNT + 1)}
-    for key in slots_data:
-        if key not in wanted:
-            problems.append(f"slots: unknown slot {key!r} (slots are '1'-'{SLOT_COUNT}')")
     slots = tuple(
         game_part(slots_data.get(str(n)), n, slot_file(n), part(f"slots.{n}", slot_file(n)))
         for n in range(1, SLOT_COUNT + 1)
@@ -230,7 +251,7 @@ def analyse_backup(data: Any, source: str) -> tuple[BackupSummary, dict[str, dic
         if not sized(doc, where):
             continue
         try:
-            value = check(doc, where)
+            value = check(doc, where, engines)
         except CorruptSaveError as exc:
             problems.append(str(exc))
             continue
@@ -245,11 +266,10 @@ def analyse_backup(data: Any, source: str) -> tuple[BackupSummary, dict[str, dic
     skipped_data = data.get("skipped", [])
     skipped: tuple[dict[str, str], ...] = ()
     if isinstance(skipped_data, list) and all(
-        isinstance(s, dict) and all(isinstance(v, str) for v in s.values()) for s in skipped_data
+        isinstance(s, dict) and set(s) == {"file", "problem"} and all(isinstance(v, str) for v in s.values())
+        for s in skipped_data
     ):
         skipped = tuple(dict(s) for s in skipped_data)
-    else:
-        problems.append("skipped must be a list of {file, problem} objects")
 
     summary = BackupSummary(
         source=source,

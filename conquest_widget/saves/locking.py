@@ -1,4 +1,4 @@
-"""An inter-process lock on a save directory (``fcntl.flock`` on its ``.lock`` file).
+"""An inter-process lock on a save directory (its ``.lock`` file, through :mod:`filelock`).
 
 Every change a :class:`~conquest_widget.saves.SaveStore` makes runs while holding the
 lock, so two apps (processes) sharing one directory take turns: read-modify-write
@@ -14,7 +14,11 @@ checks cannot race.  The lock is re-entrant within one :class:`DirectoryLock` ob
     >>> lock.held
     False
 
-On platforms without ``fcntl`` (Windows) ``msvcrt.locking`` is used instead.
+:mod:`filelock` takes an ``flock`` on POSIX and ``msvcrt`` locking on Windows, and opens
+the lock file with ``O_NOFOLLOW``: a ``.lock`` that is a symbolic link is refused
+(:class:`~conquest_widget.errors.SaveFileError`), so the lock can never create or
+truncate a file outside the save directory.  The lock file stays after release (deleting
+it on release would let two processes lock two different inodes).
 """
 
 from __future__ import annotations
@@ -25,14 +29,9 @@ from pathlib import Path
 from types import TracebackType
 from typing import Self
 
-try:  # POSIX
-    import fcntl
-except ImportError:  # pragma: no cover - Windows
-    fcntl = None  # type: ignore[assignment]
-try:  # pragma: no cover - Windows
-    import msvcrt
-except ImportError:
-    msvcrt = None  # type: ignore[assignment]
+from filelock import FileLock
+
+from conquest_widget.errors import SaveFileError
 
 #: name of the lock file inside the save directory
 LOCK_NAME = ".lock"
@@ -45,7 +44,12 @@ class DirectoryLock:
         self.directory = Path(directory)
         self._thread_lock = threading.RLock()
         self._depth = 0
-        self._fd: int | None = None
+        self._file_lock: FileLock | None = None
+
+    @property
+    def path(self) -> Path:
+        """The lock file."""
+        return self.directory / LOCK_NAME
 
     @property
     def held(self) -> bool:
@@ -58,21 +62,24 @@ class DirectoryLock:
         return self._depth
 
     def acquire(self) -> None:
-        """Take the lock (waits for other holders); creates the directory if needed."""
+        """Take the lock (waits for other holders); creates the directory if needed.
+
+        Raises :class:`SaveFileError` when ``.lock`` is a symbolic link and OSError when
+        the directory cannot be used."""
         self._thread_lock.acquire()
         if self._depth == 0:
             try:
                 self.directory.mkdir(parents=True, exist_ok=True)
-                fd = os.open(self.directory / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o644)
-                try:
-                    _lock_fd(fd)
-                except BaseException:
-                    os.close(fd)
-                    raise
+                if os.path.islink(self.path):
+                    raise SaveFileError(self.path, "is a symbolic link: refusing to lock through it (remove it)")
+                lock = FileLock(
+                    self.path, mode=0o644, thread_local=False, preserve_lock_file=True, fallback_to_soft=False
+                )
+                lock.acquire()
             except BaseException:
                 self._thread_lock.release()
                 raise
-            self._fd = fd
+            self._file_lock = lock
         self._depth += 1
 
     def release(self) -> None:
@@ -80,13 +87,12 @@ class DirectoryLock:
         if self._depth <= 0:
             raise RuntimeError("DirectoryLock released more times than acquired")
         self._depth -= 1
-        if self._depth == 0 and self._fd is not None:
-            fd, self._fd = self._fd, None
-            try:
-                _unlock_fd(fd)
-            finally:
-                os.close(fd)
-        self._thread_lock.release()
+        try:
+            if self._depth == 0 and self._file_lock is not None:
+                lock, self._file_lock = self._file_lock, None
+                lock.release()
+        finally:
+            self._thread_lock.release()
 
     def __enter__(self) -> Self:
         self.acquire()
@@ -96,27 +102,6 @@ class DirectoryLock:
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
         self.release()
-
-
-def _lock_fd(fd: int) -> None:
-    if fcntl is not None:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-    elif msvcrt is not None:  # pragma: no cover - Windows
-        os.lseek(fd, 0, os.SEEK_SET)
-        while True:
-            try:
-                msvcrt.locking(fd, msvcrt.LK_LOCK, 1)
-                return
-            except OSError:
-                continue
-
-
-def _unlock_fd(fd: int) -> None:
-    if fcntl is not None:
-        fcntl.flock(fd, fcntl.LOCK_UN)
-    elif msvcrt is not None:  # pragma: no cover - Windows
-        os.lseek(fd, 0, os.SEEK_SET)
-        msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
 
 
 __all__ = ["LOCK_NAME", "DirectoryLock"]

@@ -4,8 +4,8 @@ A result entry is plain JSON data: game id, date, mode, end reason, standings (w
 each seat's CPU flag, difficulty and strategy) and the winners' names.  Records count,
 for every finished game with at least one human and one CPU seat, each human player's
 outcome against each CPU seat: a **win** if the human ranks better, a **loss** if
-worse, a **draw** if both share a rank.  They are summed per CPU
-``"difficulty:strategy"``.
+worse, a **draw** if both share a rank.  They are summed per game and CPU label
+(``"japan_conquest:difficulty:strategy"``).
 
     >>> from conquest_widget.games.japan_conquest import Game, GameSetup
     >>> from conquest_widget.games.japan_conquest.cpu import cpu_action
@@ -17,23 +17,20 @@ worse, a **draw** if both share a rank.  They are summed per CPU
     >>> [(r["name"], r["rank"], r["cpu"]) for r in entry["standings"]]
     [('Player 2', 1, True), ('Player 1', 2, False)]
     >>> cpu_outcomes(entry)
-    {'normal:balanced': {'wins': 0, 'losses': 1, 'draws': 0}}
+    {'japan_conquest:normal:balanced': {'wins': 0, 'losses': 1, 'draws': 0}}
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Mapping
 from typing import Any
 
-from conquest_widget.errors import SaveError
-from conquest_widget.games.japan_conquest import Game
+from conquest_widget.saves.games import JAPAN, codec_of
 from conquest_widget.saves.schema import OUTCOMES
 
 
-def game_id(game: Game) -> str:
-    """A fingerprint of a game: a hash of its setup, dice source and full action log.
+def game_id(game: Any) -> str:
+    """A fingerprint of a game: a hash of its setup, dice (chance) and full action log.
 
     The same game (recorded twice, or loaded from a save and recorded again) always has
     the same id, so it is counted once.
@@ -43,46 +40,25 @@ def game_id(game: Game) -> str:
     >>> game_id(g) == game_id(Game.from_dict(g.to_dict())), len(game_id(g))
     (True, 32)
     """
-    data = game.to_dict()
-    key = {"setup": data["setup"], "dice": data["dice"], "log": data["log"]}
-    text = json.dumps(key, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
+    return codec_of(game).game_id(game)
 
 
-def result_entry(game: Game, *, recorded_at: str) -> dict[str, Any]:
+def result_entry(game: Any, *, recorded_at: str) -> dict[str, Any]:
     """The result entry of a finished game (raises :class:`SaveError` while it is not over)."""
-    if not game.is_over:
-        raise SaveError("only a finished game has a result: this game is not over")
-    players = game.setup.players
-    standings = []
-    for row in game.ranking():
-        p = players[row["seat"]]
-        standings.append(
-            {
-                "seat": row["seat"],
-                "name": row["name"],
-                "score": row["score"],
-                "rank": row["rank"],
-                "defeated": bool(row["defeated"]),
-                "cpu": p.cpu,
-                "difficulty": p.difficulty if p.cpu else None,
-                "strategy": p.strategy if p.cpu else None,
-            }
-        )
-    return {
-        "game_id": game_id(game),
-        "recorded_at": recorded_at,
-        "mode": game.setup.mode,
-        "turns": game.setup.turns,
-        "end_reason": game.state.end_reason,
-        "actions": len(game.log),
-        "standings": standings,
-        "winners": [r["name"] for r in standings if r["rank"] == 1],
-    }
+    return codec_of(game).result(game, recorded_at=recorded_at)
+
+
+def cpu_label(row: Mapping[str, Any]) -> str:
+    """The CPU label of a result row: Japan Conquest's ``"difficulty:strategy"``, else
+    the bot label (``"bot"``)."""
+    if row.get("difficulty") is not None and row.get("strategy") is not None:
+        return record_key(row["difficulty"], row["strategy"])
+    return str(row.get("bot") or "cpu")
 
 
 def record_key(difficulty: str, strategy: str) -> str:
-    """The records key of a CPU: ``"difficulty:strategy"``.
+    """The label of a Japan Conquest CPU: ``"difficulty:strategy"`` (records keys are
+    ``"<game>:<label>"``).
 
     >>> record_key("hard", "aggressive")
     'hard:aggressive'
@@ -92,13 +68,14 @@ def record_key(difficulty: str, strategy: str) -> str:
 
 def cpu_outcomes(entry: Mapping[str, Any]) -> dict[str, dict[str, int]]:
     """Wins/losses/draws of the humans against each CPU in one result entry, per
-    ``"difficulty:strategy"`` (empty unless the game had a human and a CPU seat)."""
+    ``"<game>:<cpu label>"`` (empty unless the game had a human and a CPU seat)."""
     standings = entry["standings"]
     humans = [r for r in standings if not r["cpu"]]
     cpus = [r for r in standings if r["cpu"]]
     out: dict[str, dict[str, int]] = {}
     for cpu in cpus:
-        counts = out.setdefault(record_key(cpu["difficulty"], cpu["strategy"]), dict.fromkeys(OUTCOMES, 0))
+        key = f"{entry.get('game', JAPAN)}:{cpu_label(cpu)}"
+        counts = out.setdefault(key, dict.fromkeys(OUTCOMES, 0))
         for human in humans:
             if human["rank"] < cpu["rank"]:
                 counts["wins"] += 1
@@ -117,4 +94,4 @@ def add_outcomes(records: dict[str, dict[str, int]], outcomes: Mapping[str, Mapp
             row[o] += counts[o]
 
 
-__all__ = ["add_outcomes", "cpu_outcomes", "game_id", "record_key", "result_entry"]
+__all__ = ["add_outcomes", "cpu_label", "cpu_outcomes", "game_id", "record_key", "result_entry"]

@@ -1,41 +1,58 @@
-"""The JSON documents of a save directory: format names, schema versions, builders
-and validators.
+"""The JSON documents of a save directory: builders and checkers (schema version 2).
 
 Every document is a JSON object with ``"format"`` and ``"schema_version"``.  The
-validators (``check_*``) take parsed JSON and either return the checked content or
-raise :class:`~conquest_widget.errors.CorruptSaveError` naming the source and the
-problem (:class:`~conquest_widget.errors.UnsupportedSaveVersionError` for a newer
-schema version).  They never write anything.
+checkers (``check_*``) take parsed JSON (from :func:`~.atomic.parse_json`), read
+version-1 documents as Japan Conquest ones (:func:`upgrade`), check the result against
+the document's JSON Schema (:mod:`.schemas`) and the game's own rules, and either return
+the checked content or raise :class:`~conquest_widget.errors.CorruptSaveError` naming
+the source, the field and the problem
+(:class:`~conquest_widget.errors.UnsupportedSaveVersionError` for a newer schema or game
+version).  They never write anything.
 
-    >>> check_envelope({"format": RESULTS_FORMAT, "schema_version": 1, "results": []}, RESULTS_FORMAT, "results.json")
-    1
+    >>> check_envelope({"format": RESULTS_FORMAT, "schema_version": 2, "results": []}, RESULTS_FORMAT, "results.json")
+    2
     >>> check_envelope({"format": "something.else", "schema_version": 1}, RESULTS_FORMAT, "results.json")
     Traceback (most recent call last):
     ...
     conquest_widget.errors.CorruptSaveError: results.json: wrong format 'something.else' (expected 'conquest_widget.saves.results')
+    >>> check_records({"format": RECORDS_FORMAT, "schema_version": 1, "counted_games": [],
+    ...                "records": {"hard:balanced": {"wins": 1, "losses": 0, "draws": 0}}}, "records.json")[0]
+    {'japan_conquest:hard:balanced': {'wins': 1, 'losses': 0, 'draws': 0}}
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
-from datetime import datetime
 from typing import Any
 
 from conquest_widget.errors import (
     CorruptSaveError,
     SaveError,
+    UnknownGameError,
     UnsupportedSaveVersionError,
+    WrongGameError,
 )
-from conquest_widget.games.japan_conquest import Game, GameSetup
+from conquest_widget.saves import schemas
+from conquest_widget.saves.atomic import check_tree
+from conquest_widget.saves.games import (
+    JAPAN,
+    Engines,
+    GameCodec,
+    codec_for,
+    codec_of,
+    rules_for,
+)
+from conquest_widget.saves.schemas import (
+    BACKUP_FORMAT,
+    GAME_FORMAT,
+    PREFERENCES_FORMAT,
+    RECORDS_FORMAT,
+    RESULTS_FORMAT,
+)
 
 #: the schema version this package writes and the newest it reads (for every file kind)
-SCHEMA_VERSION = 1
-
-GAME_FORMAT = "conquest_widget.saves.game"
-RESULTS_FORMAT = "conquest_widget.saves.results"
-RECORDS_FORMAT = "conquest_widget.saves.records"
-PREFERENCES_FORMAT = "conquest_widget.saves.preferences"
-BACKUP_FORMAT = "conquest_widget.saves.backup"
+SCHEMA_VERSION = 2
 
 #: the most results kept in the results file (the oldest are dropped; records keep counting)
 MAX_RESULTS = 1000
@@ -43,158 +60,153 @@ MAX_RESULTS = 1000
 OUTCOMES = ("wins", "losses", "draws")
 
 
-# ------------------------------------------------------------------- helpers
 def _fail(source: object, problem: str) -> CorruptSaveError:
     return CorruptSaveError(source, problem)
 
 
-def _is_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-def _is_iso(v: Any) -> bool:
-    if not isinstance(v, str):
-        return False
-    try:
-        datetime.fromisoformat(v)
-    except ValueError:
-        return False
-    return True
-
-
 def check_envelope(data: Any, fmt: str, source: object) -> int:
     """Check ``data`` is a JSON object of format ``fmt`` with a readable schema version;
-    returns the version."""
+    returns the version (1 or 2)."""
     if not isinstance(data, dict):
         raise _fail(source, f"expected a JSON object, found {type(data).__name__}")
     found = data.get("format")
     if found != fmt:
-        raise _fail(source, f"wrong format {found!r} (expected {fmt!r})")
+        raise _fail(source, f"wrong format {repr(found)[:80]} (expected {fmt!r})")
     version = data.get("schema_version")
-    if not _is_int(version) or version < 1:
-        raise _fail(source, f"bad schema_version {version!r} (expected an integer >= 1)")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise _fail(source, f"bad schema_version {repr(version)[:40]} (expected an integer >= 1)")
     if version > SCHEMA_VERSION:
         raise UnsupportedSaveVersionError(
             source,
-            f"schema version {version} is newer than this package reads ({SCHEMA_VERSION}); upgrade conquest_widget",
+            f"written by a newer version of conquest_widget (schema version {version}; this package reads "
+            f"1-{SCHEMA_VERSION}): left untouched; upgrade conquest_widget to use it",
         )
     return version
 
 
-# ---------------------------------------------------------------- game saves
-def game_meta(game: Game) -> dict[str, Any]:
-    """A summary of a game for people reading the file and for slot lists.
-
-    It is informative only: loading recomputes everything from the game itself.
-    """
-    setup = game.setup
-    return {
-        "mode": setup.mode,
-        "turns": setup.turns,
-        "turn": game.turn_number(),
-        "phase": game.phase,
-        "current_player": setup.players[game.current_player].name,
-        "is_over": game.is_over,
-        "actions": len(game.log),
-        "players": [
-            {"name": p.name, "cpu": p.cpu, "difficulty": p.difficulty, "strategy": p.strategy} for p in setup.players
-        ],
-    }
-
-
-def game_document(game: Game, *, saved_at: str, kind: str, slot: int | None = None) -> dict[str, Any]:
-    """The JSON document of a saved game (autosave or slot)."""
-    try:
-        data = game.to_dict()
-    except Exception as exc:  # e.g. a dice source without to_dict()
-        raise SaveError(f"this game cannot be saved: {exc}") from exc
-    doc: dict[str, Any] = {"format": GAME_FORMAT, "schema_version": SCHEMA_VERSION, "saved_at": saved_at, "kind": kind}
-    if slot is not None:
-        doc["slot"] = slot
-    doc["meta"] = game_meta(game)
-    doc["game"] = data
+def upgrade(data: dict[str, Any], fmt: str) -> dict[str, Any]:
+    """A version-1 document in the version-2 shape (a copy): every version-1 document
+    is Japan Conquest's (game version 1); record keys gain the game id; the preferences'
+    ``last_setup`` becomes ``last_setups["japan_conquest"]``.  Version-2 documents are
+    returned as they are."""
+    if data.get("schema_version") != 1:
+        return data
+    doc = copy.deepcopy(data)
+    doc["schema_version"] = 2
+    if fmt == GAME_FORMAT:
+        match = doc.pop("game", None)
+        doc = {**doc, "game": JAPAN, "game_version": 1, "match": match}
+    elif fmt == RESULTS_FORMAT and isinstance(doc.get("results"), list):
+        doc["results"] = [
+            {"game": JAPAN, "game_version": 1, **e} if isinstance(e, dict) else e for e in doc["results"]
+        ]
+    elif fmt == RECORDS_FORMAT and isinstance(doc.get("records"), dict):
+        doc["records"] = {f"{JAPAN}:{k}": v for k, v in doc["records"].items()}
+    elif fmt == PREFERENCES_FORMAT and isinstance(doc.get("preferences"), dict):
+        prefs = doc["preferences"]
+        setup = prefs.pop("last_setup", None)
+        if setup is not None:
+            prefs["last_setups"] = {JAPAN: {"game_version": 1, "setup": setup}}
     return doc
 
 
-def check_game(data: Any, source: object) -> Game:
-    """Validate a game-save document and rebuild its game by replaying the log.
-
-    Refuses (CorruptSaveError) a document without a snapshot or whose snapshot does not
-    match the replay."""
-    check_envelope(data, GAME_FORMAT, source)
-    if not _is_iso(data.get("saved_at")):
-        raise _fail(source, f"bad saved_at {data.get('saved_at')!r} (expected an ISO date-time)")
-    if "meta" in data and not isinstance(data["meta"], dict):
-        raise _fail(source, "meta must be a JSON object")
-    game_data = data.get("game")
-    if not isinstance(game_data, dict):
+def _read(data: Any, fmt: str, schema: dict[str, Any], source: object) -> dict[str, Any]:
+    version = check_envelope(data, fmt, source)
+    if version == 1 and fmt == GAME_FORMAT and not isinstance(data.get("game"), dict):
         raise _fail(source, "no game data (key 'game' missing or not an object)")
-    if not isinstance(game_data.get("snapshot"), dict):
-        raise _fail(source, "the game has no state snapshot to check the replay against")
+    doc = upgrade(data, fmt)
+    schemas.validate(doc, schema, source)
+    return doc
+
+
+def _rules(game: str, engines: Engines | None, source: object, where: str) -> GameCodec:
     try:
-        return Game.from_dict(game_data)
-    except RecursionError:
-        raise _fail(source, "the game data is nested too deeply") from None
-    except Exception as exc:  # the engine reports SerializationError; anything else is also a bad file
-        raise _fail(source, f"the game cannot be loaded: {exc}") from exc
+        return rules_for(game, engines)
+    except UnknownGameError as exc:
+        raise _fail(source, f"{where}: {exc}") from None
+
+
+def _game_version(found: int, rules: GameCodec, source: object, where: str) -> None:
+    if found > rules.version:
+        raise UnsupportedSaveVersionError(
+            source,
+            f"{where}: written by a newer version of {rules.game} (game version {found}; this package reads "
+            f"1-{rules.version}): left untouched; upgrade conquest_widget to use it",
+        )
+
+
+# ---------------------------------------------------------------- game saves
+def game_document(match: Any, *, saved_at: str, kind: str, slot: int | None = None) -> dict[str, Any]:
+    """The JSON document of a saved game (autosave or slot): the game id and version,
+    an informative ``meta`` summary and the engine data under ``match``.  Raises
+    :class:`SaveError` for a game that cannot be saved (e.g. scripted dice)."""
+    codec = codec_of(match)
+    data = codec.encode(match)
+    doc: dict[str, Any] = {
+        "format": GAME_FORMAT,
+        "schema_version": SCHEMA_VERSION,
+        "game": codec.game,
+        "game_version": codec.version,
+        "saved_at": saved_at,
+        "kind": kind,
+    }
+    if slot is not None:
+        doc["slot"] = slot
+    meta = codec.summary(match)
+    meta["actions"] = len(match.log)
+    doc["meta"] = meta
+    doc["match"] = data
+    return doc
+
+
+def load_game(
+    data: Any, source: object, *, game: str | None = None, engines: Engines | None = None
+) -> tuple[Any, dict[str, Any]]:
+    """Check a game-save document and rebuild its match by replaying the log; returns
+    ``(match, document in the version-2 shape)``.
+
+    ``game``: the game asked for; a document of another game raises
+    :class:`WrongGameError`.  Refuses (CorruptSaveError) anything the schema does not
+    allow, and a snapshot that does not match the replay."""
+    doc = _read(data, GAME_FORMAT, schemas.GAME_DOC, source)
+    found = doc["game"]
+    if game is not None and found != game:
+        raise WrongGameError(f"{source}: this file holds a game of {found!r}, not of {game!r}: it was not loaded")
+    codec = _rules(found, engines, source, "$.game")
+    _game_version(doc["game_version"], codec, source, "$.game_version")
+    try:
+        codec = codec_for(found, engines, doc["match"])
+    except UnknownGameError as exc:
+        raise _fail(source, f"$.game: {exc}") from None
+    return codec.decode(doc["match"], source, at="$.match"), doc
+
+
+def check_game(data: Any, source: object, *, game: str | None = None, engines: Engines | None = None) -> Any:
+    """Like :func:`load_game`, returning only the match."""
+    return load_game(data, source, game=game, engines=engines)[0]
 
 
 # ------------------------------------------------------------------- results
 def results_document(results: list[dict[str, Any]]) -> dict[str, Any]:
-    """The results file: completed games, latest first."""
+    """The results file: completed games of every game, latest first."""
     return {"format": RESULTS_FORMAT, "schema_version": SCHEMA_VERSION, "results": list(results)[:MAX_RESULTS]}
 
 
-def _check_standing(row: Any, where: str, source: object) -> None:
-    if not isinstance(row, dict):
-        raise _fail(source, f"{where} is not an object")
-    for key, ok, want in (
-        ("seat", _is_int, "an integer"),
-        ("name", lambda v: isinstance(v, str), "a string"),
-        ("score", _is_int, "an integer"),
-        ("rank", lambda v: _is_int(v) and v >= 1, "an integer >= 1"),
-        ("defeated", lambda v: isinstance(v, bool), "true or false"),
-        ("cpu", lambda v: isinstance(v, bool), "true or false"),
-        ("difficulty", lambda v: v is None or isinstance(v, str), "a string or null"),
-        ("strategy", lambda v: v is None or isinstance(v, str), "a string or null"),
-    ):
-        if not ok(row.get(key)):
-            raise _fail(source, f"{where}: {key} must be {want}, got {row.get(key)!r}")
-
-
-def check_result(entry: Any, source: object, where: str = "result") -> dict[str, Any]:
-    """Validate one result entry."""
-    if not isinstance(entry, dict):
-        raise _fail(source, f"{where} is not an object")
-    if not isinstance(entry.get("game_id"), str) or not entry["game_id"]:
-        raise _fail(source, f"{where}: game_id must be a non-empty string")
-    if not _is_iso(entry.get("recorded_at")):
-        raise _fail(source, f"{where}: bad recorded_at {entry.get('recorded_at')!r}")
-    if not isinstance(entry.get("mode"), str):
-        raise _fail(source, f"{where}: mode must be a string")
-    if entry.get("turns") is not None and not _is_int(entry.get("turns")):
-        raise _fail(source, f"{where}: turns must be an integer or null")
-    if entry.get("end_reason") is not None and not isinstance(entry.get("end_reason"), str):
-        raise _fail(source, f"{where}: end_reason must be a string or null")
-    standings = entry.get("standings")
-    if not isinstance(standings, list) or not 2 <= len(standings) <= 4:
-        raise _fail(source, f"{where}: standings must be a list of 2-4 players")
-    for i, row in enumerate(standings):
-        _check_standing(row, f"{where} standings[{i}]", source)
-    winners = entry.get("winners")
-    if not isinstance(winners, list) or not all(isinstance(w, str) for w in winners):
-        raise _fail(source, f"{where}: winners must be a list of names")
+def check_result(entry: Any, source: object, where: str = "result", engines: Engines | None = None) -> dict[str, Any]:
+    """Validate one (version-2) result entry."""
+    schemas.validate(entry, schemas.RESULT, source, at=f"$.{where}")
+    rules = _rules(entry["game"], engines, source, f"{where}.game")
+    _game_version(entry["game_version"], rules, source, f"{where}.game_version")
+    rules.check_result(entry, source, where)
     return entry
 
 
-def check_results(data: Any, source: object) -> list[dict[str, Any]]:
-    """Validate the results file; returns its results (latest first)."""
-    check_envelope(data, RESULTS_FORMAT, source)
-    results = data.get("results")
-    if not isinstance(results, list):
-        raise _fail(source, "results must be a list")
+def check_results(data: Any, source: object, engines: Engines | None = None) -> list[dict[str, Any]]:
+    """Validate the results file; returns its results (latest first, version-2 entries)."""
+    doc = _read(data, RESULTS_FORMAT, schemas.RESULTS_DOC, source)
+    results = doc["results"]
     for i, entry in enumerate(results):
-        check_result(entry, source, f"results[{i}]")
+        check_result(entry, source, f"results[{i}]", engines)
     ids = [r["game_id"] for r in results]
     if len(set(ids)) != len(ids):
         raise _fail(source, "the same game_id is listed twice")
@@ -203,8 +215,9 @@ def check_results(data: Any, source: object) -> list[dict[str, Any]]:
 
 # ------------------------------------------------------------------- records
 def records_document(records: Mapping[str, Mapping[str, int]], counted: list[str]) -> dict[str, Any]:
-    """The records file: per CPU ``"difficulty:strategy"``, the human players' wins,
-    losses and draws against it, plus the ids of the games already counted."""
+    """The records file: per game and CPU label (``"japan_conquest:difficulty:strategy"``),
+    the human players' wins, losses and draws against it, plus the ids of the games
+    already counted."""
     return {
         "format": RECORDS_FORMAT,
         "schema_version": SCHEMA_VERSION,
@@ -213,53 +226,63 @@ def records_document(records: Mapping[str, Mapping[str, int]], counted: list[str
     }
 
 
-def check_records(data: Any, source: object) -> tuple[dict[str, dict[str, int]], list[str]]:
-    """Validate the records file; returns ``(records, counted_game_ids)``."""
-    check_envelope(data, RECORDS_FORMAT, source)
-    records = data.get("records")
-    if not isinstance(records, dict):
-        raise _fail(source, "records must be an object")
-    for key, counts in records.items():
-        if key.count(":") != 1 or not all(key.split(":")):
-            raise _fail(source, f"record key {key!r} is not 'difficulty:strategy'")
-        if not isinstance(counts, dict):
-            raise _fail(source, f"record {key!r} is not an object")
-        for o in OUTCOMES:
-            if not _is_int(counts.get(o)) or counts[o] < 0:
-                raise _fail(source, f"record {key!r}: {o} must be a non-negative integer, got {counts.get(o)!r}")
-    counted = data.get("counted_games")
-    if not isinstance(counted, list) or not all(isinstance(g, str) for g in counted):
-        raise _fail(source, "counted_games must be a list of game ids")
-    return {k: {o: records[k][o] for o in OUTCOMES} for k in records}, counted
+def check_records(
+    data: Any, source: object, engines: Engines | None = None
+) -> tuple[dict[str, dict[str, int]], list[str]]:
+    """Validate the records file; returns ``(records, counted_game_ids)`` with keys
+    ``"<game>:<cpu label>"``."""
+    doc = _read(data, RECORDS_FORMAT, schemas.RECORDS_DOC, source)
+    records = doc["records"]
+    for key in records:
+        game, _, label = key.partition(":")
+        rules = _rules(game, engines, source, f"$.records[{key!r}]")
+        if not rules.record_label_ok(label):
+            raise _fail(source, f"$.records: {key!r} does not name a CPU of {game}")
+    return {k: {o: records[k][o] for o in OUTCOMES} for k in records}, list(doc["counted_games"])
 
 
 # --------------------------------------------------------------- preferences
-def normalise_preferences(prefs: Mapping[str, Any]) -> dict[str, Any]:
-    """Check preferences before saving: a mapping with string keys and JSON values;
-    ``last_setup`` (a :class:`GameSetup` or its dict) must be a valid setup and
-    ``language`` a string.  Raises :class:`SaveError`."""
+def normalise_preferences(prefs: Mapping[str, Any], engines: Engines | None = None) -> dict[str, Any]:
+    """Check preferences before saving.  ``language`` is "en" or "ja"; ``last_setups``
+    maps game ids to setups (objects or dicts); ``last_setup`` is short for Japan
+    Conquest's; other options are small scalars.  Returns the stored form
+    (``last_setups`` as ``{game: {"game_version", "setup"}}``).  Raises :class:`SaveError`."""
     if not isinstance(prefs, Mapping):
         raise SaveError(f"preferences must be a mapping, got {type(prefs).__name__}")
     out: dict[str, Any] = {}
+    setups: dict[str, Any] = {}
     for key, value in prefs.items():
         if not isinstance(key, str):
             raise SaveError(f"preference names must be strings, got {key!r}")
-        out[key] = value
-    setup = out.get("last_setup")
-    if isinstance(setup, GameSetup):
-        out["last_setup"] = setup.to_dict()
-    elif setup is not None:
+        if key == "last_setups":
+            if not isinstance(value, Mapping):
+                raise SaveError("last_setups must map game ids to setups")
+            for game, entry in value.items():
+                setups[game] = entry["setup"] if isinstance(entry, Mapping) and "setup" in entry else entry
+        elif key == "last_setup":
+            if value is not None:
+                setups[JAPAN] = value
+        else:
+            out[key] = value
+    stored: dict[str, Any] = {}
+    for game, setup in setups.items():
         try:
-            out["last_setup"] = GameSetup.from_dict(setup).to_dict()
-        except Exception as exc:
-            raise SaveError(f"last_setup is not a valid game setup: {exc}") from exc
-    if "language" in out and not isinstance(out["language"], str):
-        raise SaveError(f"language must be a string, got {out['language']!r}")
+            codec = codec_for(game, engines)
+        except UnknownGameError as exc:
+            raise SaveError(f"last_setups: {exc}") from None
+        stored[game] = {"game_version": codec.version, "setup": codec.setup_dict(setup)}
+    if stored:
+        out["last_setups"] = stored
+    try:
+        check_tree(out, "preferences")
+        schemas.validate(out, schemas.PREFERENCES_BODY, "preferences")
+    except CorruptSaveError as exc:
+        raise SaveError(f"preferences cannot be saved: {exc.problem}") from None
     return out
 
 
 def preferences_document(prefs: Mapping[str, Any], *, saved_at: str) -> dict[str, Any]:
-    """The preferences file."""
+    """The preferences file (``prefs`` as returned by :func:`normalise_preferences`)."""
     return {
         "format": PREFERENCES_FORMAT,
         "schema_version": SCHEMA_VERSION,
@@ -268,20 +291,26 @@ def preferences_document(prefs: Mapping[str, Any], *, saved_at: str) -> dict[str
     }
 
 
-def check_preferences(data: Any, source: object) -> dict[str, Any]:
-    """Validate the preferences file; returns the preferences."""
-    check_envelope(data, PREFERENCES_FORMAT, source)
-    prefs = data.get("preferences")
-    if not isinstance(prefs, dict):
-        raise _fail(source, "preferences must be an object")
-    setup = prefs.get("last_setup")
-    if setup is not None:
+def check_preferences(data: Any, source: object, engines: Engines | None = None) -> dict[str, Any]:
+    """Validate the preferences file; returns the preferences (``last_setups`` checked
+    by each game's setup rules; ``last_setup`` added as Japan Conquest's setup)."""
+    doc = _read(data, PREFERENCES_FORMAT, schemas.PREFERENCES_DOC, source)
+    prefs = dict(doc["preferences"])
+    setups = {}
+    for game, entry in prefs.get("last_setups", {}).items():
+        where = f"$.preferences.last_setups.{game}"
+        rules = _rules(game, engines, source, where)
+        _game_version(entry["game_version"], rules, source, where)
         try:
-            GameSetup.from_dict(setup)
-        except Exception as exc:  # noqa: BLE001 - any failure means an invalid file
-            raise _fail(source, f"last_setup is not a valid game setup: {exc}") from None
-    if "language" in prefs and not isinstance(prefs["language"], str):
-        raise _fail(source, "language must be a string")
+            codec = codec_for(game, engines)
+        except UnknownGameError as exc:
+            raise _fail(source, f"{where}: {exc}") from None
+        setup = codec.check_setup(entry["setup"], source, at=f"{where}.setup")
+        setups[game] = {"game_version": entry["game_version"], "setup": setup}
+    if setups:
+        prefs["last_setups"] = setups
+        if JAPAN in setups:
+            prefs["last_setup"] = setups[JAPAN]["setup"]
     return prefs
 
 
@@ -289,6 +318,7 @@ __all__ = [
     "BACKUP_FORMAT",
     "GAME_FORMAT",
     "MAX_RESULTS",
+    "OUTCOMES",
     "PREFERENCES_FORMAT",
     "RECORDS_FORMAT",
     "RESULTS_FORMAT",
@@ -300,8 +330,9 @@ __all__ = [
     "check_result",
     "check_results",
     "game_document",
-    "game_meta",
+    "load_game",
     "normalise_preferences",
     "preferences_document",
     "records_document",
+    "upgrade",
 ]

@@ -34,6 +34,7 @@ from typing import Any
 
 from conquest_widget.errors import (
     ConfirmationRequiredError,
+    CorruptSaveError,
     EmptySlotError,
     InvalidBackupError,
     InvalidSlotError,
@@ -41,8 +42,9 @@ from conquest_widget.errors import (
     SaveFileError,
     SaveWarning,
     SlotOccupiedError,
+    UnknownGameError,
+    UnsupportedSaveVersionError,
 )
-from conquest_widget.games.japan_conquest import Game, GameSetup
 from conquest_widget.saves.atomic import (
     MAX_FILE_BYTES,
     TEMP_PREFIX,
@@ -66,15 +68,16 @@ from conquest_widget.saves.backup import (
     load_backup_source,
     slot_file,
 )
+from conquest_widget.saves.games import JAPAN, Engines, codec_for
 from conquest_widget.saves.info import SlotInfo
-from conquest_widget.saves.locking import DirectoryLock
+from conquest_widget.saves.locking import LOCK_NAME, DirectoryLock
 from conquest_widget.saves.results import add_outcomes, cpu_outcomes, result_entry
 from conquest_widget.saves.schema import (
-    check_game,
     check_preferences,
     check_records,
     check_results,
     game_document,
+    load_game,
     normalise_preferences,
     preferences_document,
     records_document,
@@ -94,13 +97,7 @@ DATA_FILES = (
     PREFERENCES_FILE,
 )
 
-#: the validator of each data file
-CHECKS: dict[str, Callable[[Any, object], Any]] = {
-    **{name: check_game for name in DATA_FILES[: SLOT_COUNT + 1]},
-    RESULTS_FILE: check_results,
-    RECORDS_FILE: check_records,
-    PREFERENCES_FILE: check_preferences,
-}
+GAME_FILES = DATA_FILES[: SLOT_COUNT + 1]
 
 _SET_ASIDE = re.compile(r"^(autosave|slot-[1-5]|results|records|preferences)\.corrupt-\d{8}T\d{6}Z(-\d+)?\.json$")
 _PRE_RESTORE = re.compile(r"^pre-restore-\d{8}T\d{6}Z(-\d+)?\.backup\.json$")
@@ -142,7 +139,10 @@ class SaveStore:
     naming the file and the problem) and is never overwritten or deleted without an
     explicit request; see docs/saves.md.
 
-    ``clock`` (for tests) returns the current time as an aware datetime.
+    ``clock`` (for tests) returns the current time as an aware datetime.  ``engines``
+    (game id → :class:`~conquest_widget.core.match.Match` subclass) adds games that are
+    not in the registry.  Every document names its game; loaders given ``game=`` refuse
+    another game's file (:class:`~conquest_widget.errors.WrongGameError`).
 
         >>> import tempfile
         >>> store = SaveStore(tempfile.mkdtemp())
@@ -151,10 +151,18 @@ class SaveStore:
     """
 
     def __init__(
-        self, directory: str | os.PathLike[str] = DEFAULT_DIRECTORY, *, clock: Callable[[], datetime] | None = None
+        self,
+        directory: str | os.PathLike[str] = DEFAULT_DIRECTORY,
+        *,
+        clock: Callable[[], datetime] | None = None,
+        engines: Engines | None = None,
     ) -> None:
+        if "\0" in os.fspath(directory):
+            raise SaveFileError(repr(os.fspath(directory))[:200], "a save directory path cannot contain a NUL character")
         self.directory = Path(directory).expanduser()
         self._clock = clock or _utc_now
+        #: Match classes of games outside the registry (tests; a game being built)
+        self.engines = dict(engines or {})
         self._lock = DirectoryLock(self.directory)
         # Files this store wrote or found valid, by stat signature: unchanged files are
         # not replayed again (a long game's replay takes a noticeable fraction of a second).
@@ -203,6 +211,17 @@ class SaveStore:
                 except OSError:
                     pass
 
+    def _check(self, name: str, data: Any) -> Any:
+        """The validator of each data file (with this store's extra engines)."""
+        path = self._path(name)
+        if name in GAME_FILES:
+            return load_game(data, path, engines=self.engines)
+        if name == RESULTS_FILE:
+            return check_results(data, path, self.engines)
+        if name == RECORDS_FILE:
+            return check_records(data, path, self.engines)
+        return check_preferences(data, path, self.engines)
+
     def _read(self, name: str) -> Any:
         """Parsed JSON of a data file; ``_MISSING`` when absent."""
         path = self._path(name)
@@ -235,27 +254,53 @@ class SaveStore:
         return target
 
     def _signature(self, name: str) -> tuple[int, ...] | None:
-        """Identity of a file's current version (a replaced file gets a new inode)."""
+        """Identity of a file's current version (a replaced file gets a new inode; a
+        chmod changes the ctime).  A symbolic link is not followed."""
         try:
-            st = os.stat(self._path(name))
+            st = os.lstat(self._path(name))
         except OSError:
             return None
-        return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+        return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_mode)
 
-    def _problem(self, name: str, check: Callable[[Any, object], Any]) -> str | None:
-        """None if the file is absent or valid, else what is wrong with it."""
+    def _problem(self, name: str) -> SaveFileError | None:
+        """None if the file is absent or valid, else the error reading it: a
+        :class:`CorruptSaveError` for what it contains (or a newer version's file), a
+        plain :class:`SaveFileError` for an operating-system error while reading."""
         sig = self._signature(name)  # taken before reading: a change meanwhile means a re-check later
         if sig is not None and self._valid.get(name) == sig:
             return None
         try:
             data = self._read(name)
             if data is not _MISSING:
-                check(data, self._path(name))
+                self._check(name, data)
         except SaveFileError as exc:
-            return exc.problem
+            return exc
+        except UnknownGameError as exc:  # pragma: no cover - the checkers report it as corrupt
+            return CorruptSaveError(self._path(name), str(exc))
         if sig is not None:
             self._valid[name] = sig
         return None
+
+    def _clear_for_write(self, name: str) -> bool:
+        """Before replacing ``name``: True when it holds something (valid or not).  A file
+        unreadable for what it contains is set aside (renamed, kept); a file a newer
+        version wrote, or one the system cannot read now (EMFILE, EACCES...), is left
+        untouched and the write is refused (raises)."""
+        if not self._exists(name):
+            return False
+        problem = self._problem(name)
+        if problem is None:
+            return True
+        if isinstance(problem, UnsupportedSaveVersionError):
+            raise UnsupportedSaveVersionError(problem.path, problem.problem + "; nothing was written")
+        if not isinstance(problem, CorruptSaveError):
+            raise SaveFileError(problem.path, problem.problem + " (an error of the system, not of the file: nothing was changed)")
+        return True
+
+    def _set_aside_if_corrupt(self, name: str) -> None:
+        problem = self._problem(name) if self._exists(name) else None
+        if isinstance(problem, CorruptSaveError) and not isinstance(problem, UnsupportedSaveVersionError):
+            self._set_aside(name)
 
     def _write(self, name: str, doc: dict[str, Any]) -> None:
         """Atomically write a data file (holding the lock) and remember it as valid."""
@@ -264,18 +309,21 @@ class SaveStore:
         if sig is not None:
             self._valid[name] = sig
 
-    def _load_game_file(self, name: str) -> tuple[Game, dict[str, Any]] | None:
+    def _load_game_file(self, name: str, game: str | None = None) -> tuple[Any, dict[str, Any]] | None:
         sig = self._signature(name)
         data = self._read(name)
         if data is _MISSING:
             return None
-        game = check_game(data, self._path(name))
+        match, doc = load_game(data, self._path(name), game=game, engines=self.engines)
         if sig is not None:
             self._valid[name] = sig
-        return game, data
+        return match, doc
 
-    def _write_game(self, name: str, game: Game, *, kind: str, slot: int | None = None) -> dict[str, Any]:
+    def _write_game(self, name: str, game: Any, *, kind: str, slot: int | None = None) -> dict[str, Any]:
         doc = game_document(game, saved_at=self._timestamp(), kind=kind, slot=slot)
+        return self._write_doc(name, game, doc, slot)
+
+    def _write_doc(self, name: str, game: Any, doc: dict[str, Any], slot: int | None) -> dict[str, Any]:
         self._write(name, doc)
         sig = self._valid.get(name)
         if sig is not None:
@@ -283,12 +331,14 @@ class SaveStore:
         return doc
 
     # ---------------------------------------------------------------- autosave
-    def autosave(self, game: Game) -> Path:
+    def autosave(self, game: Any) -> Path:
         """Save ``game`` as the autosave, replacing the previous one (call it after every
         confirmed action; starting a new game replaces it too).
 
-        An unreadable autosave file is not destroyed: it is renamed
-        ``autosave.corrupt-<time>.json`` (with a :class:`SaveWarning`) first.
+        An autosave unreadable for what it holds is not destroyed: it is renamed
+        ``autosave.corrupt-<time>.json`` (with a :class:`SaveWarning`) first.  One written
+        by a newer version, or that the system cannot read just now, is left as it is and
+        nothing is written (:class:`UnsupportedSaveVersionError` / :class:`SaveFileError`).
 
             >>> import tempfile
             >>> from conquest_widget.games.japan_conquest import Game, GameSetup
@@ -298,17 +348,20 @@ class SaveStore:
             >>> store.load_autosave().turn_number()
             1
         """
+        doc = game_document(game, saved_at=self._timestamp(), kind="autosave")  # SaveError before touching anything
         with self._locked():
-            if self._problem(AUTOSAVE_FILE, check_game) is not None:
-                self._set_aside(AUTOSAVE_FILE)
-            self._write_game(AUTOSAVE_FILE, game, kind="autosave")
+            self._clear_for_write(AUTOSAVE_FILE)
+            self._set_aside_if_corrupt(AUTOSAVE_FILE)
+            self._write_doc(AUTOSAVE_FILE, game, doc, None)
         return self._path(AUTOSAVE_FILE)
 
-    def load_autosave(self) -> Game | None:
+    def load_autosave(self, game: str | None = None) -> Any:
         """The autosaved game ("Continue Last Game"), or None when there is none.
 
-        Raises :class:`CorruptSaveError` when the file cannot be loaded."""
-        loaded = self._load_game_file(AUTOSAVE_FILE)
+        Raises :class:`CorruptSaveError` when the file cannot be loaded, and
+        :class:`~conquest_widget.errors.WrongGameError` when ``game`` is given and the
+        autosave is another game's."""
+        loaded = self._load_game_file(AUTOSAVE_FILE, game)
         return None if loaded is None else loaded[0]
 
     def has_autosave(self) -> bool:
@@ -330,12 +383,13 @@ class SaveStore:
         """The file of a slot (``slot`` is checked by :func:`check_slot`)."""
         return self._path(slot_file(check_slot(slot)))
 
-    def save_slot(self, slot: int, game: Game, *, overwrite: bool = False) -> SlotInfo:
+    def save_slot(self, slot: int, game: Any, *, overwrite: bool = False) -> SlotInfo:
         """Save ``game`` into slot 1-5 and return the slot's info.
 
         A slot holding a game, or an unreadable file, is never overwritten unless
         ``overwrite=True`` (:class:`SlotOccupiedError` otherwise); even then an
-        unreadable file is kept, renamed ``slot-N.corrupt-<time>.json``.
+        unreadable file is kept, renamed ``slot-N.corrupt-<time>.json``, and a newer
+        version's file or one the system cannot read now is not replaced at all.
 
             >>> import tempfile
             >>> from conquest_widget.games.japan_conquest import Game, GameSetup
@@ -349,24 +403,28 @@ class SaveStore:
         """
         n = check_slot(slot)
         name = slot_file(n)
+        doc = game_document(game, saved_at=self._timestamp(), kind="slot", slot=n)
         with self._locked():
             if self._exists(name):
-                problem = self._problem(name, check_game)
+                problem = self._problem(name)
                 if not overwrite:
                     raise SlotOccupiedError(n, self._path(name), corrupt=problem is not None)
-                if problem is not None:
-                    self._set_aside(name)
-            doc = self._write_game(name, game, kind="slot", slot=n)
+                self._clear_for_write(name)
+                self._set_aside_if_corrupt(name)
+            self._write_doc(name, game, doc, n)
         return SlotInfo.from_game(n, name, game, saved_at=doc["saved_at"])
 
-    def load_slot(self, slot: int) -> Game:
+    def load_slot(self, slot: int, game: str | None = None) -> Any:
         """The game saved in a slot, rebuilt by replaying its log (a normal
-        :class:`~conquest_widget.games.japan_conquest.Game`, ready to explore or play on).
+        :class:`~conquest_widget.games.japan_conquest.Game` — or the game's Match —
+        ready to explore or play on).
 
-        Raises :class:`EmptySlotError` for an empty slot and :class:`CorruptSaveError`
-        (naming the file) for an unreadable or tampered one."""
+        Raises :class:`EmptySlotError` for an empty slot, :class:`CorruptSaveError`
+        (naming the file) for an unreadable or tampered one, and
+        :class:`~conquest_widget.errors.WrongGameError` when ``game`` is given and the
+        slot holds another game."""
         n = check_slot(slot)
-        loaded = self._load_game_file(slot_file(n))
+        loaded = self._load_game_file(slot_file(n), game)
         if loaded is None:
             raise EmptySlotError(f"slot {n} is empty ({self._path(slot_file(n))})")
         return loaded[0]
@@ -402,8 +460,10 @@ class SaveStore:
             return cached[1]
         try:
             loaded = self._load_game_file(name)
-        except SaveFileError as exc:
+        except CorruptSaveError as exc:
             return SlotInfo.corrupt(slot, name, exc.problem)
+        except SaveFileError as exc:
+            return SlotInfo.unreadable(slot, name, exc.problem)
         if loaded is None:
             return SlotInfo.empty(slot, name)
         game, doc = loaded
@@ -415,13 +475,13 @@ class SaveStore:
     # --------------------------------------------------------- results/records
     def _results(self) -> list[dict[str, Any]]:
         data = self._read(RESULTS_FILE)
-        return [] if data is _MISSING else check_results(data, self._path(RESULTS_FILE))
+        return [] if data is _MISSING else check_results(data, self._path(RESULTS_FILE), self.engines)
 
     def _records(self) -> tuple[dict[str, dict[str, int]], list[str]]:
         data = self._read(RECORDS_FILE)
-        return ({}, []) if data is _MISSING else check_records(data, self._path(RECORDS_FILE))
+        return ({}, []) if data is _MISSING else check_records(data, self._path(RECORDS_FILE), self.engines)
 
-    def record_result(self, game: Game) -> bool:
+    def record_result(self, game: Any) -> bool:
         """Record a finished game: its result goes first in the results file and the
         human players' outcomes against its CPUs are added to the records.
 
@@ -457,18 +517,25 @@ class SaveStore:
                 changed = True
         return changed
 
-    def results(self) -> list[dict[str, Any]]:
-        """Every recorded result, latest first (see docs/saves.md for the entry format)."""
-        return self._results()
+    def results(self, game: str | None = None) -> list[dict[str, Any]]:
+        """Every recorded result (of ``game``, or of every game), latest first (see
+        docs/saves.md for the entry format)."""
+        return [r for r in self._results() if game is None or r["game"] == game]
 
-    def latest_result(self) -> dict[str, Any] | None:
-        """The latest recorded result ("Previous Results"), or None."""
-        results = self._results()
+    def latest_result(self, game: str | None = JAPAN) -> dict[str, Any] | None:
+        """The latest recorded result of ``game`` ("Previous Results"; None = of any
+        game), or None."""
+        results = self.results(game)
         return results[0] if results else None
 
-    def records(self) -> dict[str, dict[str, int]]:
-        """Human players' results against CPUs: ``{"difficulty:strategy": {"wins", "losses",
-        "draws"}}`` for each CPU kind played against."""
+    def records(self, game: str = JAPAN) -> dict[str, dict[str, int]]:
+        """Human players' results against the CPUs of ``game``, per CPU label (Japan
+        Conquest: ``{"difficulty:strategy": {"wins", "losses", "draws"}}``)."""
+        prefix = f"{game}:"
+        return {k[len(prefix) :]: v for k, v in self._records()[0].items() if k.startswith(prefix)}
+
+    def all_records(self) -> dict[str, dict[str, int]]:
+        """The records of every game, keyed ``"<game>:<cpu label>"``."""
         return self._records()[0]
 
     # -------------------------------------------------------------- preferences
@@ -485,22 +552,25 @@ class SaveStore:
             >>> store.preferences()["language"], store.last_setup().players[1].home
             ('ja', 27)
         """
-        clean = normalise_preferences(prefs)
+        clean = normalise_preferences(prefs, self.engines)
         with self._locked():
-            if self._problem(PREFERENCES_FILE, check_preferences) is not None:
-                self._set_aside(PREFERENCES_FILE)
+            self._clear_for_write(PREFERENCES_FILE)
+            self._set_aside_if_corrupt(PREFERENCES_FILE)
             self._write(PREFERENCES_FILE, preferences_document(clean, saved_at=self._timestamp()))
-        return clean
+        return check_preferences(preferences_document(clean, saved_at=self._timestamp()), "preferences", self.engines)
 
     def preferences(self) -> dict[str, Any]:
         """The saved preferences ({} when none); raises :class:`CorruptSaveError` when unreadable."""
         data = self._read(PREFERENCES_FILE)
-        return {} if data is _MISSING else check_preferences(data, self._path(PREFERENCES_FILE))
+        return {} if data is _MISSING else check_preferences(data, self._path(PREFERENCES_FILE), self.engines)
 
-    def last_setup(self) -> GameSetup | None:
-        """The remembered setup (``preferences()["last_setup"]``) as a GameSetup, or None."""
-        setup = self.preferences().get("last_setup")
-        return None if setup is None else GameSetup.from_dict(setup)
+    def last_setup(self, game: str = JAPAN) -> Any:
+        """The remembered setup of ``game`` (a Japan Conquest GameSetup, or the game's
+        setup class), or None."""
+        entry = self.preferences().get("last_setups", {}).get(game)
+        if entry is None:
+            return None
+        return codec_for(game, self.engines).setup_from_dict(entry["setup"])
 
     # ------------------------------------------------------------------ backup
     def export_backup(self, path: str | os.PathLike[str] | None = None) -> dict[str, Any]:
@@ -523,7 +593,7 @@ class SaveStore:
                 try:
                     data = self._read(name)
                     if data is not _MISSING:
-                        CHECKS[name](data, self._path(name))
+                        self._check(name, data)
                 except SaveFileError as exc:
                     skipped.append({"file": name, "problem": exc.problem})
                     data = _MISSING
@@ -539,10 +609,19 @@ class SaveStore:
             )
             if path is not None:
                 target = Path(path).expanduser()
-                if target.resolve().parent == self.directory.resolve() and target.name in DATA_FILES:
-                    raise SaveFileError(target, "a backup cannot be written over a file of the save data")
+                if self._is_own_file(target):
+                    raise SaveFileError(target, "a backup cannot be written over a file of the save data or its lock")
                 atomic_write_json(target, doc, max_bytes=MAX_BACKUP_BYTES)
         return doc
+
+    def _is_own_file(self, target: Path) -> bool:
+        """True when ``target`` (or what it links to) is a data file or the lock."""
+        own = {*DATA_FILES, LOCK_NAME}
+        home = self.directory.resolve()
+        for candidate in (target.parent.resolve() / target.name, target.resolve()):
+            if candidate.parent == home and (candidate.name in own or candidate.name.startswith(TEMP_PREFIX)):
+                return True
+        return False
 
     def inspect_backup(self, source: BackupSource) -> BackupSummary:
         """What a backup (a path, its bytes, or the dict from :meth:`export_backup`)
@@ -550,7 +629,7 @@ class SaveStore:
 
         Raises :class:`InvalidBackupError` only when it is not a backup at all."""
         data, name = load_backup_source(source)
-        return analyse_backup(data, name)[0]
+        return analyse_backup(data, name, self.engines)[0]
 
     def restore_backup(self, source: BackupSource, *, keep_previous: bool = True) -> BackupSummary:
         """Replace this directory's save data with a backup's.
@@ -573,10 +652,12 @@ class SaveStore:
             'used'
         """
         data, name = load_backup_source(source)
-        summary, files = analyse_backup(data, name)
+        summary, files = analyse_backup(data, name, self.engines)
         if summary.problems:
             raise InvalidBackupError(name, list(summary.problems))
         with self._locked():
+            for file in DATA_FILES:  # refuse before writing anything
+                self._clear_for_write(file)
             if keep_previous and any(self._exists(f) for f in DATA_FILES):
                 previous = self.export_backup()
                 stamp = self._now().strftime("%Y%m%dT%H%M%SZ")
@@ -588,8 +669,7 @@ class SaveStore:
                 atomic_write_json(target, previous, max_bytes=MAX_BACKUP_BYTES)
             for file in DATA_FILES:
                 doc = files[file]
-                if self._exists(file) and self._problem(file, CHECKS[file]) is not None:
-                    self._set_aside(file)
+                self._set_aside_if_corrupt(file)
                 if doc is None:
                     _unlink(self._path(file))
                 else:
@@ -616,9 +696,9 @@ class SaveStore:
         """Every unreadable data file of the directory: file name → problem ({} when all is well)."""
         out: dict[str, str] = {}
         for name in DATA_FILES:
-            problem = self._problem(name, CHECKS[name])
+            problem = self._problem(name)
             if problem is not None:
-                out[name] = problem
+                out[name] = problem.problem
         return out
 
     def delete_category(self, category: str, *, confirm: bool = False) -> list[Path]:
@@ -687,4 +767,4 @@ def _unlink(path: Path) -> bool:
     return True
 
 
-__all__ = ["CATEGORIES", "DATA_FILES", "DEFAULT_DIRECTORY", "MAX_FILE_BYTES", "SaveStore", "check_slot"]
+__all__ = ["CATEGORIES", "DATA_FILES", "DEFAULT_DIRECTORY", "GAME_FILES", "MAX_FILE_BYTES", "SaveStore", "check_slot"]

@@ -1,0 +1,430 @@
+"""Which game a document belongs to, and how each game's matches are stored.
+
+This is the one place where the saves learn about games.  :func:`codec_for` gives the
+:class:`GameCodec` of a game id: Japan Conquest's :class:`~conquest_widget.games.
+japan_conquest.Game` (the object the app plays today) has its own codec, and every other
+game's match — a :class:`~conquest_widget.core.match.Match` subclass found through
+``registry.get(game_id).engine_class()`` — is stored by :class:`MatchCodec` through its
+``to_dict()`` / ``from_dict()``.  Tests (or a game still outside the registry) pass
+``engines={game_id: MatchClass}``.
+
+    >>> from conquest_widget.games.japan_conquest import Game, GameSetup
+    >>> codec = codec_of(Game(GameSetup.quick(["Tokyo", "Osaka"], seed=1)))
+    >>> codec.game, codec.players
+    ('japan_conquest', range(2, 5))
+    >>> codec_for("chess")
+    Traceback (most recent call last):
+    ...
+    conquest_widget.errors.UnknownGameError: unknown game 'chess': the games are japan_conquest, conquest_cards, codex, japanese_risk
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from conquest_widget.core import registry
+from conquest_widget.core.match import Match
+from conquest_widget.errors import CorruptSaveError, SaveError, UnknownGameError
+from conquest_widget.games.japan_conquest import Game, GameSetup
+from conquest_widget.games.japan_conquest.rules import DIFFICULTIES, MODES, STRATEGIES
+from conquest_widget.saves import schemas
+
+#: the game of every version-1 document (they carry no game id)
+JAPAN = "japan_conquest"
+#: ``Game.to_dict()["format"]``
+JAPAN_ENGINE_FORMAT = "conquest_widget.japan_conquest.game"
+
+Engines = Mapping[str, type[Match]]
+
+
+def fingerprint(key: Mapping[str, Any]) -> str:
+    """A 32-hex-digit hash of JSON data (game ids of results)."""
+    text = json.dumps(key, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
+
+
+def canonical(data: Any) -> str:
+    """JSON text that tells ``1``, ``1.0`` and ``true`` apart (for strict comparisons)."""
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+class GameCodec:
+    """How the saves store the matches of one game (subclasses fill it in)."""
+
+    #: the game id written into every document
+    game: str = ""
+    #: the game version written (``GameSpec.version``); newer documents are refused
+    version: int = 1
+    #: how many seats a match of this game has
+    players: range = range(2, 7)
+
+    def owns(self, match: object) -> bool:
+        """True when ``match`` is a match this codec saves."""
+        raise NotImplementedError
+
+    def encode(self, match: Any) -> dict[str, Any]:
+        """The engine data of ``match`` (raises :class:`SaveError` when it cannot be saved)."""
+        raise NotImplementedError
+
+    def decode(self, data: Any, source: object, *, at: str = "$") -> Any:
+        """Check the engine data and rebuild the match (:class:`CorruptSaveError` otherwise)."""
+        raise NotImplementedError
+
+    def summary(self, match: Any) -> dict[str, Any]:
+        """What a slot list shows: mode, turns, turn, phase, is_over and the seats
+        (``name``, ``cpu``, ``difficulty``, ``strategy``)."""
+        raise NotImplementedError
+
+    def result(self, match: Any, *, recorded_at: str) -> dict[str, Any]:
+        """The result entry of a finished match."""
+        raise NotImplementedError
+
+    def game_id(self, match: Any) -> str:
+        """A fingerprint of the match (setup, chance and log), equal for the same game."""
+        raise NotImplementedError
+
+    def check_setup(self, data: Any, source: object, *, at: str = "$") -> dict[str, Any]:
+        """A remembered setup, checked; returns its normalised dict."""
+        raise NotImplementedError
+
+    def setup_dict(self, setup: Any) -> dict[str, Any]:
+        """The dict of a setup object (or a dict), checked."""
+        raise NotImplementedError
+
+    def setup_from_dict(self, data: Mapping[str, Any]) -> Any:
+        """The setup object of a checked setup dict."""
+        raise NotImplementedError
+
+    def record_label_ok(self, label: str) -> bool:
+        """True when ``label`` names one of this game's CPUs."""
+        return True
+
+    def check_result(self, entry: Mapping[str, Any], source: object, where: str) -> None:
+        """Checks a result entry's game-specific rules (the schema did the rest)."""
+        standings = entry["standings"]
+        n = len(standings)
+        if n not in self.players:
+            raise CorruptSaveError(source, f"{where}: {n} players; {self.game} is played by {self.players.start}-{self.players.stop - 1}")
+        if sorted(r["seat"] for r in standings) != list(range(n)):
+            raise CorruptSaveError(source, f"{where}: the seats must be 0-{n - 1}, once each")
+        if any(r["rank"] > n for r in standings):
+            raise CorruptSaveError(source, f"{where}: a rank is larger than the number of players")
+        names = [r["name"] for r in standings]
+        if any(w not in names for w in entry["winners"]):
+            raise CorruptSaveError(source, f"{where}: a winner is not one of the players")
+
+
+# ------------------------------------------------------------- Japan Conquest
+class JapanCodec(GameCodec):
+    """Japan Conquest's :class:`~conquest_widget.games.japan_conquest.Game`.
+
+    Decision (issue 17, item 14): a saved game holds the seeded random dice of its
+    setup (``{"kind": "random", "seed": n}``), as every game the app plays does.  Scripted
+    dice would let a file choose the future rolls, so they are neither saved nor loaded.
+    """
+
+    game = JAPAN
+    players = range(2, 5)
+
+    def __init__(self) -> None:
+        self.version = registry.get(JAPAN).version
+
+    def owns(self, match: object) -> bool:
+        return isinstance(match, Game)
+
+    def encode(self, match: Game) -> dict[str, Any]:
+        try:
+            data = match.to_dict()
+        except Exception as exc:
+            raise SaveError(f"this game cannot be saved: {exc}") from exc
+        if data["dice"].get("kind") != "random":
+            raise SaveError(
+                "this game cannot be saved: it plays with scripted dice; saves hold games with the "
+                "seeded random dice of their setup (a file must not choose future rolls)"
+            )
+        return data
+
+    def decode(self, data: Any, source: object, *, at: str = "$") -> Game:
+        dice = data.get("dice") if isinstance(data, dict) else None
+        if isinstance(dice, dict) and dice.get("kind") == "scripted":
+            raise CorruptSaveError(
+                source,
+                f"{at}.dice: scripted dice (chosen future rolls) are not accepted in a save; "
+                "a saved game uses the seeded random dice of its setup",
+            )
+        schemas.validate(data, schemas.JAPAN_MATCH, source, at=at)
+        try:
+            game = Game.from_dict(data)
+        except RecursionError:
+            raise CorruptSaveError(source, "the game cannot be loaded: its log is too long to replay") from None
+        except Exception as exc:  # noqa: BLE001 - the engine reports SerializationError; anything else is a bad file too
+            raise CorruptSaveError(source, f"the game cannot be loaded: {str(exc)[:300]}") from None
+        if canonical(game.snapshot()) != canonical(data["snapshot"]):
+            raise CorruptSaveError(
+                source,
+                "the game cannot be loaded: the saved snapshot does not match the replayed action log (corrupt or edited save)",
+            )
+        return game
+
+    def summary(self, match: Game) -> dict[str, Any]:
+        setup = match.setup
+        return {
+            "mode": setup.mode,
+            "turns": setup.turns,
+            "turn": match.turn_number(),
+            "phase": match.phase,
+            "is_over": match.is_over,
+            "players": [
+                {
+                    "name": p.name,
+                    "cpu": p.cpu,
+                    "difficulty": p.difficulty if p.cpu else None,
+                    "strategy": p.strategy if p.cpu else None,
+                }
+                for p in setup.players
+            ],
+        }
+
+    def game_id(self, match: Game) -> str:
+        data = match.to_dict()
+        return fingerprint({"setup": data["setup"], "dice": data["dice"], "log": data["log"]})
+
+    def result(self, match: Game, *, recorded_at: str) -> dict[str, Any]:
+        if not match.is_over:
+            raise SaveError("only a finished game has a result: this game is not over")
+        players = match.setup.players
+        standings = []
+        for row in match.ranking():
+            p = players[row["seat"]]
+            standings.append(
+                {
+                    "seat": row["seat"],
+                    "name": row["name"],
+                    "score": row["score"],
+                    "rank": row["rank"],
+                    "defeated": bool(row["defeated"]),
+                    "cpu": p.cpu,
+                    "difficulty": p.difficulty if p.cpu else None,
+                    "strategy": p.strategy if p.cpu else None,
+                }
+            )
+        return {
+            "game": self.game,
+            "game_version": self.version,
+            "game_id": self.game_id(match),
+            "recorded_at": recorded_at,
+            "mode": match.setup.mode,
+            "turns": match.setup.turns,
+            "end_reason": match.state.end_reason,
+            "actions": len(match.log),
+            "standings": standings,
+            "winners": [r["name"] for r in standings if r["rank"] == 1],
+        }
+
+    def check_setup(self, data: Any, source: object, *, at: str = "$") -> dict[str, Any]:
+        schemas.validate(data, schemas.JAPAN_SETUP, source, at=at)
+        try:
+            return GameSetup.from_dict(data).to_dict()
+        except Exception as exc:  # noqa: BLE001 - SetupError; anything else is a bad file too
+            raise CorruptSaveError(source, f"{at}: not a valid game setup: {str(exc)[:300]}") from None
+
+    def setup_dict(self, setup: Any) -> dict[str, Any]:
+        data = setup.to_dict() if isinstance(setup, GameSetup) else setup
+        try:
+            return self.check_setup(data, "setup")
+        except CorruptSaveError as exc:
+            raise SaveError(f"not a valid Japan Conquest setup: {exc.problem}") from None
+
+    def setup_from_dict(self, data: Mapping[str, Any]) -> GameSetup:
+        return GameSetup.from_dict(dict(data))
+
+    def record_label_ok(self, label: str) -> bool:
+        difficulty, _, strategy = label.partition(":")
+        return difficulty in DIFFICULTIES and strategy in STRATEGIES
+
+    def check_result(self, entry: Mapping[str, Any], source: object, where: str) -> None:
+        super().check_result(entry, source, where)
+        if entry["mode"] not in MODES:
+            raise CorruptSaveError(source, f"{where}: mode must be one of {MODES}, got {entry['mode']!r}")
+        for row in entry["standings"]:
+            if row["cpu"] and (row.get("difficulty") is None or row.get("strategy") is None):
+                raise CorruptSaveError(source, f"{where}: a CPU seat needs its difficulty and strategy")
+            if "score" not in row or row["score"] is None or "defeated" not in row:
+                raise CorruptSaveError(source, f"{where}: every seat needs a score and 'defeated'")
+
+
+# ------------------------------------------------------------- any Match game
+class MatchCodec(GameCodec):
+    """Any game on the shared :class:`~conquest_widget.core.match.Match` protocol."""
+
+    def __init__(self, engine: type[Match]) -> None:
+        self.engine = engine
+        self.game = engine.spec.id
+        self.version = engine.spec.version
+        self.players = engine.spec.players
+
+    def owns(self, match: object) -> bool:
+        return isinstance(match, self.engine)
+
+    def encode(self, match: Match) -> dict[str, Any]:
+        try:
+            return match.to_dict()
+        except Exception as exc:
+            raise SaveError(f"this game cannot be saved: {exc}") from exc
+
+    def decode(self, data: Any, source: object, *, at: str = "$") -> Match:
+        schemas.validate(data, schemas.MATCH_DATA, source, at=at)
+        if data["game"] != self.game:
+            raise CorruptSaveError(source, f"{at}.game: {data['game']!r} does not match the document's game {self.game!r}")
+        try:
+            return self.engine.from_dict(data)
+        except RecursionError:
+            raise CorruptSaveError(source, "the game cannot be loaded: its log is too long to replay") from None
+        except Exception as exc:  # noqa: BLE001 - from_dict raises SerializationError; anything else is a bad file too
+            raise CorruptSaveError(source, f"the game cannot be loaded: {str(exc)[:300]}") from None
+
+    def summary(self, match: Match) -> dict[str, Any]:
+        seats = []
+        for i, p in enumerate(match.setup.players):
+            cpu = bool(getattr(p, "cpu", False))
+            seats.append({"name": str(getattr(p, "name", f"Seat {i + 1}")), "cpu": cpu, "difficulty": None, "strategy": None})
+        return {
+            "mode": getattr(match.setup, "mode", None),
+            "turns": None,
+            "turn": None,
+            "phase": None,
+            "is_over": match.is_over,
+            "players": seats,
+        }
+
+    def game_id(self, match: Match) -> str:
+        data = match.to_dict()
+        return fingerprint({"game": self.game, "setup": data["setup"], "seed": data.get("seed"), "log": data["log"]})
+
+    def result(self, match: Match, *, recorded_at: str) -> dict[str, Any]:
+        outcome = match.outcome()
+        if outcome is None:
+            raise SaveError("only a finished game has a result: this game is not over")
+        scores = outcome.details.get("scores") if isinstance(outcome.details, Mapping) else None
+        standings = []
+        for seat, p in enumerate(match.setup.players):
+            bot = getattr(p, "bot", None)
+            score = scores[seat] if isinstance(scores, list | tuple) and seat < len(scores) else None
+            standings.append(
+                {
+                    "seat": seat,
+                    "name": str(getattr(p, "name", f"Seat {seat + 1}")),
+                    "score": score if isinstance(score, int) and not isinstance(score, bool) else None,
+                    "rank": outcome.ranks[seat],
+                    "cpu": bool(getattr(p, "cpu", False)),
+                    "bot": bot if isinstance(bot, str) else None,
+                }
+            )
+        standings.sort(key=lambda r: (r["rank"], r["seat"]))
+        return {
+            "game": self.game,
+            "game_version": self.version,
+            "game_id": self.game_id(match),
+            "recorded_at": recorded_at,
+            "mode": getattr(match.setup, "mode", None),
+            "turns": None,
+            "end_reason": outcome.reason or None,
+            "actions": len(match.log),
+            "standings": standings,
+            "winners": [r["name"] for r in standings if r["rank"] == 1],
+        }
+
+    def check_setup(self, data: Any, source: object, *, at: str = "$") -> dict[str, Any]:
+        try:
+            return self.engine.setup_class.from_dict(data).to_dict()
+        except Exception as exc:  # noqa: BLE001 - setup classes raise SetupError
+            raise CorruptSaveError(source, f"{at}: not a valid game setup: {str(exc)[:300]}") from None
+
+    def setup_dict(self, setup: Any) -> dict[str, Any]:
+        data = setup if isinstance(setup, Mapping) else setup.to_dict()
+        try:
+            return self.check_setup(data, "setup")
+        except CorruptSaveError as exc:
+            raise SaveError(f"not a valid {self.game} setup: {exc.problem}") from None
+
+    def setup_from_dict(self, data: Mapping[str, Any]) -> Any:
+        return self.engine.setup_class.from_dict(data)
+
+
+_JAPAN_CODEC: JapanCodec | None = None
+
+
+def _japan() -> JapanCodec:
+    global _JAPAN_CODEC
+    if _JAPAN_CODEC is None:
+        _JAPAN_CODEC = JapanCodec()
+    return _JAPAN_CODEC
+
+
+def codec_for(game: str, engines: Engines | None = None, data: Any = None) -> GameCodec:
+    """The codec of ``game`` — **the one place where a game plugs into the saves**.
+
+    ``engines`` (game id → Match subclass) comes first; then Japan Conquest's ``Game``
+    data (``data`` is the engine data, when there is one); then the registry's engine.
+    Raises :class:`UnknownGameError` for a game that is not registered or has no engine.
+    """
+    if engines and game in engines:
+        return MatchCodec(engines[game])
+    if game == JAPAN and (not isinstance(data, Mapping) or data.get("format") == JAPAN_ENGINE_FORMAT or "game" not in data):
+        return _japan()
+    spec = registry.get(game)
+    if spec.engine is None:
+        raise UnknownGameError(f"{spec.id} cannot be loaded yet: this package has no engine for it")
+    return MatchCodec(spec.engine_class())
+
+
+def rules_for(game: str, engines: Engines | None = None) -> GameCodec:
+    """What the saves check about ``game`` in results, records and preferences: its
+    codec, or for a registered game without an engine yet its id, version and seats."""
+    if engines and game in engines:
+        return MatchCodec(engines[game])
+    if game == JAPAN:
+        return _japan()
+    spec = registry.get(game)
+    if spec.engine is None:
+        rules = GameCodec()
+        rules.game, rules.version, rules.players = spec.id, spec.version, spec.players
+        return rules
+    return MatchCodec(spec.engine_class())
+
+
+def codec_of(match: object, engines: Engines | None = None) -> GameCodec:
+    """The codec that saves ``match`` (a Japan Conquest Game or a Match)."""
+    if isinstance(match, Game):
+        return _japan()
+    if isinstance(match, Match):
+        return MatchCodec(type(match))
+    raise SaveError(f"cannot save a {type(match).__name__}: expected a game or a match")
+
+
+def known_game(game: str, engines: Engines | None = None) -> bool:
+    """True when ``game`` is registered (or given in ``engines``)."""
+    if engines and game in engines:
+        return True
+    try:
+        registry.get(game)
+    except UnknownGameError:
+        return False
+    return True
+
+
+__all__ = [
+    "JAPAN",
+    "GameCodec",
+    "JapanCodec",
+    "MatchCodec",
+    "canonical",
+    "codec_for",
+    "codec_of",
+    "fingerprint",
+    "known_game",
+    "rules_for",
+]
