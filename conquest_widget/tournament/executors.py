@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import threading
 from collections.abc import Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
@@ -55,12 +56,30 @@ def connect(address: str, *, timeout: float = CONNECT_TIMEOUT) -> Any:
     """A ``distributed.Client`` of the scheduler at ``address``, or
     :class:`SchedulerUnavailableError` when nothing answers within ``timeout`` seconds."""
     distributed = _distributed()
-    try:
-        return distributed.Client(address, timeout=f"{timeout}s", set_as_default=False)
-    except (OSError, TimeoutError, ValueError) as exc:
+    box: dict[str, Any] = {}
+
+    def attempt() -> None:
+        try:
+            box["client"] = distributed.Client(address, timeout=f"{timeout}s", set_as_default=False)
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            box["error"] = exc
+
+    # Client(timeout=) does not bound a peer that accepts the connection but never
+    # answers the handshake, so the attempt runs in a daemon thread with our own deadline.
+    thread = threading.Thread(target=attempt, name="dask-connect", daemon=True)
+    thread.start()
+    thread.join(timeout + 2)
+    if "client" in box:
+        return box["client"]
+    exc = box.get("error")
+    if exc is None:
+        detail = "no answer to the handshake"
+    else:
         detail = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    if exc is None or isinstance(exc, (OSError, TimeoutError, ValueError)):
         raise SchedulerUnavailableError(
             f"no Dask scheduler answers at {address!r} within {timeout:g} s ({detail})"[:300]) from None
+    raise exc
 
 
 @contextlib.contextmanager
