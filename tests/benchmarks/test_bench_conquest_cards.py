@@ -77,9 +77,10 @@ def _play(m: ConquestCards, bots: dict, seed: int, timed: set[int] = frozenset()
         m.apply(action, seat)
 
 
-def _duel(make_a, make_b, deals: int, *, time_a: bool = False, seed0: int = 0) -> tuple[float, int]:
+def _duel(make_a, make_b, deals: int, *, time_a: bool = False, seed0: int = 0, report=None) -> tuple[float, int]:
     """Wins of A over seat-swapped 2-player deals (the same deal played twice, A in each
-    seat); a shared win counts half."""
+    seat); a shared win counts half.  ``report(won, games, deals_done)`` is called every
+    10 deals (long runs write their figures as they go)."""
     won = 0.0
     for d in range(deals):
         for seat_a in (0, 1):
@@ -88,6 +89,10 @@ def _duel(make_a, make_b, deals: int, *, time_a: bool = False, seed0: int = 0) -
             _play(m, bots, seed0 + d, {seat_a} if time_a else set())
             r = m.outcome().ranks
             won += 1.0 if r[seat_a] < r[1 - seat_a] else 0.5 if r[seat_a] == r[1 - seat_a] else 0.0
+        if (d + 1) % 10 == 0:
+            print(f"  ... {d + 1} deals: {format_share(won, 2 * (d + 1))}", flush=True)
+            if report is not None:
+                report(won, 2 * (d + 1), d + 1)
     return won, 2 * deals
 
 
@@ -139,16 +144,18 @@ def test_bench_hard_vs_normal() -> None:
     HARD_TIMES.clear()
     HARD_FIRST_TIMES.clear()
     t = time.perf_counter()
-    won, n = _duel(lambda m: HardBot(), lambda m: BOTS["normal"](), HARD_DEALS, time_a=True, seed0=50_000)
-    wall = time.perf_counter() - t
-    times = sorted(HARD_TIMES)
-    first = sorted(HARD_FIRST_TIMES)
-    _write("hard_normal", "Hard vs Normal, 2 players (aim: lower end > 55%)", [
-        _share_row("Hard's share of wins", won, n), ("deals x 2 seats", f"{HARD_DEALS} x 2"),
-        ("Hard decision time, median (all decisions with a choice)", f"{1000 * statistics.median(times):.0f} ms"),
-        ("Hard decision time, 95th percentile", f"{1000 * times[int(0.95 * len(times))]:.0f} ms"),
-        ("Hard first decision of a turn, median", f"{1000 * statistics.median(first):.0f} ms"),
-        ("decisions timed", str(len(times))), ("wall time", f"{wall:.0f} s")])
+
+    def report(won: float, n: int, done: int) -> None:
+        times, first = sorted(HARD_TIMES), sorted(HARD_FIRST_TIMES)
+        _write("hard_normal", "Hard vs Normal, 2 players (aim: lower end > 55%)", [
+            _share_row("Hard's share of wins", won, n), ("deals x 2 seats", f"{done} x 2 (of {HARD_DEALS} planned)"),
+            ("Hard decision time, median (all decisions with a choice)", f"{1000 * statistics.median(times):.0f} ms"),
+            ("Hard decision time, 95th percentile", f"{1000 * times[int(0.95 * len(times))]:.0f} ms"),
+            ("Hard first decision of a turn, median", f"{1000 * statistics.median(first):.0f} ms"),
+            ("decisions timed", str(len(times))), ("wall time", f"{time.perf_counter() - t:.0f} s")])
+
+    won, n = _duel(lambda m: HardBot(), lambda m: BOTS["normal"](), HARD_DEALS, time_a=True, seed0=50_000, report=report)
+    report(won, n, HARD_DEALS)
 
 
 def test_bench_value_of_hidden_information() -> None:
@@ -158,7 +165,10 @@ def test_bench_value_of_hidden_information() -> None:
     def seeing(m: ConquestCards) -> HardBot:
         return HardBot(peek=lambda: true_state(m))
 
-    won, n = _duel(seeing, lambda m: HardBot(), HARD_DEALS, seed0=90_000)
-    _write("hidden", "Value of hidden information: Hard seeing all cards vs Hard", [
-        _share_row("share of wins of the all-seeing search", won, n), ("deals x 2 seats", f"{HARD_DEALS} x 2"),
-        ("wall time", f"{time.perf_counter() - t:.0f} s")])
+    def report(won: float, n: int, done: int) -> None:
+        _write("hidden", "Value of hidden information: Hard seeing all cards vs Hard", [
+            _share_row("share of wins of the all-seeing search", won, n),
+            ("deals x 2 seats", f"{done} x 2 (of {HARD_DEALS} planned)"), ("wall time", f"{time.perf_counter() - t:.0f} s")])
+
+    won, n = _duel(seeing, lambda m: HardBot(), HARD_DEALS, seed0=90_000, report=report)
+    report(won, n, HARD_DEALS)

@@ -68,6 +68,9 @@ class Draw(Action):
 
     kind: ClassVar[str] = "draw"
 
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": "draw"}
+
 
 @codec.register
 @dataclass(frozen=True)
@@ -76,6 +79,9 @@ class Select(Action):
 
     kind: ClassVar[str] = "select"
     card: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": "select", "card": self.card}
 
 
 @codec.register
@@ -86,6 +92,9 @@ class Unselect(Action):
     kind: ClassVar[str] = "unselect"
     card: str = ""
 
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": "unselect", "card": self.card}
+
 
 @codec.register
 @dataclass(frozen=True)
@@ -95,6 +104,9 @@ class PlayOn(Action):
     kind: ClassVar[str] = "play"
     face: str = ""
 
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": "play", "face": self.face}
+
 
 @codec.register
 @dataclass(frozen=True)
@@ -102,6 +114,9 @@ class EndTurn(Action):
     """End the turn without playing (a selection goes back to the hand)."""
 
     kind: ClassVar[str] = "end"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": "end"}
 
 
 @codec.register
@@ -569,6 +584,4 @@ def _show(card: str) -> str:
 
 
 def _illegal_card(card: str) -> IllegalActionError:
-    return IllegalActionError(
-        f"{card!r} is not a card: write rank then suit, e.g. 7S, 10H, AS, KD, or JK for a joker"[:200],
-        "not_a_card", card=str(card)[:20])
+    return _illegal("not_a_card", "not_a_card", card=str(card)[:20])

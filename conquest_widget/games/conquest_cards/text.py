@@ -24,6 +24,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "no_match": ("a {a} and a {b} share neither suit nor value", "{a}と{b}はスートも数字も同じではありません"),
     "group_broken": ("the cards of one play must all share one suit or all one value: {card} does not fit {cards}",
                      "1回に出すカードはすべて同じスートか同じ数字です：{card}は{cards}に合いません"),
+    "not_a_card": ("'{card}' is not a card: write rank then suit, e.g. 7S, 10H, AS, KD, or JK for a joker",
+                   "「{card}」はカードではありません：7S・10H・AS・KDのように数字とスートで、ジョーカーはJKと書いてください"),
     "not_in_hand": ("{card} is not in your hand", "{card}は手札にありません"),
     "already_selected": ("{card} is already selected", "{card}はもう選んでいます"),
     "not_selected": ("{card} is not selected", "{card}は選ばれていません"),
