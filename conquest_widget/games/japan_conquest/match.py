@@ -235,8 +235,9 @@ class JapanMatch(Match):
         if hidden:
             for cell in snap["prefectures"]:
                 cell["stored"] = 0
-            for p in snap["players"]:
-                p["banked"] = 0
+            for s, p in enumerate(snap["players"]):
+                if s != seat:  # a player knows their own purse (tolls are paid from it)
+                    p["banked"] = 0
         out["position"] = {"setup": setup, "state": snap, "actions": len(g.log)}
         return out
 

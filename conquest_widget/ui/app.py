@@ -1,0 +1,103 @@
+"""The shell: ``ConquestApp()`` opens on a game picker listing every registered game (a
+picture and one line each; games not yet built are listed as coming), then hosts the
+chosen game's widget.
+
+    from conquest_widget import ConquestApp
+    ConquestApp()            # the picker; ConquestApp(game="japan_conquest") opens a game
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import ipywidgets as W
+
+from conquest_widget.core import registry
+from conquest_widget.core.safe_text import html_text
+from conquest_widget.ui.pictures import picture
+from conquest_widget.ui.text import t
+
+LANGS = ("en", "ja")
+
+
+class ConquestApp(W.VBox):
+    """Every game of the package in one widget: a picker, then the chosen game."""
+
+    def __init__(self, *, game: str | None = None, lang: str = "en",
+                 save_dir: str | os.PathLike[str] | None = "conquest_saves", **kwargs: Any) -> None:
+        if lang not in LANGS:
+            raise ValueError(f"lang must be one of {LANGS}, got {lang!r}")
+        self.lang = lang
+        self.save_dir = save_dir
+        self.game_widget: W.Widget | None = None
+        self.game_id: str | None = None
+        self.title = W.HTML()
+        self.language = W.ToggleButtons(options=[("English", "en"), ("日本語", "ja")], value=lang,
+                                        style={"button_width": "80px"})
+        self.language.observe(lambda ch: self._set_lang(ch["new"]), names="value")
+        self.back = W.Button(layout=W.Layout(width="auto"))
+        self.back.on_click(lambda _: self.show_picker())
+        self.cards: dict[str, tuple[W.HTML, W.Button]] = {}
+        boxes = []
+        for spec in registry.all_games():
+            info = W.HTML()
+            button = W.Button(disabled=not spec.playable, layout=W.Layout(width="auto"))
+            button.add_class(f"cw-pick-{spec.id}")
+            button.on_click(lambda _, gid=spec.id: self.play(gid))
+            self.cards[spec.id] = (info, button)
+            box = W.VBox([W.HTML(picture(spec.id)), info, button],
+                         layout=W.Layout(width="230px", padding="8px", margin="4px", border="1px solid #ccc"))
+            box.add_class("cw-game-card")
+            boxes.append(box)
+        self.picker = W.HBox(boxes, layout=W.Layout(flex_flow="row wrap"))
+        self.picker.add_class("cw-picker")
+        self.body = W.VBox([self.picker])
+        header = W.HBox([self.title, self.language], layout=W.Layout(justify_content="space-between"))
+        super().__init__([header, self.body], **kwargs)
+        self.add_class("cw-shell")
+        self._relabel()
+        if game is not None:
+            self.play(game)
+
+    def __repr__(self) -> str:
+        return f"<ConquestApp game={self.game_id!r} lang={self.lang!r}>"
+
+    # ------------------------------------------------------------ navigation
+    def play(self, game_id: str) -> W.Widget:
+        """Open a game by id (see :func:`conquest_widget.games`)."""
+        spec = registry.get(game_id)
+        if not spec.playable:
+            raise ValueError(f"{spec.title['en']} is not playable yet (coming)")
+        cls = spec.load(spec.widget)
+        self.game_widget = cls(lang=self.lang, save_dir=self.save_dir)
+        self.game_id = game_id
+        self.body.children = (self.back, self.game_widget)
+        return self.game_widget
+
+    def show_picker(self) -> None:
+        self.game_widget = None
+        self.game_id = None
+        self.body.children = (self.picker,)
+        self._relabel()
+
+    # ------------------------------------------------------------ text
+    def _set_lang(self, lang: str) -> None:
+        self.lang = lang
+        ctrl = getattr(self.game_widget, "controller", None)
+        if ctrl is not None and hasattr(ctrl, "lang"):
+            ctrl.lang = lang
+        self._relabel()
+
+    def _relabel(self) -> None:
+        lang = self.lang
+        self.title.value = f"<h2 style='margin:4px 0'>{html_text(t('title', lang))}</h2>"
+        self.back.description = t("back_to_games", lang)
+        for spec in registry.all_games():
+            info, button = self.cards[spec.id]
+            players = f"{spec.players.start}–{spec.players.stop - 1}"
+            tag = "" if spec.playable else f" <i>({html_text(t('coming', lang))})</i>"
+            info.value = (f"<b>{html_text(spec.title[lang])}</b>{tag}<br>"
+                          f"<span>{html_text(spec.blurb[lang])}</span><br>"
+                          f"<small>{html_text(t('players', lang, n=players))}</small>")
+            button.description = t("play", lang) if spec.playable else t("coming", lang)

@@ -1,0 +1,180 @@
+"""The match controller: the one object that holds a match and publishes what the current
+viewer may see.  It knows no game; game widgets draw from its published traits and send
+actions back with :meth:`MatchController.act`.
+
+Published traits (nothing else of the match leaves the controller):
+
+- ``viewer``: the seat whose view is shown (None = the public view);
+- ``view``: ``match.view(viewer)`` (the public view while the cover screen is up);
+- ``legal``: the viewer's legal actions (as dicts) when the viewer may act;
+- ``events``: ``match.events_for(viewer)``;
+- ``cover``: the name of the player the screen must be passed to ("" = none);
+- ``version``: bumped once per published change (views redraw once per change).
+
+CPU seats play through their bots, which get ``match.view(seat)`` only; CPU turns never
+change the viewer.  With two or more humans and hidden information, the viewer changes
+only through the cover screen ("pass to <player>"), during which the public view is shown.
+
+    >>> from conquest_widget.games.japan_conquest import GameSetup
+    >>> from conquest_widget.games.japan_conquest.match import JapanMatch
+    >>> m = JapanMatch(GameSetup.quick(["Tokyo", "Osaka"], cpu=[False, True], seed=2))
+    >>> c = MatchController(m, humans={0})
+    >>> c.viewer, c.legal[0]
+    (0, {'type': 'roll', 'dice': 1})
+    >>> c.act({"type": "roll", "dice": 1}); c.view["phase"]
+    'route'
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from typing import Any
+
+from traitlets import Dict, HasTraits, Int, List, Unicode
+
+from conquest_widget.core.bots import Bot, bot_rng
+from conquest_widget.core.match import Match
+from conquest_widget.core.protocol import Action
+from conquest_widget.errors import IllegalActionError, SerializationError
+
+#: seconds between CPU actions at each speed
+CPU_DELAYS = {"instant": 0.0, "fast": 0.12, "normal": 0.45}
+
+
+class MatchController(HasTraits):
+    """Holds a match privately; publishes the viewer's view, legal actions and events."""
+
+    viewer = Int(None, allow_none=True)
+    view = Dict()
+    legal = List()
+    events = List()
+    cover = Unicode("")
+    message = Unicode("")
+    version = Int(0)
+    cpu_speed = Unicode("instant")
+
+    def __init__(self, match: Match, *, humans: set[int] | frozenset[int] = frozenset({0}),
+                 bots: Mapping[int, Bot] | None = None, bot_seed: int = 0, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._match = match
+        self.humans = frozenset(humans)
+        if bots is None:
+            module = match.spec.bots_module()
+            bots = {s: module.BOTS[module.DEFAULT_BOT]() for s in range(match.n_seats) if s not in self.humans}
+        self._bots = dict(bots)
+        missing = [s for s in range(match.n_seats) if s not in self.humans and s not in self._bots]
+        if missing:
+            raise ValueError(f"seats {missing} are neither human nor played by a bot")
+        self._bot_seed = bot_seed
+        self._task: asyncio.Task | None = None
+        first = next((s for s in match.to_act() if s in self.humans), min(self.humans) if self.humans else None)
+        self.viewer = first
+        self.run_cpus()
+        self._publish()
+
+    # ------------------------------------------------------------ reading
+    @property
+    def spec(self) -> Any:
+        return self._match.spec
+
+    @property
+    def is_over(self) -> bool:
+        return self._match.outcome() is not None
+
+    def outcome(self) -> dict[str, Any] | None:
+        out = self._match.outcome()
+        return None if out is None else out.to_dict()
+
+    def document(self) -> dict[str, Any]:
+        """The match as a save document (the player's own file: everything)."""
+        return self._match.to_dict()
+
+    # ------------------------------------------------------------ acting
+    def act(self, action: Action | Mapping[str, Any]) -> None:
+        """The viewer plays ``action`` (an Action or its dict).  An illegal action sets
+        ``message`` (the reason) and changes nothing."""
+        if self.cover:
+            self.message = "pass the screen first"
+            return
+        try:
+            if not isinstance(action, Action):
+                action = self._match.codec.from_dict(action)
+            if self.viewer is None:
+                raise IllegalActionError("nobody is viewing this match", "no_viewer")
+            self._match.apply(action, self.viewer)
+        except (IllegalActionError, SerializationError) as exc:
+            self.message = str(exc)
+            return
+        self.message = ""
+        self.run_cpus()
+        self._hand_over()
+        self._publish()
+
+    def step_cpu(self) -> bool:
+        """One CPU action if only CPU seats are to act; True if one was played."""
+        m = self._match
+        if m.outcome() is not None:
+            return False
+        seats = m.to_act()
+        if not seats or any(s in self.humans for s in seats):
+            return False
+        seat = seats[0]
+        action = self._bots[seat].choose(m.view(seat), m.legal_actions(seat), bot_rng(self._bot_seed, seat, len(m.log)))
+        m.apply(action, seat)
+        return True
+
+    def run_cpus(self) -> int:
+        """Play every CPU action due now (synchronously); returns how many."""
+        n = 0
+        while self.step_cpu():
+            n += 1
+        return n
+
+    async def run_cpus_async(self) -> int:
+        """Play the CPU actions due now, one per ``CPU_DELAYS[cpu_speed]`` seconds,
+        publishing after each (for the browser)."""
+        n = 0
+        while self.step_cpu():
+            n += 1
+            self._publish()
+            await asyncio.sleep(CPU_DELAYS.get(self.cpu_speed, 0.0))
+        self._hand_over()
+        self._publish()
+        return n
+
+    # ------------------------------------------------------------ hot seat
+    def _hand_over(self) -> None:
+        """After a move: if another human is to act, show them (through the cover screen
+        when the game has hidden information and the viewer changes)."""
+        m = self._match
+        nxt = next((s for s in m.to_act() if s in self.humans), None)
+        if nxt is None or nxt == self.viewer:
+            return
+        if m.spec.hidden_information and len(self.humans) > 1:
+            self.cover = self._name(nxt)
+            self._pending = nxt
+        else:
+            self.viewer = nxt
+
+    def uncover(self) -> None:
+        """The next player has the screen: show their view."""
+        if self.cover:
+            self.viewer = self._pending
+            self.cover = ""
+            self._publish()
+
+    def _name(self, seat: int) -> str:
+        players = getattr(self._match.setup, "players", ())
+        p = players[seat] if seat < len(players) else None
+        return str(getattr(p, "name", f"Player {seat + 1}"))
+
+    # ------------------------------------------------------------ publishing
+    def _publish(self) -> None:
+        m = self._match
+        seat = None if self.cover else self.viewer
+        with self.hold_trait_notifications():
+            self.view = m.view(seat)
+            self.legal = [a.to_dict() for a in m.legal_actions(seat)] if seat is not None and seat in m.to_act() else []
+            self.events = m.events_for(seat)
+            self.version += 1

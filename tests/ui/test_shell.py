@@ -1,0 +1,57 @@
+"""The shell: a game picker listing every registered game, the chosen game hosted in it."""
+
+from __future__ import annotations
+
+import html
+
+from conquest_widget import ConquestApp, JapanConquestApp, games
+
+
+def _click(button) -> None:
+    button.click()
+
+
+def test_the_picker_lists_every_game_and_marks_the_ones_not_built_as_coming(tmp_path) -> None:
+    app = ConquestApp(save_dir=tmp_path)
+    assert [g.id for g in games()] == list(app.cards)
+    for spec in games():
+        info, button = app.cards[spec.id]
+        assert spec.title["en"] in html.unescape(info.value) and spec.blurb["en"] in html.unescape(info.value)
+        assert button.disabled == (not spec.playable)
+        assert button.description == ("Play" if spec.playable else "coming soon")
+    assert not app.cards["japan_conquest"][1].disabled
+    assert "<svg" in app.picker.children[0].children[0].value  # each game has a picture
+
+
+def test_play_opens_the_game_and_back_returns_to_the_picker(tmp_path) -> None:
+    app = ConquestApp(save_dir=tmp_path)
+    _click(app.cards["japan_conquest"][1])
+    assert isinstance(app.game_widget, JapanConquestApp) and app.game_id == "japan_conquest"
+    assert app.game_widget.controller.screen == "start"
+    assert app.body.children[-1] is app.game_widget
+    _click(app.back)
+    assert app.game_widget is None and app.body.children == (app.picker,)
+
+
+def test_language_switch_relabels_the_picker_and_the_hosted_game(tmp_path) -> None:
+    app = ConquestApp(save_dir=tmp_path)
+    app.language.value = "ja"
+    assert "全国制覇すごろく" in app.cards["japan_conquest"][0].value
+    assert app.cards["codex"][1].description == "近日公開"
+    game = app.play("japan_conquest")
+    assert game.controller.lang == "ja"
+    app.language.value = "en"
+    assert game.controller.lang == "en"
+
+
+def test_a_game_not_built_cannot_be_opened(tmp_path) -> None:
+    app = ConquestApp(save_dir=tmp_path)
+    unbuilt = [g.id for g in games() if not g.playable]
+    for gid in unbuilt:
+        try:
+            app.play(gid)
+        except ValueError as exc:
+            assert "not playable yet" in str(exc)
+        else:
+            raise AssertionError(f"{gid} opened although it has no widget")
+    assert app.game_widget is None
