@@ -14,9 +14,12 @@ explorer.  "Branch here" starts an independent playable game at the shown positi
     what_if = ex.branch()                    # a new Game at this position
     ex.open_branch()                         # ... or play it below, in a JapanConquestApp
 
-Scrubbing is fast: a copy of the game is kept every ``checkpoint_every`` actions and a
-position is rebuilt from the nearest checkpoint before it (or continued from the shown
-position when moving forward).
+Scrubbing is fast and loading is linear in the game's length: a small state record
+(:meth:`Game.checkpoint() <conquest_widget.games.japan_conquest.game.Game.checkpoint>`: the
+state, not a copy of the whole game) is kept every ``checkpoint_every`` actions, and a
+position is shown by restoring the nearest checkpoint before it into the shown game and
+applying the few actions from there (or by continuing from the shown position when
+moving forward is shorter).
 
 The overlay styles are plain functions (:func:`reachable_overlay`,
 :func:`distance_overlay`, :func:`region_overlay`) returning ``(styles, legend_html)``
@@ -42,6 +45,7 @@ from conquest_widget.games.japan_conquest import analysis
 from conquest_widget.games.japan_conquest.actions import Action
 from conquest_widget.games.japan_conquest.dice import DiceExhaustedError, dice_from_dict
 from conquest_widget.games.japan_conquest.game import FORMAT, Game
+from conquest_widget.games.japan_conquest.state import GameCheckpoint
 from conquest_widget.games.japan_conquest.text import pref_name, region_name, t
 from conquest_widget.maps.japan.board import japan
 from conquest_widget.widget.app import JapanConquestApp
@@ -171,14 +175,14 @@ def colour_scale(n: int, anchors: Iterable[str] = SCALE_ANCHORS) -> list[str]:
     """
     pts = [_hex(a) for a in anchors]
     if n <= 1:
-        return ["#%02x%02x%02x" % pts[0]]
+        return ["#{:02x}{:02x}{:02x}".format(*pts[0])]
     out = []
     for i in range(n):
         x = i / (n - 1) * (len(pts) - 1)
         j = min(int(x), len(pts) - 2)
         f = x - j
         rgb = tuple(round(a + (b - a) * f) for a, b in zip(pts[j], pts[j + 1], strict=True))
-        out.append("#%02x%02x%02x" % rgb)
+        out.append("#{:02x}{:02x}{:02x}".format(*rgb))
     return out
 
 
@@ -433,7 +437,7 @@ class ReplayExplorer(W.VBox):
         self.load(source, position=position)
 
     @classmethod
-    def from_slot(cls, slot: int, save_dir: str | os.PathLike = "conquest_saves", **kwargs: Any) -> "ReplayExplorer":
+    def from_slot(cls, slot: int, save_dir: str | os.PathLike = "conquest_saves", **kwargs: Any) -> ReplayExplorer:
         """Explore the game saved in slot ``slot`` (1-5) of a save directory."""
         from conquest_widget.saves import SaveStore
 
@@ -488,7 +492,7 @@ class ReplayExplorer(W.VBox):
 
     def _build_checkpoints(self, source: Game) -> None:
         g = self._fresh()
-        self._checkpoints: dict[int, Game] = {0: g.copy()}
+        self._checkpoints: dict[int, GameCheckpoint] = {0: g.checkpoint()}
         self._marks: list[tuple[int, int, str]] = [self._mark(g)]
         for i, action in enumerate(self.actions, 1):
             try:
@@ -497,7 +501,7 @@ class ReplayExplorer(W.VBox):
                 raise SerializationError(f"action {i - 1} ({action}) of the log cannot be replayed: {exc}") from exc
             self._marks.append(self._mark(g))
             if i % self.checkpoint_every == 0:
-                self._checkpoints[i] = g.copy()
+                self._checkpoints[i] = g.checkpoint()
         marks = self._marks
         self._turn_starts = [j for j, m in enumerate(marks) if m[2] == "roll" and (j == 0 or marks[j - 1][:2] != m[:2])]
         if g.snapshot() != source.snapshot():
@@ -516,11 +520,17 @@ class ReplayExplorer(W.VBox):
         checkpoint).  Its dice continue as they did in the recorded game."""
         if not 0 <= position <= len(self.actions):
             raise ConquestError(f"position must be 0-{len(self.actions)}, got {position!r}")
+        g = self._fresh()
+        self._goto(g, position)
+        return g
+
+    def _goto(self, g: Game, position: int) -> None:
+        """Bring ``g`` (a game of this setup) to ``position``: restore the nearest
+        checkpoint before it, then apply the actions from there."""
         base = position - position % self.checkpoint_every
-        g = self._checkpoints[base].copy()
+        g.restore(self._checkpoints[base])
         for action in self.actions[base:position]:
             g.apply(action)
-        return g
 
     @property
     def position(self) -> int:
@@ -577,6 +587,9 @@ class ReplayExplorer(W.VBox):
             g = shown  # continue forward from the shown position (the log view appends)
             for action in self.actions[self._shown_at:k]:
                 g.apply(action)
+        elif shown is not None:
+            g = shown  # rewind or jump: restore the nearest checkpoint into the shown game
+            self._goto(g, k)
         else:
             g = self.game_at(k)
         self._shown, self._shown_at = g, k
@@ -732,6 +745,14 @@ class ReplayExplorer(W.VBox):
 
 
 __all__ = [
-    "ReplayExplorer", "ReplayController", "ReplayLogView", "load_game_file", "game_from_data",
-    "reachable_overlay", "distance_overlay", "region_overlay", "colour_scale", "EFFECT_COLOURS",
+    "EFFECT_COLOURS",
+    "ReplayController",
+    "ReplayExplorer",
+    "ReplayLogView",
+    "colour_scale",
+    "distance_overlay",
+    "game_from_data",
+    "load_game_file",
+    "reachable_overlay",
+    "region_overlay",
 ]

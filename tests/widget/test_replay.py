@@ -3,6 +3,7 @@
 import asyncio
 import doctest
 import json
+import random
 
 import pytest
 from ipywidgets import Widget
@@ -19,6 +20,7 @@ from conquest_widget.games.japan_conquest import (
 from conquest_widget.games.japan_conquest.actions import Roll
 from conquest_widget.games.japan_conquest.cpu import play_cpu_turns
 from conquest_widget.games.japan_conquest.dice import dice_from_dict
+from conquest_widget.games.japan_conquest.match import redacted
 from conquest_widget.games.japan_conquest.text import describe_event
 from conquest_widget.widget import replay
 from conquest_widget.widget.replay import (
@@ -72,7 +74,8 @@ def check_view(ex, expected):
         for seat in range(len(expected.setup.players)):
             assert f'data-seat="{seat}"' in sb and f'<td class="cw-total">{expected.score(seat)["total"]}</td>' in sb
     names = [p.name for p in expected.setup.players]
-    lines = [x for x in (describe_event(ev, "en", names) for ev in reversed(expected.events)) if x]
+    # the log never shows the Final Showdown's point figures, not even after the game (match.redacted)
+    lines = [x for x in (describe_event(redacted(expected.setup, ev), "en", names) for ev in reversed(expected.events)) if x]
     shown = ex.log_view.lines()
     assert shown and shown == lines[: len(shown)]  # newest first, as the replayed game's events
     for seat, pawn in enumerate(ex.map_view.pawns):
@@ -384,3 +387,79 @@ def test_loading_from_a_save_slot(tmp_path, cpu_game):
     assert len(ex) == len(cpu_game.log) and ex.game.snapshot() == cpu_game.snapshot()
     ex2 = ReplayExplorer(SaveStore(tmp_path / "saves").slot_path(2))  # the slot file itself
     assert ex2.game.snapshot() == cpu_game.snapshot()
+
+
+# ----------------------------------------------- checkpoints are state records (issue 18)
+def seeded_cpu_game(seed: int, players: int) -> Game:
+    """A finished CPU-only game of ``players`` seats (mixed difficulties and strategies)."""
+    homes = ("Tokyo", "Osaka", "Hokkaido", "Fukuoka")[:players]
+    strategies = ("balanced", "aggressive", "expansionist", "defensive")
+    setup = GameSetup(
+        players=tuple(PlayerSetup(f"P{i + 1}", h, colour=("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e")[i], cpu=True,
+                                  difficulty=("easy", "normal", "hard")[(seed + i) % 3], strategy=strategies[(seed + i) % 4])
+                      for i, h in enumerate(homes)),
+        turns=10, seed=seed, roll_for_order=seed % 2 == 0,
+    )
+    g = Game(setup)
+    play_cpu_turns(g)
+    assert g.is_over
+    return g
+
+
+@pytest.mark.parametrize("seed, players, every", [(11, 2, 50), (12, 3, 50), (13, 4, 50), (14, 4, 7), (15, 3, 1)])
+def test_scrubbing_to_any_position_equals_a_replay_from_the_start(seed, players, every):
+    """Jumps in random order (backwards over checkpoints, forwards past them, single
+    steps): the shown game equals a replay of the first k actions from the start --
+    state, log, events and what happens next (the dice continue as recorded)."""
+    game = seeded_cpu_game(seed, players)
+    n = len(game.log)
+    ex = ReplayExplorer(game, checkpoint_every=every)
+    assert all(type(cp).__name__ == "GameCheckpoint" for cp in ex._checkpoints.values())
+    rng = random.Random(seed)
+    targets = rng.sample(range(n + 1), min(n + 1, 30)) + [0, n, n - 1, 1, every, every - 1, every + 1]
+    for k in targets:
+        if not 0 <= k <= n:
+            continue
+        ex.position = k
+        ref = replayed(game, k)
+        assert ex.game.snapshot() == ref.snapshot(), k
+        assert ex.game.log == ref.log and ex.game.events == ref.events, k
+        assert ex.game_at(k).snapshot() == ref.snapshot(), k
+    k = rng.randrange(n // 3, 2 * n // 3)
+    ex.position = k
+    check_view(ex, replayed(game, k))
+    for action in game.log[k:]:  # the shown game's dice are where the recorded game's were
+        ex.game.apply(action)
+    assert ex.game.snapshot() == game.snapshot() and ex.game.events == game.events
+
+
+@pytest.mark.parametrize("seed, players", [(21, 2), (22, 4)])
+def test_branch_here_at_any_position_equals_a_replay_and_is_independent(seed, players):
+    game = seeded_cpu_game(seed, players)
+    n = len(game.log)
+    ex = ReplayExplorer(game, checkpoint_every=9)
+    for k in random.Random(seed).sample(range(n), 6):
+        ex.position = k
+        b = ex.branch()
+        ref = replayed(game, k)
+        assert b.snapshot() == ref.snapshot() and b.log == ref.log and b.events == ref.events
+        play_cpu_turns(b)  # the branch plays on as the recorded game did (same CPUs, same dice)
+        assert b.snapshot() == game.snapshot() and b.log == game.log
+        assert ex.game.snapshot() == ref.snapshot() and len(ex.game.log) == k  # the explorer is untouched
+        ex.step(1)
+        assert ex.game.snapshot() == replayed(game, k + 1).snapshot()
+        again = ex.game_at(k)
+        assert again.snapshot() == ref.snapshot()  # the checkpoints are untouched too
+
+
+def test_loading_and_scrubbing_never_copy_the_whole_game(cpu_game, monkeypatch):
+    """The quadratic part of issue 18: checkpoints were whole-game deep copies."""
+    def refuse(self):
+        raise AssertionError("Game.copy() called by the explorer")
+
+    monkeypatch.setattr(Game, "copy", refuse)
+    ex = ReplayExplorer(cpu_game, checkpoint_every=EVERY)
+    for k in (5, len(cpu_game.log) - 3, 0, 2 * EVERY + 1):
+        ex.position = k
+    ex.branch()
+    assert ex.game.snapshot() == replayed(cpu_game, 2 * EVERY + 1).snapshot()

@@ -118,19 +118,26 @@ class CpuPlayer:
         self.skill = SKILLS[difficulty]
         self._plan: tuple[int, tuple[int, ...]] | None = None  # (log length at plan time, steps)
         self._cache_key: tuple | None = None
+        # values of this decision's position (cleared when the position changes)
         self._stop_cache: dict[tuple[int, int], float] = {}
+        self._neut_cache: dict[int, float] = {}
+        self._progress_cache: dict[tuple[int, int], float] = {}
         self._pot_cache: dict[tuple[int, int], float] = {}
+        # the last route search: (position fingerprint, max allowance, options by allowance)
+        self._route_memo: tuple[tuple, int, dict[int, list[RouteOption]]] | None = None
 
     # ------------------------------------------------------------ entry point
-    def choose(self, game: "Game") -> Action:
+    def choose(self, game: Game) -> Action:
         """The action this CPU takes now (it must be the actor)."""
         if game.actor != self.seat or game.is_over:
             raise IllegalActionError(f"it is not seat {self.seat}'s decision")
         rng = _rng_for(game, self.seat)
-        key = (id(game), len(game.log) - len(game.route), game.phase)
+        key = (id(game), game._epoch, len(game.log) - len(game.route), game.phase)
         if key != self._cache_key:  # values depend on the position only; reuse them within a decision
             self._cache_key = key
             self._stop_cache.clear()
+            self._neut_cache.clear()
+            self._progress_cache.clear()
             self._pot_cache.clear()
         phase = game.phase
         if phase == "roll":
@@ -144,12 +151,12 @@ class CpuPlayer:
         raise IllegalActionError(f"no CPU decision in phase {phase!r}")
 
     # ------------------------------------------------------------ evaluation
-    def _turns_left(self, game: "Game") -> int:
+    def _turns_left(self, game: Game) -> int:
         if game.setup.mode == "standard" and game.setup.turns:
             return max(1, game.setup.turns - game.turn_number(self.seat) + 1)
         return 20
 
-    def _item_cost(self, game: "Game", dice: int, purpose: str) -> float:
+    def _item_cost(self, game: Game, dice: int, purpose: str) -> float:
         base = ITEM_VALUE[dice]
         if not base:
             return 0.0
@@ -159,7 +166,7 @@ class CpuPlayer:
         scarcity = 1.0 if have <= 1 else 0.6
         return base * mult * scarcity * min(1.0, left / 8)
 
-    def _battle_value(self, game: "Game", code: int, *, win_p: float) -> float:
+    def _battle_value(self, game: Game, code: int, *, win_p: float) -> float:
         st = game.state
         owner, lv = st.owner[code], st.level[code]
         value = game.board.prefectures[code - 1].base_value * LEVEL_MULTIPLIER[lv]
@@ -170,7 +177,7 @@ class CpuPlayer:
             gain += st.stored[code] * 0.8
         return p.battle * (win_p * gain - (1 - win_p) * loss)
 
-    def _region_swing(self, game: "Game", code: int, loser: int) -> float:
+    def _region_swing(self, game: Game, code: int, loser: int) -> float:
         """Value of taking ``code`` away from ``loser``: breaking their region control and
         (for the mover) completing one's own."""
         st = game.state
@@ -184,10 +191,10 @@ class CpuPlayer:
             swing += bonus + (ITEM_VALUE[2] if rid not in st.players[self.seat].regions_ever else 0)
         return swing
 
-    def _defence_bonus(self, game: "Game", code: int) -> int:
+    def _defence_bonus(self, game: Game, code: int) -> int:
         return sum(game.defence_bonus_parts(code).values())
 
-    def _win_probability(self, game: "Game", code: int, *, best_item: bool) -> float:
+    def _win_probability(self, game: Game, code: int, *, best_item: bool) -> float:
         st = game.state
         owner = st.owner[code]
         mine = st.players[self.seat]
@@ -200,15 +207,21 @@ class CpuPlayer:
             p = max(p, 0.65)  # reckless: little regard for the odds
         return p
 
-    def stop_value(self, game: "Game", code: int, neutralised: int = 0) -> float:
-        """Value, in (weighted) points, of ending the movement on ``code``."""
-        key = (code, neutralised)
+    def stop_value(self, game: Game, code: int, neutralised: int = 0) -> float:
+        """Value, in (weighted) points, of ending the movement on ``code`` after a route
+        that neutralised the territories in the bitmask ``neutralised``.
+
+        Of ``neutralised`` only the stop's own bit changes the value (it makes the stop
+        neutral): the other bits are enemy territories, and the value looks at other
+        prefectures only where they are the CPU's own.  So the value is cached on
+        ``(code, own bit)``."""
+        key = (code, neutralised >> code & 1)
         v = self._stop_cache.get(key)
         if v is None:
-            v = self._stop_cache[key] = self._stop_value(game, code, neutralised)
+            v = self._stop_cache[key] = self._stop_value(game, code, neutralised & (1 << code))
         return v
 
-    def _stop_value(self, game: "Game", code: int, neutralised: int) -> float:
+    def _stop_value(self, game: Game, code: int, neutralised: int) -> float:
         st = game.state
         pref = game.board.prefectures[code - 1]
         base = pref.base_value
@@ -232,7 +245,7 @@ class CpuPlayer:
             return self._battle_value(game, code, win_p=self._win_probability(game, code, best_item=aggressive))
         return -1e9  # enemy home base: never a legal end anyway
 
-    def _completion_bonus(self, game: "Game", code: int, neutralised: int) -> float:
+    def _completion_bonus(self, game: Game, code: int, neutralised: int) -> float:
         st = game.state
         rid = game.board.prefectures[code - 1].region
         members = game.board.regions[rid].members
@@ -240,7 +253,7 @@ class CpuPlayer:
             return REGION_BONUS_PER_PREFECTURE * len(members) + (ITEM_VALUE[2] if rid not in st.players[self.seat].regions_ever else 0)
         return 0.0
 
-    def _full_bonus(self, game: "Game", code: int) -> float:
+    def _full_bonus(self, game: Game, code: int) -> float:
         st = game.state
         rid = game.board.prefectures[code - 1].region
         members = game.board.regions[rid].members
@@ -248,16 +261,15 @@ class CpuPlayer:
             return REGION_BONUS_PER_PREFECTURE * len(members) * min(self._turns_left(game) - 1, 4) * 0.6 + ITEM_VALUE[3]
         return 0.0
 
-    def _neutralise_value(self, game: "Game", mask: int) -> float:
+    def _neutralise_value(self, game: Game, mask: int) -> float:
         if not mask:
             return 0.0
-        key = (0, mask)  # stop-cache keys for codes start at 1: (0, mask) is free for this
-        v = self._stop_cache.get(key)
+        v = self._neut_cache.get(mask)
         if v is None:
-            v = self._stop_cache[key] = self._neutralise_points(game, mask)
+            v = self._neut_cache[mask] = self._neutralise_points(game, mask)
         return v
 
-    def _neutralise_points(self, game: "Game", mask: int) -> float:
+    def _neutralise_points(self, game: Game, mask: int) -> float:
         st = game.state
         total = 0.0
         broken: set[str] = set()
@@ -270,7 +282,7 @@ class CpuPlayer:
         total += sum(REGION_BONUS_PER_PREFECTURE * len(game.board.regions[r].members) for r in broken)
         return self.profile.harm * total
 
-    def option_value(self, game: "Game", opt: RouteOption) -> float:
+    def option_value(self, game: Game, opt: RouteOption) -> float:
         """Value of a complete route: its stop, neutralisations, tolls and (hard) what it sets up."""
         value = self.stop_value(game, opt.end, opt.neutralised)
         value += self._neutralise_value(game, opt.neutralised)
@@ -281,13 +293,13 @@ class CpuPlayer:
             value += self._conquest_progress(game, opt.end, opt.neutralised)
         return value
 
-    def _conquest_progress(self, game: "Game", end: int, neutralised: int) -> float:
+    def _conquest_progress(self, game: Game, end: int, neutralised: int) -> float:
         """Conquest modes end when every prefecture is a base (castle) or better: value a
         stop that brings one more prefecture there, and being near those still missing,
         more strongly as the country nears the goal (otherwise remote stragglers such as
         Okinawa would keep a CPU-only game going for ever)."""
-        key = (-1, end, neutralised)
-        cached = self._stop_cache.get(key)
+        key = (end, neutralised >> end & 1)  # only the end's own bit matters
+        cached = self._progress_cache.get(key)
         if cached is not None:
             return cached
         st = game.state
@@ -309,29 +321,29 @@ class CpuPlayer:
         if left:
             dist = hop_distances(game.board)[end]
             value -= (4 + 30 * progress**2) * min(dist[c] for c in left)
-        self._stop_cache[key] = value
+        self._progress_cache[key] = value
         return value
 
-    def _potential(self, game: "Game", start: int, neutralised: int) -> float:
+    def _potential(self, game: Game, start: int, neutralised: int) -> float:
         """Expected best stop value next turn (one die), by hop distance, minus toll exposure."""
+        near = _near(game.board.adjacency)[start]  # prefectures 1-6 hops away, in code order
+        neutralised &= near[0]  # only neutralisations within reach change the value
         cached = self._pot_cache.get((start, neutralised))
         if cached is not None:
             return cached
         adj = game.board.adjacency
         st = game.state
-        dist = hop_distances(game.board)[start]
         best_at = [0.0] * 7
-        for code in range(1, 48):
-            d = dist[code]
-            if d == 0 or d > 6:
-                continue
+        stop_cache, stop_value = self._stop_cache, self.stop_value
+        for code, ks in near[1]:
             o = st.owner[code]
             if o not in (NOBODY, self.seat) and st.level[code] == HOME:
                 continue
-            v = self.stop_value(game, code, neutralised)
-            for k in range(d, 7, 2):  # parity: a route of k steps can bounce back and forth
-                if v > best_at[k]:
-                    best_at[k] = v
+            v = stop_cache.get((code, neutralised >> code & 1))
+            if v is None:
+                v = stop_value(game, code, neutralised)
+            for k in ks:  # parity: a route of k steps can bounce back and forth
+                best_at[k] = max(best_at[k], v)
         exposure = sum(
             20 if st.level[n] == CASTLE else 50 if st.level[n] == HOME else 0
             for n in adj[start]
@@ -341,14 +353,25 @@ class CpuPlayer:
         return value
 
     # ------------------------------------------------------------ decisions
-    def _options(self, game: "Game", max_allowance: int) -> dict[int, list[RouteOption]]:
+    def _options(self, game: Game, max_allowance: int) -> dict[int, list[RouteOption]]:
+        """Route options for allowances ``1..max_allowance``.  The search of the dice
+        choice (allowances up to 18) is kept and reused by the route choice once the dice
+        are rolled: the options for allowance ``a`` do not depend on how far the search
+        went beyond ``a`` (the same states, found in the same order)."""
         st = game.state
-        ctx: RouteContext = game._context()
         me = st.players[self.seat]
+        where = (tuple(st.owner), tuple(st.level), tuple(st.region_controller.values()), st.current, me.position, me.banked)
+        memo = self._route_memo
+        if memo is not None and memo[0] == where and memo[1] >= max_allowance:
+            found = memo[2]
+            return found if memo[1] == max_allowance else {a: found[a] for a in range(1, max_allowance + 1)}
+        ctx: RouteContext = game._context()
         start = ctx.start(me.position, max_allowance, me.banked)
-        return route_options(ctx, start, max_allowance)
+        found = route_options(ctx, start, max_allowance)
+        self._route_memo = (where, max_allowance, found)
+        return found
 
-    def _best(self, game: "Game", options: list[RouteOption], rng: random.Random) -> tuple[float, RouteOption | None]:
+    def _best(self, game: Game, options: list[RouteOption], rng: random.Random) -> tuple[float, RouteOption | None]:
         if not options:
             return -math.inf, None
         scored = []
@@ -363,7 +386,7 @@ class CpuPlayer:
         v, _, _, opt = max(scored, key=lambda s: (s[0], -s[1], s[2]))
         return v, opt
 
-    def _choose_move_dice(self, game: "Game", rng: random.Random) -> int:
+    def _choose_move_dice(self, game: Game, rng: random.Random) -> int:
         me = game.state.players[self.seat]
         # aggressive CPUs save dice items for battles: one of each kind is never spent on movement
         keep = 1 if self.strategy == "aggressive" else 0
@@ -384,7 +407,7 @@ class CpuPlayer:
                 choice, choice_ev = d, ev
         return choice
 
-    def _next_route_action(self, game: "Game", rng: random.Random) -> Action:
+    def _next_route_action(self, game: Game, rng: random.Random) -> Action:
         route = tuple(game.route)
         base_len = len(game.log) - len(route)
         if self._plan is not None:
@@ -411,7 +434,7 @@ class CpuPlayer:
             return Step(best.steps[len(route)])
         return ConfirmRoute()
 
-    def _choose_attack_dice(self, game: "Game", rng: random.Random) -> int:
+    def _choose_attack_dice(self, game: Game, rng: random.Random) -> int:
         st = game.state
         b = st.battle
         assert b is not None
@@ -431,7 +454,7 @@ class CpuPlayer:
                 best, best_ev = d, ev
         return best
 
-    def _choose_defence_dice(self, game: "Game", rng: random.Random) -> int:
+    def _choose_defence_dice(self, game: Game, rng: random.Random) -> int:
         st = game.state
         b = st.battle
         assert b is not None
@@ -457,7 +480,7 @@ class CpuPlayer:
 
 
 @cache
-def _hop_distances(board_id: int, adjacency: tuple) -> tuple[tuple[int, ...], ...]:
+def _hop_distances(adjacency: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
     out = [()]
     for s in range(1, 48):
         dist = [99] * 48
@@ -478,14 +501,32 @@ def _hop_distances(board_id: int, adjacency: tuple) -> tuple[tuple[int, ...], ..
 
 
 def hop_distances(board) -> tuple[tuple[int, ...], ...]:
-    """All-pairs hop distances in the game graph (``[a][b]``), computed once."""
-    return _hop_distances(id(board), board.adjacency)
+    """All-pairs hop distances in the game graph (``[a][b]``), computed once per distinct
+    adjacency (not per board object: copies of a game share one entry).
+
+    >>> from conquest_widget.maps.japan.board import japan
+    >>> hop_distances(japan())[13][13], hop_distances(japan())[13][11]
+    (0, 1)
+    """
+    return _hop_distances(board.adjacency)
 
 
-_PLAYERS: "weakref.WeakKeyDictionary[Game, dict[int, CpuPlayer]]" = weakref.WeakKeyDictionary()
+@cache
+def _near(adjacency: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, tuple[tuple[int, tuple[int, ...]], ...]], ...]:
+    """Per start: the bitmask of the prefectures 1-6 hops away and, in code order, each of
+    them with the route lengths ``k <= 6`` that can end there (``d, d+2, ...``)."""
+    dist = _hop_distances(adjacency)
+    out: list = [(0, ())]
+    for start in range(1, 48):
+        near = tuple((c, tuple(range(d, 7, 2))) for c, d in ((c, dist[start][c]) for c in range(1, 48)) if 0 < d <= 6)
+        out.append((sum(1 << c for c, _ in near), near))
+    return tuple(out)
 
 
-def _rng_for(game: "Game", seat: int, at: int | None = None) -> random.Random:
+_PLAYERS: weakref.WeakKeyDictionary[Game, dict[int, CpuPlayer]] = weakref.WeakKeyDictionary()
+
+
+def _rng_for(game: Game, seat: int, at: int | None = None) -> random.Random:
     """The CPU's random stream for the decision at log position ``at`` (default: now)."""
     seed = game.setup.seed
     if seed is None:
@@ -493,7 +534,7 @@ def _rng_for(game: "Game", seat: int, at: int | None = None) -> random.Random:
     return random.Random(f"cpu:{seed}:{seat}:{len(game.log) if at is None else at}")
 
 
-def cpu_for(game: "Game", seat: int) -> CpuPlayer:
+def cpu_for(game: Game, seat: int) -> CpuPlayer:
     """The :class:`CpuPlayer` for a seat, with the seat's difficulty and strategy (cached per game)."""
     players = _PLAYERS.setdefault(game, {})
     p = game.setup.players[seat]
@@ -503,12 +544,12 @@ def cpu_for(game: "Game", seat: int) -> CpuPlayer:
     return cpu
 
 
-def cpu_action(game: "Game", seat: int | None = None) -> Action:
+def cpu_action(game: Game, seat: int | None = None) -> Action:
     """The action the CPU of ``seat`` (default: the actor) would take now."""
     return cpu_for(game, game.actor if seat is None else seat).choose(game)
 
 
-def play_cpu_turns(game: "Game", *, max_actions: int = 1_000_000) -> int:
+def play_cpu_turns(game: Game, *, max_actions: int = 1_000_000) -> int:
     """Apply CPU decisions while the actor is a CPU seat; returns the number of actions.
     Stops at the game end or when a human must act."""
     n = 0
@@ -518,4 +559,4 @@ def play_cpu_turns(game: "Game", *, max_actions: int = 1_000_000) -> int:
     return n
 
 
-__all__ = ["CpuPlayer", "PROFILES", "SKILLS", "cpu_action", "cpu_for", "play_cpu_turns"]
+__all__ = ["PROFILES", "SKILLS", "CpuPlayer", "cpu_action", "cpu_for", "play_cpu_turns"]

@@ -24,6 +24,7 @@ from conquest_widget.errors import (
     SerializationError,
     SetupError,
     UnknownPrefectureError,
+    WrongGameError,
 )
 from conquest_widget.games.japan_conquest.actions import (
     Action,
@@ -70,8 +71,10 @@ from conquest_widget.games.japan_conquest.rules import (
 from conquest_widget.games.japan_conquest.setup import GameSetup
 from conquest_widget.games.japan_conquest.state import (
     BattleState,
+    GameCheckpoint,
     GameState,
     PlayerState,
+    copy_dice,
 )
 from conquest_widget.maps.japan.board import JapanBoard, PrefectureRef, japan
 
@@ -912,9 +915,44 @@ class Game:
                 raise SerializationError(f"action {i} ({action}) of the log needs more dice than were saved: {exc}") from exc
         return game
 
-    def copy(self) -> "Game":
-        """An independent copy (same dice position)."""
-        return copy.deepcopy(self)
+    def copy(self) -> Game:
+        """An independent copy (same dice position).  The board and the setup are
+        immutable and shared, not copied."""
+        return copy.deepcopy(self, {id(self.board): self.board, id(self.setup): self.setup})
+
+    #: bumped by :meth:`restore`, so that caches keyed on a game (the CPUs') see a new position
+    _epoch: int = 0
+
+    def checkpoint(self) -> GameCheckpoint:
+        """A small record of this point of the game to come back to with :meth:`restore`:
+        a copy of the state, the log and events so far (entries shared, never changed
+        once made) and a copy of the dice source.  No copy of the board or the game.
+
+        >>> from conquest_widget.games.japan_conquest import Game, GameSetup
+        >>> g = Game(GameSetup.quick(["Tokyo", "Osaka"], seed=3)); g.roll()
+        >>> point = g.checkpoint(); before = g.snapshot()
+        >>> g.step(g.legal_steps()[0]); g.undo_step(); g.step(g.legal_steps()[-1])
+        >>> g.restore(point)
+        >>> g.snapshot() == before, len(g.log), point.position
+        (True, 1, 1)
+        """
+        return GameCheckpoint(self.setup, self.state.copy(), tuple(self.log), tuple(self.events), copy_dice(self.dice))
+
+    def restore(self, point: GameCheckpoint) -> None:
+        """Make this game exactly what it was at ``point`` (from :meth:`checkpoint` of this
+        game or of another game with the same setup): state, action log, events and dice
+        position.  The checkpoint itself is left unchanged, so it can be restored again.
+        Raises :class:`WrongGameError` for anything else (this game is then unchanged)."""
+        if not isinstance(point, GameCheckpoint):
+            raise WrongGameError(f"restore() takes a GameCheckpoint from Game.checkpoint(), got {type(point).__name__}")
+        if point.setup != self.setup:
+            raise WrongGameError("the checkpoint belongs to a game with another setup")
+        self.state = point.state.copy()
+        self.log[:] = point.log
+        self.events[:] = point.events
+        self.dice = copy_dice(point.dice)
+        self._invalidate()
+        self._epoch += 1
 
     def __repr__(self) -> str:
         names = ", ".join(p.name for p in self.setup.players)

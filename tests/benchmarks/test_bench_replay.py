@@ -1,0 +1,152 @@
+"""Speed of the replay explorer (issue 18, item 2).  Run on demand: ``make bench``, or
+``.venv/bin/python -m pytest tests/benchmarks/test_bench_replay.py -p no:cacheprovider -o addopts="" -s``.
+
+No timed assertions: the figures are printed and written to ``docs/performance.md`` in
+the block between ``<!-- replay-bench:start -->`` and ``<!-- replay-bench:end -->``.
+
+The game: 4 normal CPUs (one per strategy), a 50-turn standard game, fixed seed: 200
+turns in all (50 per player).  "50 turns" is the same game cut after its 50th turn.
+
+- **load**: ``ReplayExplorer(game)`` -- replay the log, build the checkpoints, build
+  and draw the widgets (map, scoreboard, log) at the last position; and ``load(game)``
+  into an existing explorer (no widget construction).
+- **show a point**: ``explorer.position = k`` for random ``k`` (fixed seed): rebuild the
+  position (restore the nearest checkpoint, apply the actions since) and redraw every
+  view; and the engine part alone, ``game_at(k)``.
+
+Aims (issue 18): load a 200-turn 4-player game in <= 300 ms, show any point in <= 50 ms.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import random
+import statistics
+import time
+
+import pytest
+from perfdoc import update_block
+
+from conquest_widget.games.japan_conquest import Game, GameSetup, PlayerSetup
+from conquest_widget.games.japan_conquest.cpu import play_cpu_turns
+from conquest_widget.games.japan_conquest.dice import dice_from_dict
+from conquest_widget.widget.replay import ReplayExplorer
+
+SEED = 1818
+LOADS = 5  # explorer constructions per size
+JUMPS = 60  # random positions shown per size
+AIM_LOAD, AIM_SHOW = 300.0, 50.0
+
+
+def full_game() -> Game:
+    strategies = ("aggressive", "expansionist", "defensive", "balanced")
+    homes = ("Hokkaido", "Tokyo", "Osaka", "Fukuoka")
+    setup = GameSetup(
+        players=tuple(PlayerSetup(f"P{i + 1}", h, colour=("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e")[i], cpu=True,
+                                  strategy=s) for i, (h, s) in enumerate(zip(homes, strategies, strict=True))),
+        turns=50, seed=SEED,
+    )
+    g = Game(setup)
+    play_cpu_turns(g)
+    assert g.is_over
+    return g
+
+
+def cut_after_turns(game: Game, turns: int) -> Game:
+    """The game after its first ``turns`` turns (all players counted)."""
+    g = Game(game.setup, dice_from_dict(game._dice_start))
+    done = 0
+    for action in game.log:
+        g.apply(action)
+        done = sum(p.turns_done for p in g.state.players)
+        if done >= turns:
+            break
+    assert done == turns or (turns >= 200 and g.is_over)
+    return g
+
+
+def stats(xs: list[tuple[float, float]]) -> str:
+    """min / median / max of the wall-clock times, then of the CPU times of this thread."""
+    wall, cpu = [w for w, _ in xs], [c for _, c in xs]
+    return (f"{min(wall):.1f} / {statistics.median(wall):.1f} / {max(wall):.1f} ms "
+            f"(CPU {min(cpu):.1f} / {statistics.median(cpu):.1f} / {max(cpu):.1f} ms)")
+
+
+class Clock:
+    """Wall-clock and thread CPU time of a block, in ms, appended to a list.  With
+    several agents sharing the cores the wall clock includes waiting for a core; the
+    CPU time does not."""
+
+    def __init__(self, out: list[tuple[float, float]]) -> None:
+        self.out = out
+
+    def __enter__(self) -> None:
+        self.t, self.c = time.perf_counter(), time.thread_time()
+
+    def __exit__(self, *exc: object) -> None:
+        self.out.append(((time.perf_counter() - self.t) * 1000, (time.thread_time() - self.c) * 1000))
+
+
+def verdict(x: float, aim: float) -> str:
+    """The aim against the slowest wall-clock time."""
+    return f" (aim: max <= {aim:g} ms: {'met' if x <= aim else 'NOT MET'})"
+
+
+def measure(game: Game) -> dict[str, list[tuple[float, float]]]:
+    out: dict[str, list[tuple[float, float]]] = {"construct": [], "load": [], "show": [], "engine": []}
+    ex = None
+    for _ in range(LOADS):
+        gc.collect()
+        with Clock(out["construct"]):
+            ex = ReplayExplorer(game)
+    assert ex is not None
+    for _ in range(LOADS):
+        gc.collect()
+        with Clock(out["load"]):
+            ex.load(game)
+    rng = random.Random(SEED)
+    n = len(game.log)
+    for _ in range(JUMPS):
+        k = rng.randrange(n + 1)
+        with Clock(out["show"]):
+            ex.position = k
+        k = rng.randrange(n + 1)
+        with Clock(out["engine"]):
+            ex.game_at(k)
+    return out
+
+
+@pytest.mark.benchmark
+def test_bench_replay_load_and_scrub():
+    full = full_game()
+    ReplayExplorer(cut_after_turns(full, 20))  # warm up imports and the map's geodata
+    rows: list[tuple[str, str]] = []
+    medians = {}
+    for turns in (50, 200):
+        g = full if turns == 200 else cut_after_turns(full, turns)
+        m = measure(g)
+        medians[turns] = {k: statistics.median(c for _, c in v) for k, v in m.items()}
+        label = f"{turns} turns ({len(g.log)} actions, {len(g.events)} events)"
+        rows.append((f"{label}: new explorer, min / median / max",
+                     stats(m["construct"]) + (verdict(max(m["construct"])[0], AIM_LOAD) if turns == 200 else "")))
+        rows.append((f"{turns} turns: `load(game)` into an explorer, min / median / max", stats(m["load"])))
+        rows.append((f"{turns} turns: show a random point (`position = k`, all views), min / median / max",
+                     stats(m["show"]) + (verdict(max(m["show"])[0], AIM_SHOW) if turns == 200 else "")))
+        rows.append((f"{turns} turns: engine only (`game_at(k)`), min / median / max", stats(m["engine"])))
+    ratio = {k: medians[200][k] / medians[50][k] for k in ("construct", "load", "show")}
+    rows.append(("growth 50 -> 200 turns (CPU-time medians): new explorer / load / show",
+                 (f"{ratio['construct']:.1f}x / {ratio['load']:.1f}x / {ratio['show']:.1f}x "
+                  f"(log {len(full.log) / len(cut_after_turns(full, 50).log):.1f}x)")))
+    rows.append(("repetitions", f"{LOADS} loads, {JUMPS} random points per size; checkpoint every 50 actions"))
+    rows.append(("1-minute load average at the end (2 = both cores busy)", f"{os.getloadavg()[0]:.2f}"))
+    print()
+    for a, b in rows:
+        print(f"  {a}: {b}")
+    update_block(
+        "replay-bench", "Replay explorer (issue 18)",
+        "Written by `tests/benchmarks/test_bench_replay.py` (`make bench`): 4 normal CPUs, 50-turn standard game "
+        "(200 turns in all), fixed seed; the 50-turn figures use the same game cut after its 50th turn. "
+        "Checkpoints are state records (`Game.checkpoint()`), not copies of the game.",
+        "load_scrub", "Loading a game into the explorer and showing points of it", rows,
+    )
