@@ -247,16 +247,21 @@ class TournamentResult:
 
         return pd.DataFrame(self.rows())
 
+    def share_matrix(self) -> list[list[float | None]]:
+        """``m[i][j]``: entrant i's score share (wins + ties/2) against entrant j, None
+        where they did not meet (and on the diagonal)."""
+        idx = {n: i for i, n in enumerate(self.names)}
+        m: list[list[float | None]] = [[None] * len(idx) for _ in idx]
+        for p in self.summary()["pairs"]:
+            m[idx[p["a"]]][idx[p["b"]]] = p["a_share"]
+            m[idx[p["b"]]][idx[p["a"]]] = 1 - p["a_share"]
+        return m
+
     def win_matrix(self) -> Any:
-        """A pandas DataFrame: row entrant's score share against the column entrant."""
+        """:meth:`share_matrix` as a pandas DataFrame (needs pandas)."""
         import pandas as pd
 
-        names = self.names
-        m = pd.DataFrame(index=names, columns=names, dtype=float)
-        for p in self.summary()["pairs"]:
-            m.loc[p["a"], p["b"]] = p["a_share"]
-            m.loc[p["b"], p["a"]] = 1 - p["a_share"]
-        return m
+        return pd.DataFrame(self.share_matrix(), index=self.names, columns=self.names, dtype=float)
 
 
 # ---------------------------------------------------------------------------- running
