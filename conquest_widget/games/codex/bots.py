@@ -30,8 +30,8 @@ from conquest_widget.core.protocol import Action
 
 from .board import Board
 from .engine import state_from_view
-from .market import effects, sale_price
-from .rules import FACTIONS, PRICE_UNIT, SUPPLY, faction_of_face
+from .market import effects
+from .rules import END_GROUP, FACTIONS, PRICE_UNIT, SUPPLY, faction_of_face
 
 #: the 36 (territory, colour face) outcomes of the two dice, each with probability 1/36
 DICE = [(t, c) for t in range(1, 7) for c in range(1, 7)]
@@ -59,24 +59,66 @@ class Position:
         b = self.board
         return [(p, f) for p in b.empty_plots(territory) for f in facs if self.placed[f] < SUPPLY and b.is_legal(p, f)]
 
-    def deltas(self, placer: int, plot: int, f: int, shares: Sequence[Sequence[int]] | None = None) -> tuple[list[float], list[int], bool]:
-        """Each seat's change in wealth from a placement (forced-sale losses and eliminations
-        estimated), the price changes per faction, and whether the game would end."""
-        shares = self.shares if shares is None else shares
-        eff = effects(self.board, self.placed, self.cash, shares, self.active, placer, plot, f)
-        dp = [PRICE_UNIT * (a - b) for a, b in zip(eff.after, eff.before, strict=True)]
+    def quick(self, placer: int, plot: int, f: int) -> tuple[list[int], list[int], bool]:
+        """A legal placement's cash change per seat, price change per faction and whether
+        it ends the game: the rules of :func:`market.effects`, inlined for speed (a test
+        checks they agree)."""
+        b = self.board
+        cells, gid, mem = b.cells, b.gid, b.members
+        size = 1
+        seen: list[int] = []
+        enemy: list[tuple[int, int, int]] = []
+        for nb in b.g.neighbours[plot]:
+            i = gid[nb]
+            if i < 0 or i in seen:
+                continue
+            seen.append(i)
+            if cells[nb] == f:
+                size += len(mem[i])
+            else:
+                enemy.append((i, cells[nb], len(mem[i])))
+        big = self.largest
+        dp = [0, 0, 0, 0]
+        if size > big[f]:
+            dp[f] = PRICE_UNIT * (size - big[f])
+        for _, g, sz in enemy:
+            if sz == big[g] and dp[g] == 0:
+                gone = {i for i, gg, _ in enemy if gg == g}
+                left = max((len(mem[j]) for j in b.by_faction[g] if j not in gone), default=0)
+                dp[g] = PRICE_UNIT * (left - big[g])
+        ends = max(size, big[f]) >= END_GROUP or self.placed[f] + 1 >= SUPPLY
+        cash = [0] * self.n
+        shares, active = self.shares, self.active
+        if dp[f] > 0:
+            cash[placer] += PRICE_UNIT * size
+            for s in range(self.n):
+                if active[s] and shares[s][f]:
+                    cash[s] += shares[s][f] * dp[f]
+        for g in range(4):
+            if dp[g] < 0:
+                for s in range(self.n):
+                    if s != placer and active[s] and shares[s][g]:
+                        cash[s] += shares[s][g] * dp[g]
+        return cash, dp, ends
+
+    def deltas(self, placer: int, plot: int, f: int) -> tuple[list[float], list[int], bool]:
+        """Each seat's change in wealth from a legal placement (forced-sale losses and
+        eliminations estimated), the price changes per faction, and whether the game ends."""
+        cash, dp, ends = self.quick(placer, plot, f)
         out: list[float] = []
+        moved = any(dp)
         for s in range(self.n):
-            if not self.active[s]:
+            if not self.active[s] or not moved:
                 out.append(0.0)
                 continue
-            d = float(eff.balances[s] - self.cash[s]) + sum(n * dp[g] for g, n in enumerate(shares[s]))
-            bal = eff.balances[s]
-            if bal < 0 and not eff.triggers:
-                sellable = sum(n * sale_price(PRICE_UNIT * eff.after[g]) for g, n in enumerate(shares[s]))
+            held = self.shares[s]
+            d = float(cash[s] + held[0] * dp[0] + held[1] * dp[1] + held[2] * dp[2] + held[3] * dp[3])
+            bal = self.cash[s] + cash[s]
+            if bal < 0 and not ends:
+                sellable = sum(n * ((PRICE_UNIT * self.largest[g] + dp[g]) // 2) for g, n in enumerate(held))
                 d -= -bal if sellable >= -bal else 50_000   # selling at half loses what it raises
             out.append(d)
-        return out, dp, bool(eff.triggers)
+        return out, dp, ends
 
     def relative(self, me: int, d: Sequence[float], ends: bool, after_wealth: Sequence[float] | None = None) -> float:
         """My gain against the others (half the mean, half the best of them)."""

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .rules import PRICE_UNIT
+from .rules import END_GROUP, PRICE_UNIT, SUPPLY
 
 #: every cause a ledger entry may name
 CAUSES = ("start", "income", "dividend", "loss", "buy", "sell", "forced_sell", "edit")
@@ -106,8 +106,6 @@ def effects(board, placed: Sequence[int], cash: Sequence[int], shares: Sequence[
     >>> e.after, e.changes, e.forced
     ([2, 0, 0, 0], [(0, 2000, 'income', 0), (1, -1000, 'loss', 1)], [1])
     """
-    from .rules import END_GROUP, SUPPLY
-
     a = board.analyse(plot, faction)
     before = board.largest_all()
     after = board.largest_after(a) if a.legal else before[:]

@@ -71,3 +71,30 @@ def test_hard_bot_buys_a_share_that_its_own_roll_is_likely_to_grow() -> None:
     assert gains[0][0] > 0                              # expected gain of one ember share over 36 rolls
     assert a == Buy("ember")
     assert NormalBot().choose(m.view(0), m.legal_actions(0), random.Random(0)) == Roll()   # Normal buys after placing
+
+
+def test_bots_fast_effects_agree_with_the_engine() -> None:
+    """Position.quick (the CPUs' inlined rules) gives the same cash and price changes as
+    the engine's market.effects, on every legal placement of random positions."""
+    from conquest_widget.games.codex.market import effects
+
+    rng = random.Random(3)
+    checked = 0
+    for seed in range(25):
+        m = CodexMatch(CodexSetup.quick(rng.randrange(2, 7), k=3), seed=seed)
+        while not m.is_over:
+            seat = m.to_act()[0]
+            legal = m.legal_actions(seat)
+            if m.view(None)["phase"] == "place":
+                pos = Position(m.view(seat))
+                for a in legal:
+                    plot = pos.board.g.plot(a.territory, a.row, a.col)
+                    f = ["ember", "tide", "grove", "sun"].index(a.faction)
+                    cash, dp, ends = pos.quick(seat, plot, f)
+                    eff = effects(m.board, m.state["placed"], m.state["cash"], m.state["shares"], m.active(), seat, plot, f)
+                    assert cash == [b - c for b, c in zip(eff.balances, m.state["cash"], strict=True)]
+                    assert dp == [1000 * (x - y) for x, y in zip(eff.after, eff.before, strict=True)]
+                    assert ends == bool(eff.triggers)
+                    checked += 1
+            m.apply(rng.choice(legal), seat)
+    assert checked > 1000

@@ -1,0 +1,135 @@
+"""Codex of Conquest: CPU acceptance (strength with 95% Wilson intervals), Hard's decision
+time, random-game speed, and game statistics for k = 3, 4, 5.  Run on demand:
+
+    nice -n 10 .venv/bin/python -m pytest tests/benchmarks/test_bench_codex.py -p no:cacheprovider -o addopts="" -s
+
+``CODEX_GAMES`` sets the games per strength measurement (default 1,000, seat-rotated),
+``CODEX_STATS_GAMES`` the games per k for the statistics (default 300).  Results are
+printed (one ``RESULT`` line per measure) and recorded by hand in docs/ai_codex.md.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import statistics
+import time
+from collections import Counter
+
+import pytest
+
+from conquest_widget.core.bots import bot_rng
+from conquest_widget.core.stats import format_share, wilson
+from conquest_widget.games.codex.bots import BOTS
+from conquest_widget.games.codex.engine import CodexMatch, CodexSetup
+
+GAMES = int(os.environ.get("CODEX_GAMES", "1000"))
+STATS_GAMES = int(os.environ.get("CODEX_STATS_GAMES", "300"))
+pytestmark = pytest.mark.benchmark
+
+
+def play(labels: list[str], seed: int, k: int = 4, timing: list[float] | None = None,
+         timed: str | None = None) -> CodexMatch:
+    """One CPU game; ``timing`` collects the decision times of the ``timed`` label."""
+    m = CodexMatch(CodexSetup.quick(len(labels), k=k), seed=seed)
+    bots = [BOTS[lab]() for lab in labels]
+    while not m.is_over:
+        seat = m.to_act()[0]
+        legal = m.legal_actions(seat)
+        t0 = time.perf_counter()
+        a = bots[seat].choose(m.view(seat), legal, bot_rng(seed, seat, len(m.log)))
+        if timing is not None and labels[seat] == timed:
+            timing.append(time.perf_counter() - t0)
+        m.apply(a, seat)
+    return m
+
+
+def share_of_wins(m: CodexMatch, seat: int) -> float:
+    """1 for a sole win, 1/w for a win shared by w seats, else 0."""
+    winners = m.outcome().winners
+    return 1.0 / len(winners) if seat in winners else 0.0
+
+
+def strength(a: str, b: str, n_players: int, games: int, seed: int) -> tuple[float, int]:
+    """``a`` in one seat (rotated over the seats), ``b`` in all others: ``a``'s win share."""
+    won = 0.0
+    for i in range(games):
+        seat = i % n_players
+        labels = [b] * n_players
+        labels[seat] = a
+        won += share_of_wins(play(labels, seed + i), seat)
+    return won, games
+
+
+def report(name: str, won: float, n: int) -> tuple[float, float]:
+    lo, hi = wilson(won, n)
+    print(f"RESULT {name}: {format_share(won, n)}")
+    return lo, hi
+
+
+def test_hard_beats_normal_two_players() -> None:
+    won, n = strength("hard", "normal", 2, GAMES, 10_000)
+    lo, _ = report("hard vs normal, 2 players, hard's win share", won, n)
+    assert lo > 0.55
+
+
+def test_hard_wins_at_least_40_percent_against_three_normals() -> None:
+    won, n = strength("hard", "normal", 4, GAMES, 20_000)
+    report("hard + 3 normal, 4 players, hard's win share", won, n)
+    assert won / n >= 0.40
+
+
+def test_normal_beats_easy_clearly() -> None:
+    won, n = strength("normal", "easy", 2, GAMES, 30_000)
+    lo, _ = report("normal vs easy, 2 players, normal's win share", won, n)
+    assert lo > 0.6
+
+
+def test_hard_decision_time() -> None:
+    times: list[float] = []
+    for i in range(20):
+        play(["hard", "normal", "normal", "normal"], 40_000 + i, timing=times, timed="hard")
+    times.sort()
+    med = statistics.median(times)
+    p95 = times[int(0.95 * len(times))]
+    print(f"RESULT hard decision time, 4 players k=4: median {1000 * med:.2f} ms, p95 {1000 * p95:.1f} ms, "
+          f"max {1000 * times[-1]:.0f} ms over {len(times)} decisions")
+    assert med < 0.5
+
+
+def test_random_legal_games_per_second() -> None:
+    rng = random.Random(5)
+    games, t0, c0 = 300, time.perf_counter(), time.process_time()
+    actions = 0
+    for i in range(games):
+        m = CodexMatch(CodexSetup.quick(4), seed=i)
+        while not m.is_over:
+            seat = m.to_act()[0]
+            m.apply(rng.choice(m.legal_actions(seat)), seat)
+            actions += 1
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    print(f"RESULT random legal 4-player games (k=4): {games / cpu:.0f} games/s of CPU time "
+          f"({games / wall:.0f}/s wall), {actions / games:.0f} actions per game")
+
+
+@pytest.mark.parametrize("k", [3, 4, 5])
+def test_game_statistics_by_k(k: int) -> None:
+    """4 Normal CPUs: turns per game, conquests per game, which trigger ends the game."""
+    turns, conquests, removed_pieces, skips = [], [], [], []
+    triggers: Counter[str] = Counter()
+    eliminations = 0
+    for i in range(STATS_GAMES):
+        m = play(["normal"] * 4, 50_000 + i, k=k)
+        ev = m.events_for(None)
+        turns.append(m.state["turn"])
+        conquests.append(sum(1 for e in ev if e["type"] == "removed"))
+        removed_pieces.append(sum(e["size"] for e in ev if e["type"] == "removed"))
+        skips.append(sum(1 for e in ev if e["type"] == "skip"))
+        eliminations += sum(1 for e in ev if e["type"] == "eliminated")
+        triggers[m.outcome().reason] += 1
+    n = STATS_GAMES
+    print(f"RESULT k={k}, 4 Normal CPUs, {n} games: turns mean {statistics.mean(turns):.1f} "
+          f"(median {statistics.median(turns)}), conquests/game {statistics.mean(conquests):.2f} "
+          f"(pieces removed {statistics.mean(removed_pieces):.1f}), skipped placements/game {statistics.mean(skips):.2f}, "
+          f"eliminations/game {eliminations / n:.2f}, triggers "
+          + ", ".join(f"{r} {100 * c / n:.1f}%" for r, c in triggers.most_common()))
