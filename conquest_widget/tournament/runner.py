@@ -300,7 +300,7 @@ def _run(config: TournamentConfig, done: dict[int, dict[str, Any]], pending: Seq
          resume: str | os.PathLike[str] | None, on_record: Callable[[dict[str, Any]], None] | None) -> TournamentResult:
     from tqdm.auto import tqdm
 
-    size = batch_size if batch_size is not None else auto_batch(len(pending), workers)
+    size = batch_size if batch_size is not None else 1 if executor is None else auto_batch(len(pending), workers)
     if size < 1:
         raise TournamentError(f"the batch size must be at least 1, got {size}")
     journal = Journal(resume, config) if resume is not None else None

@@ -97,7 +97,7 @@ def test_ctrl_c_keeps_finished_games_and_resume_continues(reference, tmp_path) -
     _, records = reference
     journal = tmp_path / "run.jsonl"
     # many games, so the run is surely still going after the first two are in the journal
-    args = [*SMALL, "--games", "400", "--jobs", "1", "--resume", str(journal), "--bootstrap", "10"]
+    args = [*SMALL, "--games", "400", "--jobs", "2", "--batch", "1", "--resume", str(journal), "--bootstrap", "10"]
     proc = subprocess.Popen(_cmd(*args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
     try:
         deadline = time.monotonic() + 240
@@ -116,5 +116,22 @@ def test_ctrl_c_keeps_finished_games_and_resume_continues(reference, tmp_path) -
     _, kept = read_journal(journal)
     assert 2 <= len(kept) < 400 and "/400 games" in out
     # the kept games are those of a fresh run (the first 8 are the reference tournament's games)
-    assert [r for r in kept if r["index"] < 8] == records[:len([r for r in kept if r["index"] < 8])]
+    assert all(r == records[r["index"]] for r in kept if r["index"] < 8)
     assert len({r["index"] for r in kept}) == len(kept)
+
+
+def test_resume_from_the_journal_alone_and_a_mismatch(reference, tmp_path, capsys) -> None:
+    cfg, _records = reference
+    journal = tmp_path / "run.jsonl"
+    assert main([*SMALL, "--games", "8", "--jobs", "1", "--resume", str(journal), "--bootstrap", "0"]) == 0
+    capsys.readouterr()
+    assert main(["--resume", str(journal), "--json", "--no-progress", "--bootstrap", "0"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["config"] == cfg.to_dict() and doc["complete"] and doc["run"]["played_this_run"] == 0
+    before = journal.read_bytes()
+    assert main([*SMALL, "--games", "10", "--jobs", "1", "--resume", str(journal)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "belongs to another tournament (different games_per_table)" in err[0]
+    assert journal.read_bytes() == before
+    assert main(["--resume", str(tmp_path / "missing.jsonl")]) == 2
+    assert "does not exist" in capsys.readouterr().err
