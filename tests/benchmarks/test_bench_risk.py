@@ -31,6 +31,8 @@ from conquest_widget.games.japanese_risk.engine import JapaneseRisk, RiskSetup
 
 GAMES = int(os.environ.get("JR_BENCH_GAMES", "1000"))
 MC = int(os.environ.get("JR_MC", "1000000"))
+#: print the running share every this many games
+PROGRESS = 50
 #: bot games end by Shogun; the limit only guards against a stalemate (most territories wins)
 ROUND_LIMIT = 60
 
@@ -61,6 +63,8 @@ def _duel(a: str, b: str, games: int, seed0: int, times: dict[str, list[float]] 
         ia = labels.index(a)
         if out.ranks[ia] == 1:
             score += 0.5 if out.ranks[1 - ia] == 1 else 1.0
+        if (g + 1) % PROGRESS == 0:
+            print(f"  {a} vs {b} after {g + 1} games: {format_share(score, g + 1)}", flush=True)
     return score, games, reasons
 
 
