@@ -43,7 +43,7 @@ from .rules import (
 )
 from .setup import CodexPlayer, CodexSetup
 from .spec import SPEC
-from .text import faction_name, t
+from .text import explain_text, t
 
 __all__ = [
     "Buy",
@@ -298,12 +298,14 @@ class CodexMatch(Match):
         return out
 
     # ------------------------------------------------------------ explanations
-    def _err(self, key: str, **kw: Any) -> IllegalActionError:
-        return IllegalActionError(t(key, "en", **kw), key, **kw)
+    def _err(self, key: str, **details: Any) -> IllegalActionError:
+        """An IllegalActionError whose ``reason`` is the text key and whose ``details`` are
+        language-neutral (faction ids, numbers): ``text.explain_text`` renders it in Japanese."""
+        return IllegalActionError(explain_text(key, details, "en"), key, **details)
 
     def _phase_err(self, kind: str) -> IllegalActionError:
         ph = self.state["phase"]
-        return self._err("wrong_phase", what=t(f"act_{kind}"), now=t(f"phase_{ph}"), phase=ph)
+        return self._err("wrong_phase", action=kind, phase=ph)
 
     def _faction(self, name: Any) -> tuple[int, IllegalActionError | None]:
         if name not in FACTIONS:
@@ -342,19 +344,18 @@ class CodexMatch(Match):
             i, err = self._faction(action.faction)
             if err:
                 return err
-            name = faction_name(action.faction)
             big = st["board"].largest(i)
             if not big:
-                return self._err("unlisted", name=name, faction=action.faction)
+                return self._err("unlisted", faction=action.faction)
             if isinstance(action, Buy):
                 if st["purchases"] >= MAX_PURCHASES:
                     return self._err("purchase_limit", limit=MAX_PURCHASES)
                 price = PRICE_UNIT * big
                 if st["cash"][seat] < price:
-                    return self._err("cannot_afford", name=name, price=price, cash=st["cash"][seat])
+                    return self._err("cannot_afford", faction=action.faction, price=price, cash=st["cash"][seat])
                 return None
             if not st["shares"][seat][i]:
-                return self._err("no_shares", name=name, faction=action.faction)
+                return self._err("no_shares", faction=action.faction)
             return None
         return IllegalActionError(f"{action!r} is not an action of codex", "not_an_action")  # pragma: no cover
 
@@ -376,13 +377,13 @@ class CodexMatch(Match):
             return self._err("wrong_territory", rolled=territory, territory=a.territory)
         rolled = faction_of_face(face)
         if rolled is not None and rolled != a.faction:
-            return self._err("wrong_faction", rolled=faction_name(rolled), name=faction_name(a.faction))
+            return self._err("wrong_faction", rolled=rolled, faction=a.faction)
         b = st["board"]
         plot = b.g.plot(a.territory, a.row, a.col)
         if b.cells[plot] != EMPTY:
-            return self._err("occupied", name=faction_name(FACTIONS[b.cells[plot]]))
+            return self._err("occupied", faction=FACTIONS[b.cells[plot]])
         if st["placed"][f] >= SUPPLY:
-            return self._err("supply_spent", name=faction_name(a.faction))
+            return self._err("supply_spent", faction=a.faction)
         an = b.analyse(plot, f)
         if not an.legal:
             return self._err("not_larger", size=an.size, enemy=max(an.enemy_sizes))

@@ -23,6 +23,10 @@ LANGS = ("en", "ja")
 STRINGS: dict[str, tuple[str, str]] = {
     # explanations of illegal actions (IllegalActionError messages; ``reason`` = the key)
     "unknown_faction": ("unknown faction {faction!r}: the factions are {factions}", "不明な勢力 {faction!r}（勢力は {factions}）"),
+    "not_an_action": ("not an action of this game", "このゲームの行動ではありません"),
+    "no_such_seat": ("there is no such seat", "その席はありません"),
+    "not_your_turn": ("it is not this player's turn", "このプレイヤーの手番ではありません"),
+    "game_over": ("the game is over", "ゲームは終了しました"),
     "wrong_phase": ("{what} is not possible now: {now}", "今は{what}できません：{now}"),
     "unlisted": ("the {name} is not listed (no piece on the board): its shares cannot be traded", "{name}は未上場（盤上に駒がない）なので株を売買できません"),
     "purchase_limit": ("{limit} purchases already this turn", "このターンはすでに{limit}回購入しました"),
@@ -99,6 +103,32 @@ def faction_name(faction: str, lang: str = "en") -> str:
     """A faction's display name."""
     en, ja = FACTION_NAMES[faction]
     return ja if lang == "ja" else en
+
+
+def explain_text(reason: str | None, details: Mapping[str, Any], lang: str = "en") -> str:
+    """An illegal action's explanation in ``lang``, from its ``reason`` and the
+    language-neutral ``details`` of the :class:`~conquest_widget.errors.IllegalActionError`.
+
+    >>> explain_text("wrong_faction", {"rolled": "tide", "faction": "sun"}, "en")
+    'the colour die shows the Tide Covenant, not the Sun Throne'
+    >>> explain_text("wrong_phase", {"action": "buy", "phase": "place"}, "ja")
+    '今は購入できません：出た駒を置いてください'
+    """
+    if reason not in STRINGS:
+        return str(reason)
+    kw = dict(details)
+    fac = kw.get("faction")
+    if reason != "unknown_faction" and fac in FACTION_NAMES:
+        kw["name"] = faction_name(fac, lang)
+    if reason == "wrong_faction":
+        kw["rolled"] = faction_name(kw["rolled"], lang)
+    if reason == "wrong_phase":
+        kw["what"] = t(f"act_{kw['action']}", lang)
+        kw["now"] = t(f"phase_{kw['phase']}", lang)
+    try:
+        return t(reason, lang, **kw)
+    except (KeyError, IndexError, ValueError):
+        return t(reason, "en", **kw) if lang != "en" else reason
 
 
 def _money(v: int) -> str:

@@ -63,3 +63,36 @@ def test_string_table_has_both_languages_and_formats() -> None:
     for key, (en, ja) in STRINGS.items():
         assert en and ja, key
     assert t("not_larger", "ja", size=3, enemy=3) == "3個の集団は隣の敵の3個の集団より大きくありません"
+
+
+def test_every_explanation_renders_in_english_and_japanese_from_its_details() -> None:
+    from conquest_widget.games.codex.engine import (
+        Buy,
+        EndTurn,
+        ForcedSell,
+        Pick,
+        Place,
+        Roll,
+        Sell,
+    )
+    from conquest_widget.games.codex.text import explain_text
+
+    rng = random.Random(2)
+    reasons = set()
+    tries = [Pick("tide"), Buy("ember"), Buy("tide"), Sell("grove"), Sell("sun"), Roll(), EndTurn(),
+             ForcedSell("ember"), Buy("opal")] + [Place(t, r, c, f) for t in (1, 4, 7) for r in (1, 2) for c in (1, 3)
+                                                   for f in ("ember", "sun")]
+    for seed in range(6):
+        m = CodexMatch(CodexSetup.quick(3, k=2), seed=seed)
+        while not m.is_over:
+            s = m.to_act()[0]
+            for a in tries:
+                err = m.explain(s, a)
+                if err is not None and err.reason in STRINGS:
+                    reasons.add(err.reason)
+                    assert explain_text(err.reason, err.details, "en") == str(err)
+                    ja = explain_text(err.reason, err.details, "ja")
+                    assert ja and "{" not in ja
+            m.apply(rng.choice(m.legal_actions(s)), s)
+    assert {"wrong_phase", "unlisted", "not_rolled", "already_rolled", "wrong_territory", "off_board",
+            "unknown_faction", "must_place"} <= reasons
