@@ -127,6 +127,7 @@ def test_bench_random_legal_speed() -> None:
     rng = random.Random(1)
     games, actions = 300, 0
     t = time.perf_counter()
+    cpu = time.process_time()
     for i in range(games):
         m = ConquestCards(CardsSetup.quick(4), seed=i)
         while m.outcome() is None:
@@ -135,9 +136,12 @@ def test_bench_random_legal_speed() -> None:
             m.apply(legal[rng.randrange(len(legal))], seat)
             actions += 1
     dt = time.perf_counter() - t
+    dcpu = time.process_time() - cpu
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     _write("speed", "Engine speed: random-legal 4-player games (aim >= 500/s on one core)", [
-        ("games per second", f"{games / dt:.0f}"), ("actions per game", f"{actions / games:.0f}"),
-        ("actions per second", f"{actions / dt:.0f}")])
+        ("games per second of CPU time (one core)", f"{games / dcpu:.0f}"),
+        ("games per second of wall time", f"{games / dt:.0f} (load average {load:.1f} on {os.cpu_count()} cores)"),
+        ("actions per game", f"{actions / games:.0f}"), ("actions per CPU second", f"{actions / dcpu:.0f}")])
 
 
 def test_bench_hard_vs_normal() -> None:
@@ -172,3 +176,34 @@ def test_bench_value_of_hidden_information() -> None:
 
     won, n = _duel(seeing, lambda m: HardBot(), HARD_DEALS, seed0=90_000, report=report)
     report(won, n, HARD_DEALS)
+
+
+def test_bench_hard_decision_time() -> None:
+    """Hard's decisions (with a choice) in 2- and 4-player games against Normal: wall time
+    and CPU time of this process (the machine may be shared)."""
+    rows = []
+    for n in (2, 4):
+        wall: list[float] = []
+        cpu: list[float] = []
+        for g in range(3):
+            m = ConquestCards(CardsSetup.quick(n, jokers=g == 1, reveal_hands=g == 2), seed=70_000 + g)
+            bots = {s: HardBot() if s == 0 else BOTS["normal"]() for s in range(n)}
+            while m.outcome() is None:
+                seat = m.to_act()[0]
+                legal = m.legal_actions(seat)
+                view = m.view(seat)
+                t, c = time.perf_counter(), time.process_time()
+                action = bots[seat].choose(view, legal, bot_rng(g, seat, len(m.log)))
+                if seat == 0 and len(legal) > 1:
+                    wall.append(time.perf_counter() - t)
+                    cpu.append(time.process_time() - c)
+                m.apply(action, seat)
+        wall.sort()
+        cpu.sort()
+        rows.append((f"{n} players: median wall / CPU time ({len(wall)} decisions)",
+                     f"{1000 * statistics.median(wall):.0f} ms / {1000 * statistics.median(cpu):.0f} ms"))
+        rows.append((f"{n} players: 95th percentile wall / CPU time",
+                     f"{1000 * wall[int(0.95 * len(wall))]:.0f} ms / {1000 * cpu[int(0.95 * len(cpu))]:.0f} ms"))
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    rows.append(("load average during the run", f"{load:.1f} on {os.cpu_count()} cores"))
+    _write("hard_time", "Hard decision time (aim: median < 0.5 s)", rows)

@@ -229,7 +229,7 @@ class ConquestCards(Match):
         if res is None:
             return None
         reason = "shared win" if res["decided_by"] == "shared" else f"decided by {res['decided_by']}"
-        return Outcome(ranks=tuple(res["ranks"]), reason=reason, details=res)
+        return Outcome(ranks=tuple(res["ranks"]), reason=reason, details=json.loads(json.dumps(res)))
 
     def legal_actions(self, seat: int) -> list[Action]:
         st = self.state

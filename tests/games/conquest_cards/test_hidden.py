@@ -110,3 +110,28 @@ def test_hidden_variant_moves_only_unseen_cards() -> None:
         assert hidden_m == hidden_v
         assert v.to_dict()["log"][:1] == m.to_dict()["log"][:1] or m.setup.suits is not None
         assert [e for e in v.log if e["seat"] != -1] == [e for e in m.log if e["seat"] != -1]
+
+
+def test_hidden_variants_of_editor_positions() -> None:
+    """Variants of matches started from editor positions (deck given or shuffled): the
+    position's hidden cards move too, the seat sees nothing different."""
+    from conquest_widget.games.conquest_cards.cards import deck_cards
+
+    from .util import pos_match
+
+    rng = random.Random(31)
+    differ = 0
+    for i in range(60):
+        cards = deck_cards(jokers=True)
+        rng.shuffle(cards)
+        hands = [cards[0:3], cards[3:5], cards[5:9]]
+        piles = [[cards[9:10], [], []], [[], cards[10:12], []], [[], [], []]]
+        deck = cards[12:] if i % 2 else None
+        m = pos_match(hands, piles, suits=("S", "H", "C"), deck=deck, to_act=i % 3, jokers=True, seed=i)
+        play_random(m, rng, stop_at=rng.randrange(0, 40))
+        seat = rng.randrange(3)
+        v = m.hidden_variant(seat, rng)
+        assert json.dumps(m.view(seat), sort_keys=True) == json.dumps(v.view(seat), sort_keys=True)
+        assert m.events_for(seat) == v.events_for(seat) and m.view(None) == v.view(None)
+        differ += m.state != v.state
+    assert differ >= 40
