@@ -18,6 +18,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import re
+import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -47,10 +48,11 @@ def _timed(cfg, executor, workers, batch):
     return time.perf_counter() - t0, res
 
 
-def _write(rows: list[tuple[str, str]]) -> None:
+def _write(rows: list[tuple[str, str]], name: str = "tournament-bench") -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
     from perfdoc import machine
 
-    start, end = "<!-- tournament-bench:start -->", "<!-- tournament-bench:end -->"
+    start, end = f"<!-- {name}:start -->", f"<!-- {name}:end -->"
     block = [start, (f"Measured {time.strftime('%Y-%m-%d')} on {machine()}; "
                     f"1-minute load average at the end: {os.getloadavg()[0]:.2f} (2 = both cores busy)."), "",
              "| measure | value |", "|---|---|", *[f"| {a} | {b} |" for a, b in rows], end]
@@ -59,17 +61,39 @@ def _write(rows: list[tuple[str, str]]) -> None:
     DOC.write_text(new, encoding="utf-8")
 
 
-def test_throughput() -> None:
-    import sys
+def test_task_overhead() -> None:
+    """What one task costs besides its games: empty batches through a 2-worker
+    LocalCluster and a 2-process pool (the per-task overhead a batch is amortised over)."""
+    cfg = _config(4).to_dict()
+    rows = []
+    spawn = multiprocessing.get_context("spawn")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+            distributed.Client(cluster, set_as_default=False) as client, \
+            ProcessPoolExecutor(2, mp_context=spawn, initializer=ignore_sigint) as pool:
+        for label, ex in (("Dask LocalCluster (2 workers)", client.get_executor()), ("process pool (2 workers)", pool)):
+            ex.submit(play_batch, cfg, []).result()
+            n = 300
+            t0 = time.perf_counter()
+            futures = [ex.submit(play_batch, cfg, []) for _ in range(n)]
+            for f in futures:
+                f.result()
+            per = (time.perf_counter() - t0) / n
+            rows.append((f"{label}: wall time per empty task, {n} tasks", f"{1000 * per:.2f} ms"))
+    for a, b in rows:
+        print(f"RESULT {a}: {b}")
+    _write(rows, "tournament-overhead")
 
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+def test_throughput() -> None:
     cfg = _config(GAMES)
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     reference = run_tournament(cfg, progress=False)
-    inline = time.perf_counter() - t0
+    inline, cpu = time.perf_counter() - t0, time.process_time() - c0
     rows: list[tuple[str, str]] = [("games per measurement", f"{cfg.total_games} (4 normal CPUs, 10 turns, seat-rotated)"),
                                    ("actions per game (mean)", f"{reference.summary(0)['lengths']['mean']:.0f}"),
-                                   ("in this process (no executor)", f"{cfg.total_games / inline:.2f} games/s")]
+                                   ("in this process (no executor)", f"{cfg.total_games / inline:.2f} games/s"),
+                                   ("CPU time per game (in this process; independent of other load)", f"{cpu / cfg.total_games:.3f} s"),
+                                   ("share of a core this process got", f"{cpu / inline:.0%}")]
     rates = {}
     spawn = multiprocessing.get_context("spawn")
     for workers in (1, 2):

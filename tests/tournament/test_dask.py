@@ -88,15 +88,17 @@ class _Cluster:
             client.wait_for_workers(n, timeout=180)
 
     def close(self) -> None:
-        for p in reversed(self.procs):
-            if p.poll() is None:
-                p.terminate()
-        for p in self.procs:
-            try:
-                p.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                p.kill()
-                p.wait(timeout=30)
+        """Workers first, then the scheduler: SIGTERM (a graceful close), SIGKILL after 10 s."""
+        for group in (self.workers, self.procs[:1]):
+            for p in group:
+                if p.poll() is None:
+                    p.terminate()
+            for p in group:
+                try:
+                    p.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    p.kill()
+                    p.wait(timeout=30)
 
 
 @pytest.fixture(scope="module")
