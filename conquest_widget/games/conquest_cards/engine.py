@@ -280,10 +280,10 @@ class ConquestCards(Match):
             if kind != "place":
                 return _illegal("placing_now", "placing_now")
             assert isinstance(action, Place)
-            if action.face not in _FACE_INDEX:
-                return _illegal("not_a_face", "not_a_face", face=action.face[:10])
-            if action.card not in st["to_place"][seat]:
-                return _illegal("not_received", "not_received", card=_show(action.card))
+            if not isinstance(action.face, str) or action.face not in _FACE_INDEX:
+                return _illegal("not_a_face", "not_a_face", face=str(action.face)[:10])
+            if not isinstance(action.card, str) or action.card not in st["to_place"][seat]:
+                return _illegal("not_received", "not_received", card=_show(str(action.card)))
             return None
         # stage == "play"
         hand = st["hands"][seat]
@@ -295,7 +295,7 @@ class ConquestCards(Match):
         if kind == "select":
             assert isinstance(action, Select)
             card = action.card
-            if card not in RANK:
+            if not isinstance(card, str) or card not in RANK:
                 return _illegal_card(card)
             if card == JOKER:
                 return _illegal("joker_not_selectable", "joker_not_selectable")
@@ -310,13 +310,13 @@ class ConquestCards(Match):
             return None
         if kind == "unselect":
             assert isinstance(action, Unselect)
-            if action.card not in sel:
-                return _illegal("not_selected", "not_selected", card=_show(action.card))
+            if not isinstance(action.card, str) or action.card not in sel:
+                return _illegal("not_selected", "not_selected", card=_show(str(action.card)))
             return None
         if kind == "play":
             assert isinstance(action, PlayOn)
-            if action.face not in _FACE_INDEX:
-                return _illegal("not_a_face", "not_a_face", face=action.face[:10])
+            if not isinstance(action.face, str) or action.face not in _FACE_INDEX:
+                return _illegal("not_a_face", "not_a_face", face=str(action.face)[:10])
             if not sel:
                 return _illegal("nothing_selected", "nothing_selected")
             return None
@@ -324,12 +324,12 @@ class ConquestCards(Match):
             assert isinstance(action, Joker)
             if not self.setup.jokers:
                 return _illegal("no_jokers_rule", "no_jokers_rule")
-            if not 0 <= action.target < self.n_seats:
-                return _illegal("no_such_opponent", "no_such_opponent", target=action.target)
+            if not isinstance(action.target, int) or isinstance(action.target, bool) or not 0 <= action.target < self.n_seats:
+                return _illegal("no_such_opponent", "no_such_opponent", target=str(action.target)[:10])
             if action.target == seat:
                 return _illegal("joker_own_pile", "joker_own_pile")
-            if action.face not in _FACE_INDEX:
-                return _illegal("not_a_face", "not_a_face", face=action.face[:10])
+            if not isinstance(action.face, str) or action.face not in _FACE_INDEX:
+                return _illegal("not_a_face", "not_a_face", face=str(action.face)[:10])
             if JOKER not in hand:
                 return _illegal("no_joker_in_hand", "no_joker_in_hand")
             if sel:

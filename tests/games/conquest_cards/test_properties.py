@@ -103,3 +103,20 @@ def test_legal_selections_stay_legal_groups() -> None:
             m.apply(rng.choice(sels), seat)
             sel = m.state["selected"]
             assert len({c[-1] for c in sel}) == 1 or len({c[:-1] for c in sel}) == 1
+
+
+def test_actions_with_wrong_field_types_are_refused_not_crashing() -> None:
+    """Actions built in Python with fields of the wrong type get a clear refusal."""
+    m = random_match(random.Random(1), jokers=True)
+    play_random(m, random.Random(2), stop_at=1)
+    seat = m.to_act()[0]
+    if m.state["stage"] == "draw":
+        m.apply(Draw(), seat)
+    for bad in (Select(5), Select(None), Unselect(["7S"]), PlayOn(["K"]), PlayOn(3), Joker("1", "K"), Joker(True, "K"),
+                Joker(1, None), Place(7, "J")):
+        before = frozen(m)
+        err = m.explain(seat, bad)
+        assert err is not None and err.reason and str(err)
+        with pytest.raises(IllegalActionError):
+            m.apply(bad, seat)
+        assert frozen(m) == before
