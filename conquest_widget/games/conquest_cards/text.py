@@ -57,6 +57,16 @@ STRINGS: dict[str, tuple[str, str]] = {
     "ev_reveal": ("the hands are revealed", "手札を公開します"),
     "ev_place": ("{name} placed {card} on their {face} (now {total})", "{name}が{card}を{face}に置きました（合計{total}）"),
     "ev_over": ("game over: {winners} won", "ゲーム終了：{winners}の勝ち"),
+    # the scoring walk-through of the end screen
+    "pile_total": ("{face} ({points} pt): {names} with {total}", "{face}（{points}点）：{names}（{total}）"),
+    "pile_aces": ("{face} ({points} pt): {names} with {total}, more aces in a tie", "{face}（{points}点）：{names}（{total}、同点でエースが多い）"),
+    "pile_shared": ("{face} ({points} pt): shared by {names} ({total} each, same aces)", "{face}（{points}点）：{names}で分け合い（各{total}、エース同数）"),
+    "pile_empty": ("{face} ({points} pt): nobody (every pile is empty)", "{face}（{points}点）：該当なし（すべて空）"),
+    "won_by_points": ("{names} won on points", "{names}が得点で勝利"),
+    "won_by_sum": ("{names} won on the sum of the three piles (points tied)", "{names}が3つの山の合計で勝利（得点同点）"),
+    "won_by_aces": ("{names} won on aces played (points and sums tied)", "{names}が出したエースの数で勝利（得点・合計同点）"),
+    "won_by_jack_queen": ("{names} won on the Jack + Queen total (all else tied)", "{names}がジャック＋クイーンの合計で勝利（他はすべて同点）"),
+    "won_by_shared": ("shared win: {names}", "引き分け（同率1位）：{names}"),
     # labels
     "draw": ("Draw", "引く"),
     "end_turn": ("End turn", "ターン終了"),
@@ -113,3 +123,29 @@ def describe_event(ev: Mapping[str, Any], lang: str = "en", names: Sequence[str]
     if kind == "over":
         return t("ev_over", lang, winners=", ".join(name(s) for s in ev["winners"]))
     return str(kind)
+
+
+def scoring_lines(details: Mapping[str, Any], lang: str = "en", names: Sequence[str] = ()) -> list[str]:
+    """The end screen's walk through the scoring: each pile rank (who took it and by which
+    tie-break), then the winner and the step that decided.
+
+    >>> from conquest_widget.games.conquest_cards.scoring import score
+    >>> d = score([[5, 10, 12], [5, 9, 13]], [[1, 0, 0], [0, 0, 0]], [[True] * 3] * 2)
+    >>> for line in scoring_lines(d, "en", ["Aki", "Ben"]):
+    ...     print(line)
+    Jack (1 pt): Aki with 5, more aces in a tie
+    Queen (2 pt): Aki with 10
+    King (3 pt): Ben with 13
+    Aki won on aces played (points and sums tied)
+    """
+    def who(seats: Sequence[int]) -> str:
+        return ", ".join(names[s] if 0 <= s < len(names) else f"Player {s + 1}" for s in seats)
+
+    lines = []
+    for pile in details["piles"]:
+        winners = pile["winners"]
+        total = pile["totals"][winners[0]] if winners else 0
+        lines.append(t(f"pile_{pile['by']}", lang, face=face_name(pile["face"], lang), points=pile["points"],
+                       names=who(winners), total=total))
+    lines.append(t(f"won_by_{details['decided_by']}", lang, names=who(details["winners"])))
+    return lines

@@ -43,3 +43,20 @@ def test_every_explanation_has_both_languages() -> None:
                 assert en == str(err) and ja and ja != en
                 reasons.add(err.reason)
     assert len(reasons) >= 6
+
+
+def test_the_scoring_walk_through_reads_in_both_languages() -> None:
+    from conquest_widget.games.conquest_cards.text import scoring_lines
+
+    rng = random.Random(10)
+    steps = set()
+    for _ in range(150):
+        m = random_match(rng)
+        play_random(m, rng)
+        d = m.outcome().details
+        names = [p.name for p in m.setup.players]
+        for lang in ("en", "ja"):
+            lines = scoring_lines(d, lang, names)
+            assert len(lines) == 4 and all(lines)
+        steps.add(d["decided_by"])
+    assert {"points", "sum"} <= steps
