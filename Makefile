@@ -4,31 +4,47 @@ PYTHON   ?= python3
 VENV     := .venv
 PY       := $(VENV)/bin/python
 HOST     := 127.0.0.1
-PORT     ?= 8866
 NOTEBOOK := examples/play.ipynb
+# PORT=NNNN picks the port of `make play` (default 8866) and of `make lab` (default 8888).
+ifeq ($(origin PORT),undefined)
+PLAY_PORT := 8866
+LAB_PORT  := 8888
+else
+PLAY_PORT := $(PORT)
+LAB_PORT  := $(PORT)
+endif
 CHROMIUM := /usr/bin/chromium
 
 .PHONY: play lab test bench venv chromium clean
 
 # $(VENV)/.installed-app  : the package + Voila/JupyterLab   (extra "app")
 # $(VENV)/.installed-test : the package + test tools         (extra "test")
+EXTRA_app  := Voila, JupyterLab and the game's own libraries
+EXTRA_test := pytest, Playwright, Voila, JupyterLab and the game's own libraries
 $(VENV)/.installed-%: pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || { echo "Python >= 3.11 is required (set PYTHON=...)"; exit 1; }
-	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[$*]'
-	touch $@
+	@test -x $(PY) || { echo "==> Creating the virtual environment $(VENV)/"; $(PYTHON) -m venv $(VENV); }
+	@echo "==> Installing conquest_widget with its '$*' extra into $(VENV)/ ($(EXTRA_$*) and their"
+	@echo "    dependencies, about 100 packages): 1-5 minutes the first time, depending on the network;"
+	@echo "    seconds afterwards.  pip only reports errors."
+	@start=$$(date +%s); \
+	  $(PY) -m pip install --quiet --disable-pip-version-check --upgrade pip && \
+	  $(PY) -m pip install --quiet --disable-pip-version-check -e '.[$*]' && \
+	  echo "==> Installed in $$(( $$(date +%s) - start )) s: $$($(PY) -m pip list --format=freeze 2>/dev/null | wc -l) packages in $(VENV)/"
+	@touch $@
 
 venv: $(VENV)/.installed-app $(VENV)/.installed-test
 
-## Play the game in a browser: Voila serves examples/play.ipynb as an app (no code shown).
+## Play the game in a browser: Voila serves examples/play.ipynb as an app (no code shown),
+## on 127.0.0.1 only, with a token in the printed URL; saves go to examples/conquest_saves/.
+## The same code path as `conquest-widget play` (conquest_widget/serve.py).
 play: $(VENV)/.installed-app
-	@echo "Japan Conquest: open  http://$(HOST):$(PORT)/  in a browser  (Ctrl-C to stop)"
-	$(PY) -m voila $(NOTEBOOK) --no-browser --Voila.ip=$(HOST) --port=$(PORT) --Voila.port_retries=0
+	@$(VENV)/bin/conquest-widget play --dir examples --port $(PLAY_PORT)
 
 ## The same notebook in JupyterLab (code visible; run the cell to play).
 lab: $(VENV)/.installed-app
-	$(VENV)/bin/jupyter-lab $(NOTEBOOK) --no-browser --ServerApp.ip=$(HOST) $$([ "$$(id -u)" = 0 ] && echo --allow-root)
+	$(VENV)/bin/jupyter-lab $(NOTEBOOK) --no-browser --ServerApp.ip=$(HOST) --ServerApp.port=$(LAB_PORT) \
+	  --ServerApp.port_retries=0 $$([ "$$(id -u)" = 0 ] && echo --allow-root)
 
 ## Run the whole test suite (unit, notebooks, browser end-to-end tests).
 test: $(VENV)/.installed-test chromium
@@ -41,8 +57,9 @@ chromium:
 	@test -x $(CHROMIUM) || { \
 	  if [ "$$(id -u)" = 0 ]; then SUDO=; \
 	  elif sudo -n true 2>/dev/null; then SUDO="sudo -n"; \
-	  else echo "The browser tests need $(CHROMIUM): run  sudo apt-get install -y $(BROWSER_PACKAGES)  and retry."; exit 1; fi; \
-	  $$SUDO apt-get update && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y $(BROWSER_PACKAGES); }
+	  else echo "The browser tests need $(CHROMIUM): run  sudo apt-get install -y --no-install-recommends $(BROWSER_PACKAGES)  and retry."; exit 1; fi; \
+	  echo "==> Installing $(BROWSER_PACKAGES) with apt (about 100 MB, 1-3 minutes)"; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $(BROWSER_PACKAGES); }
 
 ## Speed benchmarks (on demand); figures go to docs/performance.md.
 bench: $(VENV)/.installed-test chromium

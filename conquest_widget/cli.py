@@ -1,7 +1,17 @@
 """The ``conquest-widget`` command.
 
+    conquest-widget play [--port 8866] [--dir DIR] [--open]
+    conquest-widget notebooks DIR [--force]
     conquest-widget simulate --players hard:aggressive,easy:balanced,normal,normal \\
         --mode standard --turns 50 --games 200 --seed 1 --jobs 2 [--json]
+    conquest-widget --version
+
+Each sub-command is added by an ``_add_<name>(subparsers)`` function that registers its
+arguments and its handler (``set_defaults(run=...)``, a function of the parsed arguments
+and the parser returning the exit code); :func:`main` only dispatches.
+
+    >>> build_parser().parse_args(["notebooks", "out"]).dir
+    'out'
 """
 
 from __future__ import annotations
@@ -14,10 +24,65 @@ from collections.abc import Sequence
 from conquest_widget.errors import ConquestError
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``conquest-widget`` console script."""
+def _version() -> str:
+    try:
+        from importlib.metadata import PackageNotFoundError, version
+
+        return version("conquest_widget")
+    except PackageNotFoundError:  # pragma: no cover - running from a bare source tree
+        from conquest_widget import __version__
+
+        return __version__
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``conquest-widget`` with all its sub-commands."""
     parser = argparse.ArgumentParser(prog="conquest-widget", description="Conquest board games: command-line tools")
+    parser.add_argument("--version", action="version", version=f"conquest-widget {_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
+    _add_play(sub)
+    _add_notebooks(sub)
+    _add_simulate(sub)
+    return parser
+
+
+def _add_play(sub: argparse._SubParsersAction) -> None:
+    from conquest_widget.serve import DEFAULT_PORT
+
+    play = sub.add_parser(
+        "play", help="serve the Japan Conquest app with Voila on 127.0.0.1 (needs the 'app' extra)",
+        description="Serve the app on http://127.0.0.1:PORT/ with a random token in the printed URL. "
+                    "Saves go to DIR/conquest_saves.",
+    )
+    play.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"TCP port (default {DEFAULT_PORT}; 0: any free port)")
+    play.add_argument("--dir", default=None,
+                      help="folder the app runs in and saves to (default: ~/.local/share/conquest_widget)")
+    play.add_argument("--open", action="store_true", help="open the address in the default web browser")
+    play.set_defaults(run=_run_play)
+
+
+def _run_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from conquest_widget.serve import play
+
+    return play(args.dir, args.port, open_browser=args.open)
+
+
+def _add_notebooks(sub: argparse._SubParsersAction) -> None:
+    nb = sub.add_parser("notebooks", help="copy the example notebooks (the app and the teaching notebooks) into DIR")
+    nb.add_argument("dir", metavar="DIR", help="destination folder (created if needed)")
+    nb.add_argument("--force", action="store_true", help="replace notebooks of the same name in DIR")
+    nb.set_defaults(run=_run_notebooks)
+
+
+def _run_notebooks(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from conquest_widget.serve import copy_notebooks
+
+    for path in copy_notebooks(args.dir, overwrite=args.force):
+        print(path)
+    return 0
+
+
+def _add_simulate(sub: argparse._SubParsersAction) -> None:
     sim = sub.add_parser("simulate", help="play CPU-only Japan Conquest games and summarise them")
     sim.add_argument("--players", required=True, help="comma-separated difficulty[:strategy], 2-4 entries")
     sim.add_argument("--mode", default="standard", choices=["standard", "conquest", "total_conquest"])
@@ -26,7 +91,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     sim.add_argument("--seed", type=int, default=1)
     sim.add_argument("--jobs", type=int, default=1, help="parallel worker processes")
     sim.add_argument("--json", action="store_true", help="print machine-readable JSON")
-    args = parser.parse_args(argv)
+    sim.set_defaults(run=_run_simulate)
+
+
+def _run_simulate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from conquest_widget.games.japan_conquest.simulate import (
         format_table,
         simulate,
@@ -35,16 +103,23 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     if args.games < 1 or args.jobs < 1:
         parser.error("--games and --jobs must be at least 1")
+    result = simulate(
+        args.players, mode=args.mode, turns=args.turns, games=args.games, seed=args.seed, jobs=args.jobs,
+        progress=None if args.json else terminal_progress,
+    )
+    print(json.dumps(result, indent=2) if args.json else format_table(result))
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``conquest-widget`` console script."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
     try:
-        result = simulate(
-            args.players, mode=args.mode, turns=args.turns, games=args.games, seed=args.seed, jobs=args.jobs,
-            progress=None if args.json else terminal_progress,
-        )
+        return args.run(args, parser)
     except ConquestError as exc:
         print(f"conquest-widget: error: {exc}", file=sys.stderr)
         return 2
-    print(json.dumps(result, indent=2) if args.json else format_table(result))
-    return 0
 
 
 if __name__ == "__main__":  # pragma: no cover

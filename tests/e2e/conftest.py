@@ -11,6 +11,7 @@ prefecture shapes, a style attribute), with a generous timeout.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -71,10 +72,8 @@ def page(browser, offline: OfflineGuard, artifacts: Path, request: pytest.Fixtur
     yield pg
     failed = getattr(request.node, "rep_call", None)
     if failed is not None and failed.failed:
-        try:
+        with contextlib.suppress(Exception):  # best effort on a broken page
             pg.screenshot(path=str(artifacts / f"FAILED-{request.node.name}.png"), full_page=True)
-        except Exception:  # noqa: BLE001 - best effort on a broken page
-            pass
     context.close()
 
 

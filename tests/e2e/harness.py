@@ -1,5 +1,7 @@
-"""The reusable parts of the browser tests, importable without pytest fixtures: Voila (and
-other Jupyter servers) started from Python on a free local port, Debian's chromium launched
+"""The reusable parts of the browser tests, importable without pytest fixtures: the app's
+Voila server started exactly as ``make play`` / ``conquest-widget play`` start it
+(:func:`conquest_widget.serve.start`: local Host names only, a token in the URL, kernel
+culling, no CDN) on a free local port, other Jupyter servers, Debian's chromium launched
 through Playwright for Python, and the offline guard that blocks every non-local request.
 
 Used by ``tests/e2e/conftest.py`` (thin fixtures over this module) and by the browser
@@ -14,12 +16,13 @@ import shutil
 import signal
 import socket
 import subprocess
-import sys
 import time
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+
+from conquest_widget.serve import AppServer, start
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOK = ROOT / "examples" / "play.ipynb"
@@ -29,8 +32,6 @@ CHROMIUM_ARGS = [
     "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]
-#: Voila's own page template links Font Awesome from a CDN; the widgets do not need it.
-VOILA_TEMPLATE_CDN = ("https://cdn.jsdelivr.net/npm/@fortawesome/",)
 VIEWPORT = {"width": 1400, "height": 1000}
 SERVER_START_TIMEOUT = 90  # seconds
 PAGE_TIMEOUT_MS = 60_000  # kernel start + notebook execution + widget rendering
@@ -85,24 +86,45 @@ def serve_copy(root: Path, notebook: Path = NOTEBOOK) -> Path:
 
 
 @contextmanager
-def voila_server(served_dir: Path, home: Path, log: Path, notebook: str = NOTEBOOK.name) -> Iterator[str]:
-    """Voila serving ``served_dir/notebook`` on a free local port; yields its URL and
-    stops the server and all its kernels on exit."""
-    port = free_port()
-    env = dict(os.environ, JUPYTER_PLATFORM_DIRS="1", PYTHONUNBUFFERED="1", HOME=str(home))
+def voila_app(served_dir: Path, home: Path, log: Path, **start_kwargs) -> Iterator[AppServer]:
+    """The app server (:func:`conquest_widget.serve.start`, as ``make play`` runs it) serving
+    ``served_dir/play.ipynb`` on a free local port; yields the :class:`AppServer` (``url``
+    carries the token, ``base_url`` does not) and stops the server and all its kernels on
+    exit.  ``start_kwargs``: e.g. short ``cull_idle_timeout``/``cull_interval``."""
+    env = {"JUPYTER_PLATFORM_DIRS": "1", "HOME": str(home)}
     log.parent.mkdir(parents=True, exist_ok=True)
     with log.open("w") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "voila", notebook, "--no-browser", f"--port={port}",
-             "--Voila.ip=127.0.0.1", "--Voila.port_retries=0"],
-            stdout=out, stderr=subprocess.STDOUT, cwd=served_dir, env=env, start_new_session=True,
-        )
-    url = f"http://127.0.0.1:{port}/"
+        server = start(served_dir, 0, log=out, env=env, new_session=True, **start_kwargs)
     try:
-        wait_until_ready(url, proc, log)
-        yield url
+        server.wait_ready(SERVER_START_TIMEOUT, describe=lambda: f"; see {log}:\n{log.read_text()[-3000:]}")
+        yield server
     finally:
-        stop(proc)
+        server.stop()
+
+
+@contextmanager
+def voila_server(served_dir: Path, home: Path, log: Path, **start_kwargs) -> Iterator[str]:
+    """:func:`voila_app`, yielding only the URL to open (with the token)."""
+    with voila_app(served_dir, home, log, **start_kwargs) as server:
+        yield server.url
+
+
+def kernel_processes(server: AppServer) -> list:
+    """The kernel processes the server has running now (``psutil.Process`` objects)."""
+    import psutil
+
+    try:
+        children = psutil.Process(server.proc.pid).children(recursive=True)
+    except psutil.NoSuchProcess:
+        return []
+    alive = []
+    for p in children:
+        try:
+            if "ipykernel_launcher" in " ".join(p.cmdline()) and p.status() != psutil.STATUS_ZOMBIE:
+                alive.append(p)
+        except psutil.NoSuchProcess:
+            continue
+    return alive
 
 
 def voila_version() -> str:
@@ -153,7 +175,9 @@ class OfflineGuard:
             route.abort()
 
     def unexpected(self) -> list[str]:
-        return [u for u in self.blocked if not u.startswith(VOILA_TEMPLATE_CDN)]
+        """Every blocked request: the app's pages make none (no exception, not even for
+        Voila's template, whose CDN links the app's page template leaves out)."""
+        return list(self.blocked)
 
 
 def new_context(browser, offline: OfflineGuard):

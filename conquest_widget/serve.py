@@ -1,0 +1,320 @@
+"""Serve the Japan Conquest app with Voilà on this computer: ``conquest-widget play`` and
+``make play`` (which calls it), and copy the example notebooks out (``conquest-widget
+notebooks DIR``).
+
+The server (configured in :mod:`conquest_widget._voila_app`) listens on 127.0.0.1 only,
+answers only requests whose ``Host`` is a local name, refuses kernel websockets from another
+``Origin``, wants a random token (printed in the URL, as JupyterLab does), shuts a kernel
+down when its tab is closed, culls kernels left without a connection, and makes no request
+to the internet.  The URL is printed once the server answers on its port.
+
+The app runs in a folder of its own (``--dir``): a copy of the bundled ``play.ipynb`` is
+served from there, and the game's saves go to ``conquest_saves/`` inside it.  The default
+folder is the user's data folder (:func:`default_app_dir`).
+
+    >>> app_url("127.0.0.1", 8866, "0123abcd")
+    'http://127.0.0.1:8866/?token=0123abcd'
+    >>> "play.ipynb" in [p.name for p in example_notebooks()]
+    True
+"""
+
+from __future__ import annotations
+
+import filecmp
+import importlib.util
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import IO
+
+from conquest_widget._optional import MissingExtraError
+from conquest_widget.errors import ConquestError
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+#: The notebooks inside an installed wheel (force-included from ``examples/`` at build time).
+BUNDLED_NOTEBOOKS = PACKAGE_DIR / "notebooks"
+#: The same notebooks in a source checkout (the single source of truth).
+CHECKOUT_NOTEBOOKS = PACKAGE_DIR.parent / "examples"
+#: Root of the package's Jupyter data (``voila/templates/conquest``), put on ``JUPYTER_PATH``.
+JUPYTER_DATA = PACKAGE_DIR / "jupyter"
+APP_NOTEBOOK = "play.ipynb"
+HOST = "127.0.0.1"
+DEFAULT_PORT = 8866
+START_TIMEOUT = 120.0  # seconds for Voilà to answer (a cold start on a busy machine)
+#: What the app server needs that the bare install lacks (import name -> distribution).
+APP_MODULES = {"voila": "voila", "ipykernel": "ipykernel"}
+
+
+class ServeError(ConquestError, RuntimeError):
+    """The app server cannot be started (missing ``app`` extra, port in use, bad folder,
+    the server exited or never answered)."""
+
+
+class PortInUseError(ServeError):
+    """The requested port is already taken on 127.0.0.1."""
+
+
+def notebooks_dir() -> Path:
+    """The folder of the example notebooks: inside the installed package, or ``examples/``
+    of a source checkout.
+
+    >>> (notebooks_dir() / "play.ipynb").is_file()
+    True
+    """
+    for folder in (BUNDLED_NOTEBOOKS, CHECKOUT_NOTEBOOKS):
+        if (folder / APP_NOTEBOOK).is_file():
+            return folder
+    raise ServeError(f"the app notebook {APP_NOTEBOOK} is missing from {BUNDLED_NOTEBOOKS}: reinstall conquest_widget")
+
+
+def example_notebooks() -> list[Path]:
+    """The example notebooks (``play.ipynb`` and the teaching notebooks), sorted by name."""
+    return sorted(notebooks_dir().glob("*.ipynb"))
+
+
+def copy_notebooks(dest: str | os.PathLike[str], *, overwrite: bool = False) -> list[Path]:
+    """Copy the example notebooks into ``dest`` (created if needed); returns the new files.
+
+    An existing file of the same name is left alone unless ``overwrite``: :class:`ServeError`
+    names the files in the way, and nothing is copied.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     [p.name for p in copy_notebooks(d)] == [p.name for p in example_notebooks()]
+    True
+    """
+    target = Path(dest)
+    if target.exists() and not target.is_dir():
+        raise ServeError(f"{target} is not a folder")
+    sources = example_notebooks()
+    clashes = [target / s.name for s in sources if (target / s.name).exists()]
+    if clashes and not overwrite:
+        raise ServeError("not overwriting " + ", ".join(map(str, clashes)) + " (use --force to replace them)")
+    target.mkdir(parents=True, exist_ok=True)
+    copied = []
+    for src in sources:
+        shutil.copyfile(src, target / src.name)
+        copied.append(target / src.name)
+    return copied
+
+
+def default_app_dir() -> Path:
+    """Where ``conquest-widget play`` runs by default: ``$XDG_DATA_HOME/conquest_widget``
+    (``~/.local/share/conquest_widget``), ``%APPDATA%\\conquest_widget`` on Windows,
+    ``~/Library/Application Support/conquest_widget`` on macOS."""
+    if sys.platform == "win32" and os.environ.get("APPDATA"):
+        base = Path(os.environ["APPDATA"])
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Application Support"
+    else:
+        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return base / "conquest_widget"
+
+
+def prepare_app_dir(directory: str | os.PathLike[str] | None = None) -> Path:
+    """Make ``directory`` ready to serve the app and return it: the bundled ``play.ipynb``
+    is copied in when missing.  A different ``play.ipynb`` already there is replaced in the
+    default folder (a copy from an older version) and refused anywhere else.
+    """
+    managed = directory is None
+    folder = (default_app_dir() if managed else Path(directory)).resolve()
+    if folder.exists() and not folder.is_dir():
+        raise ServeError(f"--dir {folder} is not a folder")
+    folder.mkdir(parents=True, exist_ok=True)
+    source = notebooks_dir() / APP_NOTEBOOK
+    served = folder / APP_NOTEBOOK
+    same = served.exists() and (served.resolve() == source.resolve() or filecmp.cmp(served, source, shallow=False))
+    if served.exists() and not same and not managed:
+        raise ServeError(f"{served} exists and is not this version's app notebook: choose another --dir or remove it")
+    if not same:
+        shutil.copyfile(source, served)
+    return folder
+
+
+def missing_app_modules() -> list[str]:
+    """The distributions of the ``app`` extra that ``play`` needs and cannot import."""
+    return [dist for mod, dist in APP_MODULES.items() if importlib.util.find_spec(mod) is None]
+
+
+def check_port_free(port: int, host: str = HOST) -> None:
+    """Raise :class:`PortInUseError` when ``host:port`` cannot be bound now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        try:
+            s.bind((host, port))
+        except OSError as exc:
+            raise PortInUseError(
+                f"port {port} on {host} is in use ({exc.strerror}): pick another one, e.g. --port {port + 1}"
+                " (or PORT=... for make)"
+            ) from None
+
+
+def free_port(host: str = HOST) -> int:
+    """A port that is free on ``host`` right now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind((host, 0))
+        return s.getsockname()[1]
+
+
+def app_url(host: str, port: int, token: str) -> str:
+    """The URL to open: the server's root with the token."""
+    return f"http://{host}:{port}/?token={token}"
+
+
+class AppServer:
+    """A running Voilà app server (started by :func:`start`).
+
+    ``url`` opens the app (it carries the token), ``base_url`` is the server root without
+    it; ``stop()`` ends the server and its kernels."""
+
+    def __init__(self, proc: subprocess.Popen, port: int, token: str, folder: Path) -> None:
+        self.proc = proc
+        self.port = port
+        self.token = token
+        self.folder = folder
+        self.base_url = f"http://{HOST}:{port}/"
+        self.url = app_url(HOST, port, token)
+
+    def wait_ready(self, timeout: float = START_TIMEOUT, describe: Callable[[], str] = lambda: "") -> None:
+        """Wait until the server answers HTTP on its port (a static file, which starts no
+        kernel); :class:`ServeError` if it exits or does not answer within ``timeout``."""
+        probe = self.base_url + "voila/static/voila.js"
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise ServeError(f"the Voilà server exited with code {self.proc.returncode}{describe()}")
+            try:
+                with urllib.request.urlopen(probe, timeout=2) as r:
+                    if r.status == 200:
+                        return
+            except (OSError, urllib.error.URLError):
+                pass
+            time.sleep(0.2)
+        raise ServeError(f"the Voilà server did not answer on port {self.port} within {timeout:.0f} s{describe()}")
+
+    def stop(self, timeout: float = 15.0) -> None:
+        """Stop the server (SIGTERM, then SIGKILL), and any kernel still left in its
+        process group when it was started in a session of its own."""
+        own_group = self.proc.pid == _pgid(self.proc.pid)
+        if self.proc.poll() is None:
+            if own_group:
+                _killpg(self.proc.pid, signal.SIGTERM)
+            else:
+                self.proc.terminate()
+            try:
+                self.proc.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=timeout)
+        if own_group:
+            _killpg(self.proc.pid, signal.SIGKILL)  # kernels that outlived the server
+
+
+def _pgid(pid: int) -> int | None:
+    try:
+        return os.getpgid(pid)
+    except (ProcessLookupError, AttributeError):
+        return None
+
+
+def _killpg(pgid: int, sig: int) -> None:
+    try:
+        os.killpg(pgid, sig)
+    except (ProcessLookupError, PermissionError, AttributeError):
+        pass
+
+
+def start(
+    directory: str | os.PathLike[str] | None = None,
+    port: int = DEFAULT_PORT,
+    *,
+    token: str | None = None,
+    log: IO[str] | None = None,
+    env: Mapping[str, str] | None = None,
+    log_level: str = "INFO",
+    cull_idle_timeout: int | None = None,
+    cull_interval: int | None = None,
+    new_session: bool = False,
+) -> AppServer:
+    """Start the app server for ``directory`` (see :func:`prepare_app_dir`) on
+    ``127.0.0.1:port`` (``port=0``: a free one) and return it without waiting for it.
+
+    Raises :class:`~conquest_widget._optional.MissingExtraError` (naming the ``app`` extra)
+    when Voilà or ipykernel is missing, :class:`PortInUseError`, :class:`ServeError`.
+    ``token``: a fresh random one by default; ``log``: where the server's output goes
+    (default: this process's); ``env``: extra environment variables; ``cull_*``: seconds,
+    defaults in :mod:`conquest_widget._voila_app`; ``new_session``: run it in a process
+    group of its own (tests: so that ``stop`` also reaches stray kernels).
+    """
+    missing = missing_app_modules()
+    if missing:
+        raise MissingExtraError(
+            f"conquest-widget play needs {' and '.join(missing)}, which {'is' if len(missing) == 1 else 'are'} not"
+            f" installed: install the 'app' extra with  pip install \"conquest_widget[app]\"",
+            name=missing[0], extra="app",
+        )
+    folder = prepare_app_dir(directory)
+    if port == 0:
+        port = free_port()
+    elif not 0 < port < 65536:
+        raise ServeError(f"port {port} is not a TCP port number (1-65535)")
+    check_port_free(port)
+    token = token or secrets.token_hex(24)
+    jupyter_path = os.pathsep.join(p for p in (str(JUPYTER_DATA), os.environ.get("JUPYTER_PATH", "")) if p)
+    child_env = dict(os.environ, **(env or {}), JUPYTER_TOKEN=token, JUPYTER_PATH=jupyter_path, PYTHONUNBUFFERED="1")
+    if cull_idle_timeout is not None:
+        child_env["CONQUEST_CULL_IDLE_TIMEOUT"] = str(int(cull_idle_timeout))
+    if cull_interval is not None:
+        child_env["CONQUEST_CULL_INTERVAL"] = str(int(cull_interval))
+    args = [sys.executable, "-m", "conquest_widget._voila_app", APP_NOTEBOOK, f"--port={port}",
+            f"--Voila.log_level={log_level}"]
+    proc = subprocess.Popen(
+        args, cwd=folder, env=child_env, stdout=log, stderr=subprocess.STDOUT if log is not None else None,
+        start_new_session=new_session,
+    )
+    return AppServer(proc, port, token, folder)
+
+
+def play(
+    directory: str | os.PathLike[str] | None = None,
+    port: int = DEFAULT_PORT,
+    *,
+    open_browser: bool = False,
+    out: IO[str] | None = None,
+) -> int:
+    """Serve the app until Ctrl-C (or the server ends); returns an exit code.  The URL is
+    printed to ``out`` once the server answers."""
+    out = out or sys.stdout
+    server = start(directory, port, log_level="WARN")
+    previous = signal.signal(signal.SIGTERM, _interrupt)  # `kill` stops the server too
+    try:
+        server.wait_ready()
+        print(
+            f"Japan Conquest is running.  Open this address in a browser (Ctrl-C to stop):\n\n"
+            f"    {server.url}\n\n"
+            f"Saves go to {server.folder / 'conquest_saves'}",
+            file=out, flush=True,
+        )
+        if open_browser:
+            import webbrowser
+
+            webbrowser.open(server.url)
+        return server.proc.wait()
+    except KeyboardInterrupt:
+        print("\nStopping the Japan Conquest server...", file=out, flush=True)
+        return 0
+    finally:
+        server.stop()
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
