@@ -1,6 +1,6 @@
 """English and Japanese text of Japanese Risk: explanations and event lines.
 
-    >>> t("end_turn", "ja")
+    >>> t("end_turn_button", "ja")
     'ターン終了'
     >>> t("captured", "en", player="Aki", pref="Tokyo", n=3)
     'Aki took Tokyo with 3 armies'
@@ -19,8 +19,8 @@ LANGS = ("en", "ja")
 
 STRINGS: dict[str, tuple[str, str]] = {
     "title": ("Japanese Risk", "戦国リスク"),
-    "end_turn": ("End turn", "ターン終了"),
-    "launch": ("Launch the attack", "攻撃開始"),
+    "end_turn_button": ("End turn", "ターン終了"),
+    "launch_button": ("Launch the attack", "攻撃開始"),
     "neutral": ("neutral", "中立"),
     "unknown": ("unknown", "不明"),
     "ninja": ("ninja", "忍者"),
@@ -33,6 +33,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "castle_built": ("{player} built a castle in {pref}", "{player}が{pref}に築城"),
     "ninja_bought": ("{player} bought {n} ninjas", "{player}は忍者を{n}人雇った"),
     "turn": ("{player}'s turn", "{player}の手番"),
+    "order_roll": ("Turn order dice: {dice}", "手番決めのダイス: {dice}"),
+    "launch": ("{player} attacks {pref} with {armies} armies and {ninjas} ninjas", "{player}が{pref}へ攻撃（{armies}部隊、忍者{ninjas}）"),
+    "end_turn": ("{player} ends the turn", "{player}の手番終了"),
+    "undefended": ("{pref} has no defenders", "{pref}に守備兵なし"),
     "deployed": ("{player} brought {n} armies onto the board in {pref}", "{player}が{pref}に{n}部隊を出陣"),
     "moved": ("{player} moved {n} armies from {src} to {pref}", "{player}が{src}から{pref}へ{n}部隊移動"),
     "ninja_moved": ("{n} ninjas moved from {src} to {pref}", "忍者{n}人が{src}から{pref}へ移動"),
