@@ -55,6 +55,17 @@ class IllegalActionError(ConquestError, ValueError):
         self.details = details
 
 
+class NoSuchSeatError(ConquestError, IndexError):
+    """A seat number that is not one of the game's seats."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
+class DiceSourceError(ConquestError, ValueError):
+    """A dice source that gave something other than die faces (or could not roll)."""
+
+
 class GameOverError(IllegalActionError):
     """An action was attempted after the game ended."""
 

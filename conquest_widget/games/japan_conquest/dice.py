@@ -61,10 +61,12 @@ class ScriptedDice:
     """
 
     def __init__(self, values: Iterable[int], then_seed: int | None = None) -> None:
-        self.values = [int(v) for v in values]
-        bad = [v for v in self.values if not 1 <= v <= DIE_FACES]
+        self.values = list(values)
+        bad = [v for v in self.values if not _is_face(v)]
         if bad:
-            raise ValueError(f"scripted dice faces must be 1-{DIE_FACES}, got {bad}")
+            raise ValueError(f"scripted dice faces must be integers 1-{DIE_FACES}, got {bad[:5]!r}"[:200])
+        if then_seed is not None and not _is_seed(then_seed):
+            raise ValueError(f"then_seed must be an integer 0 <= seed < 2**63 or None, got {then_seed!r}"[:200])
         self.then_seed = then_seed
         self._fallback = RandomDice(then_seed) if then_seed is not None else None
         self.rolled = 0
@@ -83,10 +85,8 @@ class ScriptedDice:
         for _ in range(n):
             if self.rolled < len(self.values):
                 out.append(self.values[self.rolled])
-            elif self._fallback is not None:
-                out.append(self._fallback.roll(1)[0])
-            else:
-                raise DiceExhaustedError(f"scripted dice ran out after {len(self.values)} faces")
+            else:  # the check above guarantees a fallback here
+                out.append(self._fallback.roll(1)[0])  # type: ignore[union-attr]
             self.rolled += 1
         return tuple(out)
 
@@ -97,11 +97,34 @@ class ScriptedDice:
         return f"ScriptedDice({self.values!r}, then_seed={self.then_seed!r})"
 
 
+def _is_face(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= DIE_FACES
+
+
+def _is_seed(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 2**63
+
+
 def dice_from_dict(data: dict[str, Any]) -> DiceSource:
-    """Re-create a dice source, at its start, from ``DiceSource.to_dict()``."""
+    """Re-create a dice source, at its start, from ``DiceSource.to_dict()``; every value is
+    checked (an integer seed, integer faces 1-6).
+
+    >>> dice_from_dict({"kind": "random", "seed": float("inf")})
+    Traceback (most recent call last):
+    ...
+    conquest_widget.errors.SerializationError: bad dice seed inf: expected an integer 0 <= seed < 2**63
+    """
     kind = data.get("kind") if isinstance(data, dict) else None
     if kind == "random":
-        return RandomDice(int(data["seed"]))
+        if not _is_seed(data.get("seed")):
+            raise SerializationError(f"bad dice seed {data.get('seed')!r}: expected an integer 0 <= seed < 2**63"[:200])
+        return RandomDice(data["seed"])
     if kind == "scripted":
-        return ScriptedDice(data["values"], data.get("then_seed"))
+        values = data.get("values")
+        if not isinstance(values, list) or len(values) > 1_000_000:
+            raise SerializationError("scripted dice values must be a list")
+        try:
+            return ScriptedDice(values, data.get("then_seed"))
+        except ValueError as exc:
+            raise SerializationError(str(exc)) from None
     raise SerializationError(f"unknown dice source {data!r}: expected kind 'random' or 'scripted'")

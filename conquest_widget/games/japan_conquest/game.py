@@ -19,8 +19,10 @@ from collections.abc import Iterable
 from typing import Any
 
 from conquest_widget.errors import (
+    DiceSourceError,
     GameOverError,
     IllegalActionError,
+    NoSuchSeatError,
     SerializationError,
     SetupError,
     UnknownPrefectureError,
@@ -54,6 +56,7 @@ from conquest_widget.games.japan_conquest.rules import (
     CASTLE_DEFENCE,
     DEFENCE_BONUS,
     DICE_OPTIONS,
+    DIE_FACES,
     FINAL_SHOWDOWN_TURNS,
     FULL_REGION_DEFENCE,
     HOME,
@@ -172,9 +175,28 @@ class Game:
         """Movement left after the planned route."""
         return self._route_point().remaining if self.state.phase == "route" else 0
 
+    def _seat(self, seat: int) -> int:
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(self.setup.players):
+            raise NoSuchSeatError(f"there is no seat {seat!r}: seats are 0-{len(self.setup.players) - 1}")
+        return seat
+
+    def position(self, seat: int) -> int:
+        """Where a player's pawn stands (a JIS code)."""
+        return self.state.players[self._seat(seat)].position
+
+    @property
+    def turn_order(self) -> list[int]:
+        """Seats in turn order."""
+        return list(self.state.order)
+
+    @property
+    def end_reason(self) -> str | None:
+        """Why the game ended ("turns", "conquest", "total_conquest", "defeat"), or None."""
+        return self.state.end_reason
+
     def turn_number(self, seat: int | None = None) -> int:
         """The turn a player is on (1-based; completed turns + 1 while playing)."""
-        seat = self.current_player if seat is None else seat
+        seat = self.current_player if seat is None else self._seat(seat)
         return self.state.players[seat].turns_done + (0 if self.is_over else 1)
 
     @property
@@ -191,6 +213,7 @@ class Game:
 
     def score(self, seat: int) -> dict[str, int]:
         """Score breakdown: prefectures, regions (control bonus held), banked, total."""
+        seat = self._seat(seat)
         st = self.state
         prefs = sum(self.level_value(c) for c in self.board.codes if st.owner[c] == seat)
         regions = sum(
@@ -271,7 +294,7 @@ class Game:
 
     def items(self, seat: int) -> dict[str, int]:
         """Dice items a player holds."""
-        p = self.state.players[seat]
+        p = self.state.players[self._seat(seat)]
         return {"double": p.doubles, "triple": p.triples}
 
     # ----------------------------------------------------------- legal actions
@@ -323,9 +346,11 @@ class Game:
         handler(action)
         self.log.append(action)
 
-    def roll(self, dice: int = 1) -> None:
-        """Roll for movement: 1 die, or spend a Double (2) or Triple (3) Dice item."""
+    def roll(self, dice: int = 1) -> tuple[int, ...]:
+        """Roll for movement: 1 die, or spend a Double (2) or Triple (3) Dice item.
+        Returns the faces rolled."""
         self.apply(Roll(dice))
+        return tuple(self.state.roll)
 
     def step(self, to: PrefectureRef) -> None:
         """Add a prefecture (code or name) to the planned route."""
@@ -343,9 +368,13 @@ class Game:
         """Execute the planned route."""
         self.apply(ConfirmRoute())
 
-    def battle_roll(self, dice: int = 1) -> None:
-        """Roll in the current battle as attacker or defender, whoever is to act."""
+    def battle_roll(self, dice: int = 1) -> tuple[int, ...]:
+        """Roll in the current battle as attacker or defender, whoever is to act.
+        Returns the faces rolled."""
+        seat = self.actor
         self.apply(BattleRoll(dice))
+        ev = next(e for e in reversed(self.events) if e["type"] == "battle_roll" and e["player"] == seat)
+        return tuple(ev["faces"])
 
     def plan_route(self, route: Iterable[PrefectureRef], dice: int | None = None) -> None:
         """Convenience: roll (if ``dice`` is given), step through ``route`` and confirm.
@@ -371,12 +400,20 @@ class Game:
             raise IllegalActionError(message)
 
     def _check_dice(self, seat: int, dice: int, purpose: str) -> None:
-        self._require(dice in DICE_OPTIONS, f"dice option must be 1, 2 or 3 dice, got {dice!r}")
+        self._require(isinstance(dice, int) and not isinstance(dice, bool) and dice in DICE_OPTIONS,
+                      f"dice option must be 1, 2 or 3 dice, got {dice!r}")
         if dice > 1:
             self._require(
                 self.state.players[seat].items(dice) > 0,
                 f"{self.setup.players[seat].name} has no {ITEM_NAMES[dice].title()} Dice item to {purpose} with",
             )
+
+    def _roll_dice(self, n: int) -> tuple[int, ...]:
+        """``n`` faces from the dice source, checked (a source is hostile until proven)."""
+        faces = tuple(self.dice.roll(n))
+        if len(faces) != n or not all(isinstance(f, int) and not isinstance(f, bool) and 1 <= f <= DIE_FACES for f in faces):
+            raise DiceSourceError(f"the dice source gave {faces!r} for {n} dice; faces must be integers 1-{DIE_FACES}"[:200])
+        return faces
 
     def _spend_item(self, seat: int, dice: int, purpose: str) -> None:
         if dice == 2:
@@ -392,7 +429,7 @@ class Game:
         self._require(st.phase == "roll", f"cannot roll for movement during the {st.phase} phase")
         seat = st.current
         self._check_dice(seat, a.dice, "move")
-        faces = self.dice.roll(a.dice)
+        faces = self._roll_dice(a.dice)
         self._spend_item(seat, a.dice, "movement")
         st.roll = list(faces)
         st.allowance = sum(faces)
@@ -552,7 +589,7 @@ class Game:
         assert b is not None
         seat = self.actor
         self._check_dice(seat, a.dice, "fight")
-        faces = list(self.dice.roll(a.dice))
+        faces = list(self._roll_dice(a.dice))
         self._spend_item(seat, a.dice, "battle")
         if st.phase == "battle_attack":
             b.attack_dice, b.attack_roll = a.dice, faces
@@ -666,7 +703,7 @@ class Game:
         )
 
     def _roll_for_order(self, seats: list[int]) -> list[int]:
-        faces = {s: self.dice.roll(1)[0] for s in seats}
+        faces = {s: self._roll_dice(1)[0] for s in seats}
         self._emit("order_roll", rolls={str(s): f for s, f in faces.items()})
         out: list[int] = []
         for value in sorted(set(faces.values()), reverse=True):
@@ -897,7 +934,12 @@ class Game:
             raise SerializationError(f"the saved setup is invalid: {exc}") from exc
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise SerializationError(f"malformed game data: missing or bad {exc!r}") from exc
-        game = cls.replay(setup, log, dice)
+        try:
+            game = cls.replay(setup, log, dice)
+        except (OverflowError, DiceSourceError) as exc:
+            raise SerializationError(f"the saved game cannot be replayed: {exc}") from None
+        except RecursionError:
+            raise SerializationError("the saved game cannot be replayed: its dice nest too deeply (endless ties)") from None
         if verify and "snapshot" in data and game.snapshot() != data["snapshot"]:
             raise SerializationError("the saved snapshot does not match the replayed action log (corrupt or edited save)")
         return game

@@ -12,7 +12,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from conquest_widget.core.safe_text import check_colour, check_name
@@ -56,7 +56,6 @@ class GameSetup:
     turns: int | None = 10
     roll_for_order: bool = False
     seed: int | None = None
-    extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
     def __post_init__(self) -> None:
         players = tuple(self.players)
@@ -102,8 +101,9 @@ class GameSetup:
                 raise SetupError(f"a standard game lasts one of {STANDARD_TURNS} turns, got {self.turns!r}")
         else:
             object.__setattr__(self, "turns", None)
-        if self.seed is not None and not isinstance(self.seed, int):
-            raise SetupError(f"seed must be an integer or None, got {self.seed!r}")
+        if self.seed is not None and (not isinstance(self.seed, int) or isinstance(self.seed, bool)
+                                      or not 0 <= self.seed < 2**63):
+            raise SetupError(f"seed must be an integer 0 <= seed < 2**63 or None, got {self.seed!r}"[:200])
 
     @classmethod
     def quick(
