@@ -135,3 +135,18 @@ def test_resume_from_the_journal_alone_and_a_mismatch(reference, tmp_path, capsy
     assert journal.read_bytes() == before
     assert main(["--resume", str(tmp_path / "missing.jsonl")]) == 2
     assert "does not exist" in capsys.readouterr().err
+
+
+def test_add_parser_follows_the_cli_convention(capsys) -> None:
+    """conquest_widget/cli.py dispatches with ``args.run(args, parser)``."""
+    import argparse
+
+    from conquest_widget.tournament.cli import add_parser
+
+    parser = argparse.ArgumentParser(prog="conquest-widget")
+    add_parser(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(["tournament", *SMALL, "--games", "2", "--jobs", "1", "--json", "--bootstrap", "0"])
+    assert args.run(args, parser) == 0
+    assert json.loads(capsys.readouterr().out)["games_played"] == 2
+    args = parser.parse_args(["tournament", "--game", "chess", "--entrants", "a", "b"])
+    assert args.run(args, parser) == 2
