@@ -133,3 +133,43 @@ def test_game_statistics_by_k(k: int) -> None:
           f"(pieces removed {statistics.mean(removed_pieces):.1f}), skipped placements/game {statistics.mean(skips):.2f}, "
           f"eliminations/game {eliminations / n:.2f}, triggers "
           + ", ".join(f"{r} {100 * c / n:.1f}%" for r, c in triggers.most_common()))
+
+
+def _main(argv: list[str]) -> None:
+    """Sharded strength runs (several niced processes use idle cores better than one):
+
+        python tests/benchmarks/test_bench_codex.py run hard normal 2 1000 10000 0/4 out.jsonl
+        python tests/benchmarks/test_bench_codex.py combine out*.jsonl
+
+    ``run A B PLAYERS GAMES SEED SHARD/SHARDS FILE`` plays the games ``i`` of the same
+    seat-rotated series as :func:`strength` with ``i % SHARDS == SHARD`` and appends one JSON
+    line per game; ``combine`` sums the files (one series per label pair and table size)."""
+    import json
+
+    if argv[0] == "run":
+        a, b, players, games, seed, shard, out = argv[1:8]
+        n, total, seed0 = int(players), int(games), int(seed)
+        k, shards = (int(x) for x in shard.split("/"))
+        with open(out, "a", encoding="utf-8") as fh:
+            for i in range(k, total, shards):
+                seat = i % n
+                labels = [b] * n
+                labels[seat] = a
+                won = share_of_wins(play(labels, seed0 + i), seat)
+                fh.write(json.dumps({"a": a, "b": b, "players": n, "game": i, "won": won}) + "\n")
+                fh.flush()
+    elif argv[0] == "combine":
+        series: dict[tuple[str, str, int], dict[int, float]] = {}
+        for path in argv[1:]:
+            with open(path, encoding="utf-8") as fh:
+                for line in fh:
+                    r = json.loads(line)
+                    series.setdefault((r["a"], r["b"], r["players"]), {})[r["game"]] = r["won"]
+        for (a, b, n), games in sorted(series.items()):
+            print(f"RESULT {a} vs {b}, {n} players, {a}'s win share: {format_share(sum(games.values()), len(games))}")
+
+
+if __name__ == "__main__":
+    import sys
+
+    _main(sys.argv[1:])
