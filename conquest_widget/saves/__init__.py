@@ -6,7 +6,7 @@ completed-game results, records against CPUs, preferences, and one-file backups.
     >>> from conquest_widget.saves import SaveStore
     >>> store = SaveStore(tempfile.mkdtemp())      # default: "conquest_saves"
     >>> game = Game(GameSetup.quick(["Tokyo", "Osaka"], seed=1))
-    >>> game.roll(1)
+    >>> faces = game.roll(1)
     >>> _ = store.autosave(game)
     >>> store.load_autosave().snapshot() == game.snapshot()
     True

@@ -5,7 +5,7 @@ records against CPUs, preferences) and its backups.
     >>> from conquest_widget.games.japan_conquest import Game, GameSetup
     >>> store = SaveStore(tempfile.mkdtemp())
     >>> game = Game(GameSetup.quick(["Tokyo", "Osaka"], seed=1))
-    >>> game.roll(1)
+    >>> faces = game.roll(1)
     >>> store.save_slot(1, game).status
     'used'
     >>> store.load_slot(1).snapshot() == game.snapshot()

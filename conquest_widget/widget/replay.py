@@ -121,7 +121,7 @@ def game_from_data(data: Any, source: object = None) -> Game:
     ``source`` when the data is not a loadable game.
 
     >>> from conquest_widget.games.japan_conquest import Game, GameSetup
-    >>> g = Game(GameSetup.quick(["Tokyo", "Osaka"], seed=1)); g.roll()
+    >>> g = Game(GameSetup.quick(["Tokyo", "Osaka"], seed=1)); _ = g.roll()
     >>> game_from_data({"kind": "slot", "game": g.to_dict()}).snapshot() == g.snapshot()
     True
     >>> game_from_data({"hello": 1}, "x.json")

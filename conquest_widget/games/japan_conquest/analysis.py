@@ -35,11 +35,13 @@ from conquest_widget.games.japan_conquest.odds import (
 )
 from conquest_widget.games.japan_conquest.routes import RouteOption, route_options
 from conquest_widget.games.japan_conquest.rules import (
+    BASE,
     BATTLE_BONUS,
     LEVEL_MULTIPLIER,
     LEVEL_NAMES,
     REGION_BONUS_PER_PREFECTURE,
     STRATEGIES,
+    TERRITORY,
 )
 from conquest_widget.maps.japan.board import japan
 
@@ -98,10 +100,10 @@ def _effect(game: "Game", seat: int, opt: RouteOption) -> tuple[str, int]:
     if owner == NOBODY:
         return "claim", base
     if owner == seat:
-        if level in (1, 2):
+        if level in (TERRITORY, BASE):
             return "upgrade", base
         return "stay", 0
-    if level == 1:
+    if level == TERRITORY:
         return "capture", 2 * base
     return "battle", 0
 

@@ -5,6 +5,7 @@
     >>> g.current_player, g.phase
     (0, 'roll')
     >>> g.roll(1)
+    (2,)
     >>> g.allowance, sorted(g.legal_steps())
     (2, [11, 12, 14, 19])
     >>> g.step("Saitama"); g.step("Gunma"); g.confirm_route()
@@ -655,7 +656,7 @@ class Game:
         """True when no allowance the player could obtain this turn admits a legal route."""
         p = self.state.players[seat]
         ctx = self._context()
-        top = 18 if p.triples else 12 if p.doubles else 6
+        top = DIE_FACES * max(d for d in DICE_OPTIONS if p.items(d) > 0)  # the most movement a roll can give
         low = 1
         return not any(ctx.completable(ctx.start(p.position, a, p.banked)) for a in range(low, top + 1))
 
@@ -972,6 +973,7 @@ class Game:
 
         >>> from conquest_widget.games.japan_conquest import Game, GameSetup
         >>> g = Game(GameSetup.quick(["Tokyo", "Osaka"], seed=3)); g.roll()
+        (2,)
         >>> point = g.checkpoint(); before = g.snapshot()
         >>> g.step(g.legal_steps()[0]); g.undo_step(); g.step(g.legal_steps()[-1])
         >>> g.restore(point)

@@ -32,6 +32,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "colour": ("Colour", "色"),
     "human": ("Human", "人間"),
     "cpu": ("CPU", "CPU"),
+    "cpu_mark": (" (CPU)", "（CPU）"),
     "difficulty": ("Difficulty", "強さ"),
     "strategy": ("Strategy", "戦略"),
     "home": ("Home", "本拠地"),
