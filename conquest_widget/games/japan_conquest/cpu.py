@@ -31,7 +31,7 @@ import random
 import weakref
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from conquest_widget.errors import IllegalActionError
 from conquest_widget.games.japan_conquest.actions import (
@@ -123,6 +123,8 @@ class CpuPlayer:
         self._neut_cache: dict[int, float] = {}
         self._progress_cache: dict[tuple[int, int], float] = {}
         self._pot_cache: dict[tuple[int, int], float] = {}
+        self._pot_tables: dict[int, tuple[list[float], float, list]] = {}
+        self._stop_row: list[float] | None = None
         # the last route search: (position fingerprint, max allowance, options by allowance)
         self._route_memo: tuple[tuple, int, dict[int, list[RouteOption]]] | None = None
 
@@ -139,6 +141,8 @@ class CpuPlayer:
             self._neut_cache.clear()
             self._progress_cache.clear()
             self._pot_cache.clear()
+            self._pot_tables.clear()
+            self._stop_row = None
         phase = game.phase
         if phase == "roll":
             return Roll(self._choose_move_dice(game, rng))
@@ -325,32 +329,81 @@ class CpuPlayer:
         return value
 
     def _potential(self, game: Game, start: int, neutralised: int) -> float:
-        """Expected best stop value next turn (one die), by hop distance, minus toll exposure."""
-        near = _near(game.board.adjacency)[start]  # prefectures 1-6 hops away, in code order
-        neutralised &= near[0]  # only neutralisations within reach change the value
+        """Expected best stop value next turn (one die), by hop distance, minus toll exposure:
+        for each route length ``k`` of 1-6, the best stop value (at least 0) among the
+        prefectures a route of ``k`` steps from ``start`` can end on, enemy home bases
+        excepted.
+
+        Many routes end on the same prefecture with different neutralised territories:
+        per start, the best values without neutralisations are worked out once, and a
+        neutralised set only adds the values of its own (few) prefectures (the others are
+        searched again only where a neutralised prefecture was a best one)."""
+        near = _near(game.board.adjacency)[start]
+        neutralised &= near.mask  # only neutralisations within reach change the value
         cached = self._pot_cache.get((start, neutralised))
         if cached is not None:
             return cached
-        adj = game.board.adjacency
+        values = self._stop_values(game)
+        table = self._pot_tables.get(start)
+        if table is None:
+            table = self._pot_tables[start] = self._potential_table(game, start, values)
+        best0, exposure, ranked = table
+        best_at = list(best0)
+        if neutralised:
+            codes = []
+            rest = neutralised
+            while rest:  # the (few) neutralised prefectures within reach
+                low = rest & -rest
+                codes.append(low.bit_length() - 1)
+                rest ^= low
+            for k in range(1, 7):
+                if any(values[c] == best0[k] and k in near.lengths[c] for c in codes):
+                    # a best stop is neutralised: the best of the others (stops ranked once)
+                    order = ranked[k]
+                    if order is None:
+                        order = ranked[k] = sorted(((values[c], c) for c in near.by_length[k]), reverse=True)
+                    best_at[k] = next((max(0.0, v) for v, c in order if not neutralised >> c & 1), 0.0)
+            for code in codes:
+                v = self.stop_value(game, code, neutralised)
+                for k in near.lengths[code]:
+                    if v > best_at[k]:  # noqa: PLR1730 (hot loop: a comparison is cheaper than max())
+                        best_at[k] = v
+        value = self._pot_cache[(start, neutralised)] = sum(best_at[1:]) / 6 - exposure
+        return value
+
+    def _stop_values(self, game: Game) -> list[float]:
+        """Every prefecture's stop value without neutralisations (index = JIS code), enemy
+        home bases as ``-inf`` (never a stop), for this decision."""
+        values = self._stop_row
+        if values is None:
+            st = game.state
+            values = [-math.inf] * 48
+            for code in range(1, 48):
+                o = st.owner[code]
+                if not (o not in (NOBODY, self.seat) and st.level[code] == HOME):
+                    values[code] = self.stop_value(game, code, 0)
+            self._stop_row = values
+        return values
+
+    def _potential_table(
+        self, game: Game, start: int, values: list[float]
+    ) -> tuple[list[float], float, list[list[tuple[float, int]] | None]]:
+        """For :meth:`_potential`: per route length ``k`` the best stop value (at least 0)
+        without neutralisations, the toll exposure at ``start``, and room for the stops
+        ranked by value per ``k`` (filled when first needed)."""
         st = game.state
-        best_at = [0.0] * 7
-        stop_cache, stop_value = self._stop_cache, self.stop_value
-        for code, ks in near[1]:
-            o = st.owner[code]
-            if o not in (NOBODY, self.seat) and st.level[code] == HOME:
-                continue
-            v = stop_cache.get((code, neutralised >> code & 1))
-            if v is None:
-                v = stop_value(game, code, neutralised)
-            for k in ks:  # parity: a route of k steps can bounce back and forth
-                best_at[k] = max(best_at[k], v)
+        adj = game.board.adjacency
+        best0 = [0.0] * 7
+        for k, codes in enumerate(_near(adj)[start].by_length):
+            if k:
+                best = max((values[c] for c in codes), default=0.0)
+                best0[k] = max(0.0, best)
         exposure = sum(
             20 if st.level[n] == CASTLE else 50 if st.level[n] == HOME else 0
             for n in adj[start]
             if st.owner[n] not in (NOBODY, self.seat)
         ) / max(1, len(adj[start]))
-        value = self._pot_cache[(start, neutralised)] = sum(best_at[1:]) / 6 - exposure
-        return value
+        return best0, exposure, [None] * 7
 
     # ------------------------------------------------------------ decisions
     def _options(self, game: Game, max_allowance: int) -> dict[int, list[RouteOption]]:
@@ -511,15 +564,24 @@ def hop_distances(board) -> tuple[tuple[int, ...], ...]:
     return _hop_distances(board.adjacency)
 
 
+class _Near(NamedTuple):
+    """The prefectures a route of at most 6 steps from one start can end on."""
+
+    mask: int  # bitmask of the prefectures 1-6 hops away
+    by_length: tuple[tuple[int, ...], ...]  # [k]: those a route of k steps can end on (d, d+2, ... = k)
+    lengths: dict[int, tuple[int, ...]]  # code -> the route lengths k <= 6 that can end there
+
+
 @cache
-def _near(adjacency: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, tuple[tuple[int, tuple[int, ...]], ...]], ...]:
-    """Per start: the bitmask of the prefectures 1-6 hops away and, in code order, each of
-    them with the route lengths ``k <= 6`` that can end there (``d, d+2, ...``)."""
+def _near(adjacency: tuple[tuple[int, ...], ...]) -> tuple[_Near, ...]:
+    """:class:`_Near` per start (index = JIS code; a route can bounce back and forth, so a
+    prefecture ``d`` hops away is a possible end of routes of ``d, d+2, ...`` steps)."""
     dist = _hop_distances(adjacency)
-    out: list = [(0, ())]
+    out = [_Near(0, ((),) * 7, {})]
     for start in range(1, 48):
-        near = tuple((c, tuple(range(d, 7, 2))) for c, d in ((c, dist[start][c]) for c in range(1, 48)) if 0 < d <= 6)
-        out.append((sum(1 << c for c, _ in near), near))
+        lengths = {c: tuple(range(d, 7, 2)) for c, d in ((c, dist[start][c]) for c in range(1, 48)) if 0 < d <= 6}
+        by_length = tuple(tuple(c for c, ks in lengths.items() if k in ks) for k in range(7))
+        out.append(_Near(sum(1 << c for c in lengths), by_length, lengths))
     return tuple(out)
 
 
