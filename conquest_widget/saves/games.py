@@ -156,6 +156,8 @@ class JapanCodec(GameCodec):
                 "a saved game uses the seeded random dice of its setup",
             )
         schemas.validate(data, schemas.JAPAN_MATCH, source, at=at)
+        for i, action in enumerate(data["log"]):
+            schemas.validate(action, schemas.JAPAN_ACTIONS[action["type"]], source, at=f"{at}.log[{i}]")
         try:
             game = Game.from_dict(data)
         except RecursionError:
@@ -252,8 +254,6 @@ class JapanCodec(GameCodec):
         for row in entry["standings"]:
             if row["cpu"] and (row.get("difficulty") is None or row.get("strategy") is None):
                 raise CorruptSaveError(source, f"{where}: a CPU seat needs its difficulty and strategy")
-            if "score" not in row or row["score"] is None or "defeated" not in row:
-                raise CorruptSaveError(source, f"{where}: every seat needs a score and 'defeated'")
 
 
 # ------------------------------------------------------------- any Match game
@@ -312,17 +312,21 @@ class MatchCodec(GameCodec):
         standings = []
         for seat, p in enumerate(match.setup.players):
             bot = getattr(p, "bot", None)
+            cpu = bool(getattr(p, "cpu", False))
             score = scores[seat] if isinstance(scores, list | tuple) and seat < len(scores) else None
-            standings.append(
-                {
-                    "seat": seat,
-                    "name": str(getattr(p, "name", f"Seat {seat + 1}")),
-                    "score": score if isinstance(score, int) and not isinstance(score, bool) else None,
-                    "rank": outcome.ranks[seat],
-                    "cpu": bool(getattr(p, "cpu", False)),
-                    "bot": bot if isinstance(bot, str) else None,
-                }
-            )
+            row = {
+                "seat": seat,
+                "name": str(getattr(p, "name", f"Seat {seat + 1}")),
+                "score": score if isinstance(score, int) and not isinstance(score, bool) else None,
+                "rank": outcome.ranks[seat],
+                "cpu": cpu,
+                "bot": bot if isinstance(bot, str) else None,
+            }
+            for key in ("difficulty", "strategy"):  # Japan Conquest's CPU label, on its Match too
+                value = getattr(p, key, None)
+                if isinstance(value, str):
+                    row[key] = value if cpu else None
+            standings.append(row)
         standings.sort(key=lambda r: (r["rank"], r["seat"]))
         return {
             "game": self.game,

@@ -156,7 +156,10 @@ def validate(data: Any, schema: dict[str, Any], source: object, *, at: str = "$"
     """Check ``data`` against ``schema``; returns it, or raises :class:`CorruptSaveError`
     naming the source, the field (``$.match.setup.players[0].colour``) and the problem.
     ``at`` is where ``data`` sits in its file."""
-    error = best_match(_validator(schema).iter_errors(data))
+    validator = _validator(schema)
+    if validator.is_valid(data):
+        return data
+    error = best_match(validator.iter_errors(data))
     if error is not None:
         raise CorruptSaveError(source, at + _message(error)[1:])
     return data
@@ -209,13 +212,6 @@ JAPAN_SETUP = _obj(
 )
 
 
-def _action(kind: str, **fields: Any) -> dict[str, Any]:
-    return {
-        "if": {"properties": {"type": {"const": kind}}},
-        "then": _obj({"type": {"const": kind}, **fields}, ("type", *fields)),
-    }
-
-
 _EDIT_ARGS = _obj(
     {
         "pref": _int(1, 47),
@@ -231,19 +227,18 @@ _EDIT_ARGS = _obj(
     }
 )
 
-#: one logged Japan Conquest action
-JAPAN_ACTION = {
-    "type": "object",
-    "required": ["type"],
-    "properties": {"type": {"enum": ["roll", "step", "undo", "confirm", "battle", "edit"]}},
-    "allOf": [
-        _action("roll", dice={"type": "integer", "enum": [1, 2, 3]}),
-        _action("step", to=_int(1, 47)),
-        _action("undo"),
-        _action("confirm"),
-        _action("battle", dice={"type": "integer", "enum": [1, 2, 3]}),
-        _action("edit", op={"enum": ["prefecture", "player", "turn"]}, args=_EDIT_ARGS),
-    ],
+#: each logged Japan Conquest action, by its ``type`` (checked entry by entry: one small
+#: schema per entry is several times faster than one ``if``/``then`` chain for all)
+JAPAN_ACTIONS = {
+    kind: _obj({"type": {"const": kind}, **fields}, ("type", *fields))
+    for kind, fields in {
+        "roll": {"dice": {"type": "integer", "enum": [1, 2, 3]}},
+        "step": {"to": _int(1, 47)},
+        "undo": {},
+        "confirm": {},
+        "battle": {"dice": {"type": "integer", "enum": [1, 2, 3]}},
+        "edit": {"op": {"enum": ["prefecture", "player", "turn"]}, "args": _EDIT_ARGS},
+    }.items()
 }
 
 #: the engine data of a Japan Conquest save (``Game.to_dict()``).  The dice are the
@@ -254,7 +249,11 @@ JAPAN_MATCH = _obj(
         "version": {"type": "integer", "const": 1},
         "setup": JAPAN_SETUP,
         "dice": _obj({"kind": {"const": "random"}, "seed": _int(-(2**63), 2**63)}, ("kind", "seed")),
-        "log": {"type": "array", "items": JAPAN_ACTION, "maxItems": MAX_LOG},
+        "log": {
+            "type": "array",
+            "maxItems": MAX_LOG,
+            "items": {"type": "object", "required": ["type"], "properties": {"type": {"enum": list(JAPAN_ACTIONS)}}},
+        },
         "snapshot": {"type": "object"},
     },
     ("format", "version", "setup", "dice", "log", "snapshot"),
@@ -291,7 +290,7 @@ STANDING = _obj(
         "difficulty": {"oneOf": [{"type": "null"}, {"enum": list(DIFFICULTIES)}]},
         "strategy": {"oneOf": [{"type": "null"}, {"enum": list(STRATEGIES)}]},
     },
-    ("seat", "name", "rank", "cpu"),
+    ("seat", "name", "score", "rank", "cpu"),
 )
 
 # ------------------------------------------------------------------ documents
@@ -425,7 +424,7 @@ __all__ = [
     "GAME_DOC",
     "GAME_FORMAT",
     "GAME_ID",
-    "JAPAN_ACTION",
+    "JAPAN_ACTIONS",
     "JAPAN_MATCH",
     "JAPAN_PLAYER",
     "JAPAN_SETUP",

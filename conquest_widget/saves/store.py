@@ -281,26 +281,20 @@ class SaveStore:
             self._valid[name] = sig
         return None
 
-    def _clear_for_write(self, name: str) -> bool:
-        """Before replacing ``name``: True when it holds something (valid or not).  A file
-        unreadable for what it contains is set aside (renamed, kept); a file a newer
-        version wrote, or one the system cannot read now (EMFILE, EACCES...), is left
-        untouched and the write is refused (raises)."""
+    def _prepare_write(self, name: str) -> None:
+        """Before replacing ``name``: a file unreadable for what it contains is set aside
+        (renamed, kept); a file a newer version wrote, or one the system cannot read now
+        (EMFILE, EACCES...), is left untouched and the write is refused (raises)."""
         if not self._exists(name):
-            return False
+            return
         problem = self._problem(name)
         if problem is None:
-            return True
+            return
         if isinstance(problem, UnsupportedSaveVersionError):
             raise UnsupportedSaveVersionError(problem.path, problem.problem + "; nothing was written")
         if not isinstance(problem, CorruptSaveError):
             raise SaveFileError(problem.path, problem.problem + " (an error of the system, not of the file: nothing was changed)")
-        return True
-
-    def _set_aside_if_corrupt(self, name: str) -> None:
-        problem = self._problem(name) if self._exists(name) else None
-        if isinstance(problem, CorruptSaveError) and not isinstance(problem, UnsupportedSaveVersionError):
-            self._set_aside(name)
+        self._set_aside(name)
 
     def _write(self, name: str, doc: dict[str, Any]) -> None:
         """Atomically write a data file (holding the lock) and remember it as valid."""
@@ -350,8 +344,7 @@ class SaveStore:
         """
         doc = game_document(game, saved_at=self._timestamp(), kind="autosave")  # SaveError before touching anything
         with self._locked():
-            self._clear_for_write(AUTOSAVE_FILE)
-            self._set_aside_if_corrupt(AUTOSAVE_FILE)
+            self._prepare_write(AUTOSAVE_FILE)
             self._write_doc(AUTOSAVE_FILE, game, doc, None)
         return self._path(AUTOSAVE_FILE)
 
@@ -409,8 +402,7 @@ class SaveStore:
                 problem = self._problem(name)
                 if not overwrite:
                     raise SlotOccupiedError(n, self._path(name), corrupt=problem is not None)
-                self._clear_for_write(name)
-                self._set_aside_if_corrupt(name)
+                self._prepare_write(name)
             self._write_doc(name, game, doc, n)
         return SlotInfo.from_game(n, name, game, saved_at=doc["saved_at"])
 
@@ -554,8 +546,7 @@ class SaveStore:
         """
         clean = normalise_preferences(prefs, self.engines)
         with self._locked():
-            self._clear_for_write(PREFERENCES_FILE)
-            self._set_aside_if_corrupt(PREFERENCES_FILE)
+            self._prepare_write(PREFERENCES_FILE)
             self._write(PREFERENCES_FILE, preferences_document(clean, saved_at=self._timestamp()))
         return check_preferences(preferences_document(clean, saved_at=self._timestamp()), "preferences", self.engines)
 
@@ -657,7 +648,11 @@ class SaveStore:
             raise InvalidBackupError(name, list(summary.problems))
         with self._locked():
             for file in DATA_FILES:  # refuse before writing anything
-                self._clear_for_write(file)
+                problem = self._problem(file)
+                if problem is not None and not isinstance(problem, CorruptSaveError | UnsupportedSaveVersionError):
+                    raise SaveFileError(problem.path, problem.problem + " (nothing was changed)")
+                if isinstance(problem, UnsupportedSaveVersionError):
+                    raise UnsupportedSaveVersionError(problem.path, problem.problem + "; nothing was restored")
             if keep_previous and any(self._exists(f) for f in DATA_FILES):
                 previous = self.export_backup()
                 stamp = self._now().strftime("%Y%m%dT%H%M%SZ")
@@ -669,7 +664,7 @@ class SaveStore:
                 atomic_write_json(target, previous, max_bytes=MAX_BACKUP_BYTES)
             for file in DATA_FILES:
                 doc = files[file]
-                self._set_aside_if_corrupt(file)
+                self._prepare_write(file)
                 if doc is None:
                     _unlink(self._path(file))
                 else:

@@ -8,7 +8,7 @@ import base64
 import html
 import json
 from collections.abc import Callable
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 import ipywidgets as W
@@ -24,8 +24,8 @@ def _date(iso: str | None) -> str:
     if not iso:
         return "?"
     try:
-        return datetime.fromisoformat(iso.replace("Z", "+00:00")).astimezone().strftime("%Y-%m-%d %H:%M")
-    except ValueError:
+        return datetime.fromisoformat(iso).astimezone().strftime("%Y-%m-%d %H:%M")
+    except (ValueError, OverflowError):  # the loaders refuse such dates; never crash a screen on one
         return iso
 
 
@@ -34,8 +34,10 @@ def slot_text(info: SlotInfo, lang: str) -> str:
     head = t("slot", lang, n=info.slot) + ": " if info.slot is not None else ""
     if info.status == "empty":
         return head + t("empty", lang)
-    if info.status == "corrupt":
+    if info.status in ("corrupt", "unreadable"):
         return head + t("corrupt", lang, error=info.error or "?")
+    if info.game not in (None, "japan_conquest"):  # another game's save in the same folder
+        return head + f"{info.game}: " + ", ".join(info.player_names)
     mode = t(info.mode or "standard", lang)
     return head + t("slot_line", lang, date=_date(info.saved_at), mode=mode, turn=info.turn, players=", ".join(info.player_names))
 
@@ -108,12 +110,12 @@ class StartSaves(W.VBox):
         self.results_button.description = t("previous_results", lang)
         self.data_button.description = t("save_data", lang)
         auto = self.store.autosave_info()
-        self.continue_button.disabled = auto.status != "used"
+        self.continue_button.disabled = auto.status != "used" or auto.game != "japan_conquest"
         self.auto_info.value = "" if auto.status == "empty" else html.escape(slot_text(auto, lang))
         for info, (label, resume, delete) in zip(self.store.slots(), self.slot_rows, strict=True):
             label.value = html.escape(slot_text(info, lang))
             resume.description, delete.description = t("resume", lang), t("delete", lang)
-            resume.disabled = info.status != "used"
+            resume.disabled = info.status != "used" or info.game != "japan_conquest"
             delete.disabled = info.status == "empty"
         self.records_html.value = self._records_html(lang)
         if self.results_html.value:
@@ -135,7 +137,7 @@ class StartSaves(W.VBox):
 
     def continue_last(self) -> None:
         try:
-            game = self.store.load_autosave()
+            game = self.store.load_autosave(game="japan_conquest")  # another game's: a clear error
         except ConquestError as exc:
             self._error(exc)
             return
@@ -145,7 +147,7 @@ class StartSaves(W.VBox):
 
     def resume(self, n: int) -> None:
         try:
-            game = self.store.load_slot(n)
+            game = self.store.load_slot(n, game="japan_conquest")
         except ConquestError as exc:
             self._error(exc)
             return
@@ -284,7 +286,7 @@ class DataScreen(W.VBox):
         """Build the backup and offer it as a download link (a data: URL, no server needed)."""
         doc = self.store.export_backup()
         data = json.dumps(doc, ensure_ascii=False, indent=1).encode("utf-8")
-        name = "conquest_backup_" + datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S") + ".json"
+        name = "conquest_backup_" + datetime.now(UTC).strftime("%Y%m%d-%H%M%S") + ".json"
         href = "data:application/json;base64," + base64.b64encode(data).decode("ascii")
         self.export_link.value = f'<a download="{name}" href="{href}" class="cw-download">{html.escape(t("download", self.c.lang, file=name))}</a>'
         return doc

@@ -96,7 +96,7 @@ class TinyRace(Match):
     def outcome(self) -> Outcome | None:
         if max(self.state["pos"]) < GOAL:
             return None
-        return Outcome.from_scores(list(self.state["pos"]), "goal", scores=list(self.state["pos"]))
+        return Outcome(ranks=Outcome.from_scores(list(self.state["pos"])).ranks, reason="goal", details={"scores": list(self.state["pos"])})
 
 
 def race(n: int = 2, *, finished: bool = False, seed: int = 5) -> TinyRace:
