@@ -396,7 +396,7 @@ class CpuPlayer:
         best0 = [0.0] * 7
         for k, codes in enumerate(_near(adj)[start].by_length):
             if k:
-                best = max((values[c] for c in codes), default=0.0)
+                best = max(map(values.__getitem__, codes), default=0.0)
                 best0[k] = max(0.0, best)
         exposure = sum(
             20 if st.level[n] == CASTLE else 50 if st.level[n] == HOME else 0
