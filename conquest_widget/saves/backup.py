@@ -154,6 +154,8 @@ def load_backup_source(source: BackupSource) -> tuple[Any, str]:
         except CorruptSaveError as exc:
             raise InvalidBackupError(name, [exc.problem]) from None
     if isinstance(source, (str, os.PathLike)):
+        if "\0" in os.fspath(source):
+            raise InvalidBackupError(repr(os.fspath(source))[:200], ["a path cannot contain a NUL character"])
         path = Path(source)
         try:
             payload = read_bytes(path, max_bytes=MAX_BACKUP_BYTES)

@@ -599,6 +599,8 @@ class SaveStore:
                 skipped=skipped,
             )
             if path is not None:
+                if "\0" in os.fspath(path):
+                    raise SaveFileError(repr(os.fspath(path))[:200], "a path cannot contain a NUL character")
                 target = Path(path).expanduser()
                 if self._is_own_file(target):
                     raise SaveFileError(target, "a backup cannot be written over a file of the save data or its lock")

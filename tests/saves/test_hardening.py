@@ -314,9 +314,15 @@ def test_11_a_45_mb_backup_of_empty_objects_is_refused_quickly_without_memory(tm
 
 
 # ------------------------------------------------------------------ item 12
-def test_12_a_nul_in_the_directory_is_a_clear_error_and_listing_never_raises(tmp_path):
+def test_12_a_nul_in_a_path_is_a_clear_error(tmp_path):
     with pytest.raises(SaveFileError, match="NUL"):
         SaveStore(f"{tmp_path}/a\0b")
+    s = populated(tmp_path)
+    with pytest.raises(SaveFileError, match="NUL"):
+        s.export_backup(f"{tmp_path}/b\0.json")
+    with pytest.raises(InvalidBackupError, match="NUL"):
+        s.inspect_backup(f"{tmp_path}/b\0.json")
+    assert s.problems() == {}
 
 
 def test_12_engine_failures_on_hostile_data_are_reported_as_corrupt_files(tmp_path):
