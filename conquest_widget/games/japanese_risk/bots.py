@@ -33,7 +33,7 @@ from .engine import ADJ, CODES, SEA, Attack, Deploy, EndTurn, Hold, Launch, Move
 from .odds import battle_odds_float
 from .resample import resample_hidden
 
-__all__ = ["BOTS", "DEFAULT_BOT", "EasyBot", "HardBot", "NormalBot"]
+__all__ = ["BOTS", "DEFAULT_BOT", "EasyBot", "HardBot", "NormalBot", "attack_estimate"]
 
 
 class _Info:
@@ -97,6 +97,21 @@ def _win(att: int, mix: list[tuple[float, int, bool]], sea: int = 0) -> float:
     for p, d, castle in mix:
         total += p * battle_odds_float(min(att, 200), min(d, 200), castle=castle, sea=min(sea, att)).win
     return total
+
+
+def attack_estimate(view: Mapping[str, Any], target: int, attackers: int, sea: int = 0) -> float:
+    """The chance that ``attackers`` armies (``sea`` of them crossing a sea link) take
+    ``target``, as far as the seat of ``view`` knows: exact odds against the armies on the
+    board of a revealed territory plus the expected card armies of its owner, or a mixture over
+    the possible owners of unseen land (for the widget's "odds before committing").
+
+    >>> from conquest_widget.games.japanese_risk.engine import JapaneseRisk, RiskSetup
+    >>> v = JapaneseRisk(RiskSetup(players=("A", "B")), seed=1).view(0)
+    >>> unseen = next(t["code"] for t in v["territories"] if t["owner"] is None)
+    >>> 0.9 < attack_estimate(v, unseen, 6) <= 1.0
+    True
+    """
+    return _win(attackers, _Info(view).defence_mix(target), sea)
 
 
 def _pick(legal: Sequence[Action], want: Action) -> Action | None:
