@@ -1,4 +1,6 @@
-"""Browser end-to-end fixtures: Voila serving examples/play.ipynb, Debian's chromium
+"""Browser end-to-end fixtures: Voila serving examples/play.ipynb exactly as ``make play``
+starts it (:func:`conquest_widget.serve.start`: local Host names only, a token in the URL,
+kernel culling, no CDN), Debian's chromium
 driven by Playwright for Python, every non-local request blocked (the app must work
 offline), screenshots written to ``test-artifacts/e2e/``.
 
@@ -43,7 +45,8 @@ def served_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="session")
 def voila_url(artifacts: Path, served_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """Voila serving (a copy of) examples/play.ipynb on a free local port; yields its URL."""
+    """Voila serving (a copy of) examples/play.ipynb on a free local port; yields the URL
+    to open, which carries the server's token."""
     with voila_server(served_dir, tmp_path_factory.mktemp("voila-home"), artifacts / "voila.log") as url:
         yield url
 
