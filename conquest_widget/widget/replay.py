@@ -117,7 +117,7 @@ def _t(key: str, lang: str, **fmt: Any) -> str:
 # --------------------------------------------------------------------------- loading
 def game_from_data(data: Any, source: object = None) -> Game:
     """A game from ``Game.to_dict()`` data, or from an envelope (e.g. a save-slot
-    document) holding it under ``"game"``.  Raises :class:`SerializationError` naming
+    document) holding it under ``"match"`` (or ``"game"`` in save format 1).  Raises :class:`SerializationError` naming
     ``source`` when the data is not a loadable game.
 
     >>> from conquest_widget.games.japan_conquest import Game, GameSetup
@@ -129,8 +129,10 @@ def game_from_data(data: Any, source: object = None) -> Game:
     ...
     conquest_widget.errors.SerializationError: x.json: not a Japan Conquest game: expected format ...
     """
-    if isinstance(data, Mapping) and data.get("format") != FORMAT and isinstance(data.get("game"), Mapping):
-        data = data["game"]
+    if isinstance(data, Mapping) and data.get("format") != FORMAT:
+        inner = data.get("match", data.get("game"))  # save format 2 keeps it under "match", 1 under "game"
+        if isinstance(inner, Mapping):
+            data = inner
     prefix = f"{source}: " if source is not None else ""
     try:
         return Game.from_dict(dict(data) if isinstance(data, Mapping) else data)

@@ -66,7 +66,7 @@ def _prepare(saves: Path) -> None:
     store.save_preferences({"last_setup": finished.setup, "language": "en"})
     # slot 2: the colour payload, written as an old version could have written it
     doc = json.loads((store.slot_path(1)).read_text())
-    for p in doc["game"]["setup"]["players"]:
+    for p in doc["match"]["setup"]["players"]:
         p["colour"] = PAYLOAD_COLOUR
     store.slot_path(2).write_text(json.dumps(doc))
 
