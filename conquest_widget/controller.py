@@ -73,7 +73,7 @@ class GameController(HasTraits):
         self._cpu_task: asyncio.Task | None = None
 
     # ------------------------------------------------------------ hooks
-    def on_change(self, hook: Callable[["GameController", Action | None], None]) -> None:
+    def on_change(self, hook: Callable[[GameController, Action | None], None]) -> None:
         """Call ``hook(controller, action)`` after every applied action (e.g. autosave)."""
         self._change_hooks.append(hook)
 
@@ -83,7 +83,11 @@ class GameController(HasTraits):
         self.load_game(Game(setup, dice))
 
     def load_game(self, game: Game) -> None:
-        """Show an existing game (resumed save, branch from a replay, ...)."""
+        """Show an existing game (resumed save, branch from a replay, ...).
+
+        A CPU run of the game shown before is stopped first, so the new game's CPU turns
+        start at once (issue 16: Resume during "CPU ... is playing" froze)."""
+        self.stop_cpu()
         self.game = game
         self.selected_prefecture = 0
         self.message = ""
@@ -219,7 +223,7 @@ class GameController(HasTraits):
     # ------------------------------------------------------------ CPU turns
     def _schedule_cpu(self) -> None:
         g = self.game
-        if not self.autoplay_cpu or g is None or g.is_over or self.human_to_act or self.cpu_busy:
+        if not self.autoplay_cpu or self.screen != "game" or g is None or g.is_over or self.human_to_act or self.cpu_busy:
             return
         try:
             loop = asyncio.get_running_loop()
@@ -230,6 +234,25 @@ class GameController(HasTraits):
             return
         self.cpu_busy = True  # from now until the task has played every CPU action
         self._cpu_task = loop.create_task(self._cpu_loop())
+
+    def stop_cpu(self) -> None:
+        """Stop a running CPU run (leaving the game screen, loading another game); the
+        game stays where the last CPU action left it and :meth:`resume_cpu` goes on."""
+        task, self._cpu_task = self._cpu_task, None
+        if task is not None and not task.done():
+            task.cancel()
+        self.cpu_busy = False
+
+    def resume_cpu(self) -> None:
+        """Go on with the CPU turns of the shown game (after :meth:`stop_cpu`)."""
+        self._schedule_cpu()
+
+    @observe("screen")
+    def _screen_changed(self, change: dict) -> None:
+        if change["new"] == "game":
+            self._schedule_cpu()
+        else:  # nothing plays behind the start screen or the saves
+            self.stop_cpu()
 
     def play_cpu_now(self) -> None:
         """Play every pending CPU action at once (no animation)."""
@@ -244,6 +267,7 @@ class GameController(HasTraits):
 
     async def _cpu_loop(self) -> None:
         g = self.game
+        me = asyncio.current_task()
         try:
             await asyncio.sleep(CPU_DELAYS.get(self.cpu_speed, 0.0))
             while g is not None and g is self.game and not g.is_over and not self.human_to_act:
@@ -252,8 +276,9 @@ class GameController(HasTraits):
                 delay = CPU_DELAYS.get(self.cpu_speed, 0.0)
                 await asyncio.sleep(delay)  # yields to the kernel: the notebook stays responsive
         finally:
-            self.cpu_busy = False
-            self._cpu_task = None
+            if self._cpu_task is me:  # a newer run (another game) keeps its own state
+                self.cpu_busy = False
+                self._cpu_task = None
 
     async def wait_cpu(self) -> None:
         """Wait until scheduled CPU turns are done (for scripts and tests)."""

@@ -15,7 +15,7 @@ from conquest_widget.controller import CPU_DELAYS, GameController
 from conquest_widget.errors import ConquestError
 from conquest_widget.games.japan_conquest.text import t
 from conquest_widget.saves import DEFAULT_DIRECTORY, SaveStore
-from conquest_widget.widget.map_view import MapView
+from conquest_widget.widget.map_view import MAP_HEIGHT, MapView
 from conquest_widget.widget.panels import (
     BattlePanel,
     InfoPanel,
@@ -49,7 +49,7 @@ class JapanConquestApp(W.VBox):
         self.title = W.HTML()
         self.language = W.ToggleButtons(options=[("English", "en"), ("日本語", "ja")], value=c.lang, style={"button_width": "80px"})
         self.language.observe(lambda ch: setattr(c, "lang", ch["new"]), names="value")
-        self.map_view = MapView(c, layout=W.Layout(width="58%"))
+        self.map_view = MapView(c, layout=W.Layout(width="58%", flex="0 0 auto"))
         self.start_screen = StartScreen(c)
         self.setup_screen = SetupScreen(c, on_preview=self._preview)
         self.results_screen = ResultsScreen(c)
@@ -87,9 +87,13 @@ class JapanConquestApp(W.VBox):
             W.HBox([self.overview_button, self.locate_button, self.basemap]),
             W.HBox([self.speed_label, self.speed]), self.game_extra, self.log_view,
         ])
-        self.side = W.VBox(layout=W.Layout(width="42%", padding="0 0 0 10px"))
-        header = W.HBox([self.title, self.language], layout=W.Layout(justify_content="space-between"))
-        super().__init__([self.css, header, W.HBox([self.map_view, self.side])], **kwargs)
+        # The side panel scrolls inside the map's height: however long the log grows, the page
+        # and the map keep their size, so nothing moves under the pointer (issue 16)
+        self.side = W.VBox(layout=W.Layout(width="42%", padding="0 0 0 10px", max_height=MAP_HEIGHT,
+                                           overflow_y="auto", flex="0 0 auto"))
+        self.side.add_class("cw-side")
+        header = W.HBox([self.title, self.language], layout=W.Layout(justify_content="space-between", align_items="center"))
+        super().__init__([self.css, header, W.HBox([self.map_view, self.side], layout=W.Layout(align_items="flex-start"))], **kwargs)
         self.add_class("cw-app")
         c.observe(self._show_screen, names="screen")
         c.observe(self._relabel, names="lang")

@@ -31,6 +31,9 @@ from conquest_widget.widget.style import (
 JAPAN_BOUNDS = [[24.0, 122.9], [45.6, 146.0]]
 STYLE_KEYS = ("fill_color", "fill_opacity", "color", "weight", "dash_array")
 MAX_STEPS = 18
+#: the map fills the window's height (less the header) within limits, and never changes size
+#: with the side panel: Leaflet only re-measures its container when the window resizes
+MAP_HEIGHT = "clamp(420px, calc(100vh - 70px), 860px)"
 
 
 def _ring(coords: Any) -> list[list[float]]:
@@ -64,7 +67,11 @@ class MapView(W.VBox):
         self.controller = controller
         self.map = L.Map(
             center=[37.0, 137.5], zoom=5, min_zoom=4, max_zoom=10, scroll_wheel_zoom=True,
-            layers=(), attribution_control=False, layout=W.Layout(height="640px", width="100%"),
+            # keyboard=False: Leaflet's keyboard handler focuses the map on mousedown, and the
+            # browser then scrolled the page so that the pointer's mouseup landed elsewhere
+            # (issue 16: the lost first click); double_click_zoom=False: double-clicks are harmless
+            keyboard=False, double_click_zoom=False,
+            layers=(), attribution_control=False, layout=W.Layout(height=MAP_HEIGHT, width="100%", flex="0 0 auto"),
         )
         self.preview: dict[int, str] = {}  # setup screen: home -> colour
         self.polygons: dict[int, L.Polygon] = {}
@@ -125,7 +132,8 @@ class MapView(W.VBox):
         super().__init__(children=[self.map], **kwargs)
         controller.observe(self._refresh, names=["version", "legal_steps", "route", "selected_prefecture", "lang", "current_player"])
         controller.observe(lambda _: self._show_hover(), names="lang")
-        controller.observe(self._follow_player, names="phase")
+        self._followed: tuple | None = None
+        controller.observe(self._follow_player, names="version")
         self.refresh()
 
     # ------------------------------------------------------------ events
@@ -152,12 +160,20 @@ class MapView(W.VBox):
             self.hover.value = f'<div class="cw-hover">{pref_name(self._hovered, self.controller.lang)}</div>'
             self.hover.layout.display = ""
 
-    def _follow_player(self, change: dict) -> None:
-        """When a human starts planning, bring their position into view (zoomed in enough
-        to click small prefectures such as Tokyo)."""
+    def _follow_player(self, _change: Any = None) -> None:
+        """When a turn begins, bring the player's position into view (for a human zoomed in
+        enough to click small prefectures such as Tokyo).  Done at the start of the turn,
+        never after Roll: the map must not move while the player aims at it (issue 16)."""
         c = self.controller
-        if change["new"] == "route" and c.human_to_act and c.game is not None:
-            self.centre_on(c.game.state.players[c.game.current_player].position, zoom=max(self.map.zoom, 6))
+        g = c.game
+        if g is None or c.screen != "game" or g.is_over:
+            return
+        key = (id(g), g.turn_number(), g.current_player)
+        if key == self._followed:
+            return
+        self._followed = key
+        zoom = max(self.map.zoom, 6) if c.human_to_act else self.map.zoom
+        self.centre_on(g.state.players[g.current_player].position, zoom=zoom)
 
     def overview(self) -> None:
         """Fit the whole country."""
@@ -312,4 +328,4 @@ class MapView(W.VBox):
                 m.location = loc
 
 
-__all__ = ["MapView", "HIGHLIGHT"]
+__all__ = ["HIGHLIGHT", "MapView"]

@@ -267,13 +267,15 @@ def test_hover_shows_the_name_in_the_current_language(app):
     assert "岩手県" in m.hover.value
 
 
-def test_planning_brings_the_players_position_into_view(app):
+def test_a_turn_brings_the_players_position_into_view_and_roll_does_not_move_the_map(app):
     c = app.controller
-    c.new_game(GameSetup.quick(["Fukuoka", "Osaka"]), dice=ScriptedDice([2]))
     app.map_view.map.zoom = 5
-    app.turn_panel.roll_button.click()
+    c.new_game(GameSetup.quick(["Fukuoka", "Osaka"]), dice=ScriptedDice([2]))
     lat, lon = app.map_view.map.center
     assert abs(lat - 33.5) < 1 and abs(lon - 130.6) < 1 and app.map_view.map.zoom >= 6
+    app.map_view.map.center, app.map_view.map.zoom = [36.0, 138.0], 6  # the player looks elsewhere
+    app.turn_panel.roll_button.click()
+    assert list(app.map_view.map.center) == [36.0, 138.0]  # issue 16: nothing moves under the pointer
 
 
 def test_homes_are_previewed_only_on_the_setup_screen(app):

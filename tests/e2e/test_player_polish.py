@@ -1,0 +1,95 @@
+"""Issue 16 in a browser: the lost first click, the half-drawn map, the 1280x720 layout.
+
+Run one file at a time (``nice -n 5 .venv/bin/python -m pytest -q tests/e2e/test_player_polish.py``);
+every wait is for a state of the page, never a sleep.  Screenshots go to ``test-artifacts/e2e/``.
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from .app_page import NEUTRAL_FILL, AppPage
+from .test_play_in_browser import (
+    expect_route,
+    plan_route,
+    roll,
+    set_up_human_vs_cpu,
+    wait_for_human_turn,
+)
+
+SMALL = {"width": 1280, "height": 720}
+
+
+@pytest.fixture
+def app(page, voila_url, artifacts) -> AppPage:
+    return AppPage(page, voila_url, artifacts)
+
+
+# Every scroll offset of the page (the window and any scrolling element): it must not
+# change when the player clicks the map.
+_SCROLLS_JS = """() => [window.scrollY, ...[...document.querySelectorAll('*')]
+    .filter(e => e.scrollTop > 0).map(e => e.scrollTop)].join(',')"""
+
+# Does Leaflet's drawing layer (the SVG of the overlay pane) cover the whole map container?
+_PANE_COVERS_JS = """() => {
+  const c = document.querySelector('.leaflet-container');
+  const svg = c && c.querySelector('.leaflet-overlay-pane svg');
+  if (!svg) return null;
+  const a = c.getBoundingClientRect(), b = svg.getBoundingClientRect();
+  return {container: [a.left, a.top, a.width, a.height], svg: [b.left, b.top, b.width, b.height],
+          covers: b.left <= a.left + 1 && b.top <= a.top + 1 && b.right >= a.right - 1 && b.bottom >= a.bottom - 1};
+}"""
+
+
+def test_first_click_right_after_roll_adds_the_step_at_1280x720(app: AppPage) -> None:
+    """Issue 16 item 1: press Roll, click a highlighted prefecture at once: the step is
+    added and the page does not move under the pointer."""
+    page = app.page
+    page.set_viewport_size(SMALL)
+    app.open()
+    set_up_human_vs_cpu(app)
+    expect(app.button("Roll")).to_be_visible()
+    app.button("Roll").click()
+    legal = app.wait_for_highlights()
+    choice = next((c for c in legal if app.fill(c) == NEUTRAL_FILL), legal[0])
+    before = page.evaluate(_SCROLLS_JS)
+    app.click_prefecture(choice)
+    expect_route(app, 1)
+    assert page.evaluate(_SCROLLS_JS) == before, "the page scrolled under the pointer"
+    # once the app is scrolled to (the notebook's introduction is above it), the whole
+    # map and the route buttons are on the screen at 1280x720
+    page.locator(".cw-app").first.evaluate("e => e.scrollIntoView({block: 'start'})")
+    box = page.locator(".leaflet-container").first.bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= SMALL["height"] + 1, box
+    confirm = app.button("Confirm Route").bounding_box()
+    assert confirm is not None and confirm["y"] + confirm["height"] <= SMALL["height"], confirm
+    app.shot("polish-1280x720-route")
+    assert page.page_errors == []  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("size", [SMALL, {"width": 1400, "height": 1000}], ids=["1280x720", "1400x1000"])
+def test_leaflet_pane_covers_the_map_after_the_side_panel_grows(app: AppPage, size: dict) -> None:
+    """Issue 16 item 3: after a turn (the log and the panels have grown) and a drag, the
+    drawing layer still covers the whole map container."""
+    page = app.page
+    page.set_viewport_size(size)
+    app.open()
+    set_up_human_vs_cpu(app)
+    expect(app.button("Roll")).to_be_visible()
+    cover = page.evaluate(_PANE_COVERS_JS)
+    assert cover and cover["covers"], cover
+    plan_route(app, roll(app), undo=False)
+    app.button("Confirm Route").click()
+    wait_for_human_turn(app, turn=2)
+    cover = page.evaluate(_PANE_COVERS_JS)
+    assert cover and cover["covers"], cover
+    box = page.locator(".leaflet-container").first.bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] / 2 + 120, box["y"] + box["height"] / 2 + 80, steps=8)
+    page.mouse.up()
+    page.wait_for_function(f"() => ({_PANE_COVERS_JS})().covers")
+    app.shot(f"polish-{size['width']}x{size['height']}-turn2")
+    assert page.page_errors == []  # type: ignore[attr-defined]
