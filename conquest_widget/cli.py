@@ -2,8 +2,12 @@
 
     conquest-widget play [--port 8866] [--dir DIR] [--open]
     conquest-widget notebooks DIR [--force]
+    conquest-widget games
     conquest-widget simulate --players hard:aggressive,easy:balanced,normal,normal \\
         --mode standard --turns 50 --games 200 --seed 1 --jobs 2 [--json]
+    conquest-widget simulate --game codex --players hard,normal,normal --games 200 [--jobs 2] [--json]
+    conquest-widget tournament --game japan_conquest --entrants normal hard --games 100 \\
+        [--jobs 2 | --scheduler ADDR | --dask-local 2] [--json | --csv FILE]
     conquest-widget --version
 
 Each sub-command is added by an ``_add_<name>(subparsers)`` function that registers its
@@ -40,10 +44,41 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="conquest-widget", description="Conquest board games: command-line tools")
     parser.add_argument("--version", action="version", version=f"conquest-widget {_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
+    _add_games(sub)
     _add_play(sub)
     _add_notebooks(sub)
     _add_simulate(sub)
+    from conquest_widget.tournament.cli import add_parser as _add_tournament
+
+    _add_tournament(sub)  # conquest-widget tournament ...
     return parser
+
+
+def _add_games(sub: argparse._SubParsersAction) -> None:
+    games = sub.add_parser("games", help="list the games of the package (the registry)")
+    games.add_argument("--json", action="store_true", help="print machine-readable JSON")
+    games.set_defaults(run=_run_games)
+
+
+def _run_games(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from conquest_widget.core.registry import all_games
+
+    rows = []
+    for g in all_games():
+        bots = sorted(g.bots_module().BOTS) if g.bots else []
+        rows.append({"id": g.id, "title": dict(g.title), "players": [g.players.start, g.players.stop - 1],
+                     "hidden_information": g.hidden_information, "engine": g.engine is not None,
+                     "playable_in_app": g.playable, "bots": bots})
+    if args.json:
+        print(json.dumps(rows, indent=2, ensure_ascii=False))
+        return 0
+    for r in rows:
+        status = "app" if r["playable_in_app"] else "engine + bots (app coming)" if r["engine"] else "coming"
+        print(f"{r['id']:<16} {r['title']['en']} / {r['title']['ja']}  ({r['players'][0]}-{r['players'][1]} players"
+              f"{', hidden information' if r['hidden_information'] else ''}): {status}")
+        if r["bots"]:
+            print(f"{'':<16} bots: {', '.join(r['bots'])}")
+    return 0
 
 
 def _add_play(sub: argparse._SubParsersAction) -> None:
@@ -83,8 +118,10 @@ def _run_notebooks(args: argparse.Namespace, parser: argparse.ArgumentParser) ->
 
 
 def _add_simulate(sub: argparse._SubParsersAction) -> None:
-    sim = sub.add_parser("simulate", help="play CPU-only Japan Conquest games and summarise them")
-    sim.add_argument("--players", required=True, help="comma-separated difficulty[:strategy], 2-4 entries")
+    sim = sub.add_parser("simulate", help="play CPU-only games of any game (default Japan Conquest) and summarise them")
+    sim.add_argument("--game", default="japan_conquest", help="game id (see `conquest-widget games`)")
+    sim.add_argument("--players", required=True,
+                     help="comma-separated bot labels, one per seat (Japan: difficulty[:strategy], 2-4 entries)")
     sim.add_argument("--mode", default="standard", choices=["standard", "conquest", "total_conquest"])
     sim.add_argument("--turns", type=int, default=50, help="turns per player (standard mode)")
     sim.add_argument("--games", type=int, default=200)
@@ -103,11 +140,26 @@ def _run_simulate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
 
     if args.games < 1 or args.jobs < 1:
         parser.error("--games and --jobs must be at least 1")
+    if args.game != "japan_conquest":
+        return _run_generic_simulate(args)
     result = simulate(
         args.players, mode=args.mode, turns=args.turns, games=args.games, seed=args.seed, jobs=args.jobs,
         progress=None if args.json else terminal_progress,
     )
     print(json.dumps(result, indent=2) if args.json else format_table(result))
+    return 0
+
+
+def _run_generic_simulate(args: argparse.Namespace) -> int:
+    from tqdm.auto import tqdm
+
+    from conquest_widget.core.simulate import check_bots, format_result, simulate
+
+    labels = [p.strip() for p in args.players.split(",") if p.strip()]
+    check_bots(args.game, labels)  # a clear error before any game is played
+    with tqdm(total=args.games, unit="game", disable=args.json or not sys.stderr.isatty()) as bar:
+        result = simulate(args.game, labels, games=args.games, seed=args.seed, jobs=args.jobs, progress=bar.update)
+    print(json.dumps(result, indent=2) if args.json else format_result(result))
     return 0
 
 

@@ -197,12 +197,18 @@ def format_table(result: dict[str, Any]) -> str:
 
 
 def terminal_progress(done: int, total: int) -> None:
-    """A one-line progress bar on stderr (only when it is a terminal)."""
+    """A progress bar on stderr (tqdm; only when stderr is a terminal)."""
+    global _BAR
     if not sys.stderr.isatty():
         return
-    width = 30
-    filled = width * done // total
-    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games")
-    if done == total:
-        sys.stderr.write("\n")
-    sys.stderr.flush()
+    from tqdm.auto import tqdm
+
+    if _BAR is None or _BAR.total != total or done < _BAR.n:
+        _BAR = tqdm(total=total, unit="game")
+    _BAR.update(done - _BAR.n)
+    if done >= total:
+        _BAR.close()
+        _BAR = None
+
+
+_BAR = None

@@ -1,0 +1,47 @@
+"""`conquest-widget games`, `simulate --game ID` for every game, `tournament` wired in."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conquest_widget.cli import main
+from conquest_widget.core import registry
+
+
+def test_games_lists_the_registry(capsys) -> None:
+    assert main(["games", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [r["id"] for r in rows] == [g.id for g in registry.all_games()]
+    japan = rows[0]
+    assert japan["playable_in_app"] and japan["players"] == [2, 4] and "normal" in japan["bots"]
+    assert {r["id"]: r["hidden_information"] for r in rows}["japanese_risk"] is True
+
+
+@pytest.mark.parametrize("game,players", [("conquest_cards", "easy,normal"), ("codex", "easy,normal,easy"),
+                                          ("japanese_risk", "easy,easy")])
+def test_simulate_any_game_gives_the_same_results_for_any_number_of_jobs(game, players, capsys) -> None:
+    args = ["simulate", "--game", game, "--players", players, "--games", "4", "--seed", "7", "--json"]
+    assert main([*args, "--jobs", "1"]) == 0
+    one = json.loads(capsys.readouterr().out)
+    assert main([*args, "--jobs", "2"]) == 0
+    two = json.loads(capsys.readouterr().out)
+    assert one == two and one["games"] == 4 and len(one["seats"]) == len(players.split(","))
+    assert sum(s["wins"] for s in one["seats"]) >= 4  # every game has at least one winner
+
+
+def test_simulate_refuses_unknown_bots_and_table_sizes(capsys) -> None:
+    assert main(["simulate", "--game", "codex", "--players", "easy,wizard", "--games", "1"]) == 2
+    assert "codex has no bot 'wizard'" in capsys.readouterr().err
+    assert main(["simulate", "--game", "conquest_cards", "--players", "easy", "--games", "1"]) == 2
+    assert "2-4 players" in capsys.readouterr().err
+    assert main(["simulate", "--game", "chess", "--players", "a,b", "--games", "1"]) == 2
+    assert "unknown game 'chess'" in capsys.readouterr().err
+
+
+def test_tournament_is_a_subcommand(capsys) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["tournament", "--help"])
+    assert exc.value.code == 0
+    assert "--entrants" in capsys.readouterr().out
