@@ -127,6 +127,9 @@ def test_bench_cpu_turn_time_per_difficulty():
                      f"{ms(statistics.fmean(t))} / {ms(max(t))}{aim_verdict(max(t), AIM_MAX) if strict else ''}, {len(t)}"))
         rows.append((f"{diff}: CPU time per turn, median / p95 / max",
                      f"{ms(statistics.median(c))} / {ms(percentile(c, 0.95))} / {ms(max(c))}"))
+    rows.append((("before issue 18 (commit 4d39251, this benchmark on a quiet machine, load average 0.3), "
+                  "median / p95 / max per turn"),
+                 "easy 0.47 / 5.13 / 63.9 ms; normal 0.59 / 5.31 / 163 ms; hard 1.60 / 10.94 / 48.9 ms"))
     info = _attacker_win_probability.cache_info()
     rows.append(("exact battle odds (memoized): distinct inputs / calls answered from the cache",
                  f"{info.currsize} / {info.hits:,}"))

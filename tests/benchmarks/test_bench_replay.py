@@ -138,6 +138,10 @@ def test_bench_replay_load_and_scrub():
     rows.append(("growth 50 -> 200 turns (CPU-time medians): new explorer / load / show",
                  (f"{ratio['construct']:.1f}x / {ratio['load']:.1f}x / {ratio['show']:.1f}x "
                   f"(log {len(full.log) / len(cut_after_turns(full, 50).log):.1f}x)")))
+    before = ("before issue 18 (checkpoints were `Game.copy()`; commit 4d39251, this benchmark, 2026-11-30, "
+              "load average ~10), 200 turns, CPU-time medians")
+    rows.append((before, ("new explorer 355 ms, `load(game)` 277 ms, show a point 15.1 ms (max 28.3 ms), `game_at` "
+                          "10.6 ms (max 213 ms); growth 50 -> 200 turns of `load(game)` 6.2x for a 3.7x longer log")))
     rows.append(("repetitions", f"{LOADS} loads, {JUMPS} random points per size; checkpoint every 50 actions"))
     rows.append(("1-minute load average at the end (2 = both cores busy)", f"{os.getloadavg()[0]:.2f}"))
     print()
