@@ -144,7 +144,7 @@ class JapanMatch(Match):
                 return err
         dice, self.game.dice = self.game.dice, _ExhaustedDice()
         try:  # a trial on a copy, only for actions not on the legal list (rare)
-            trial = copy.deepcopy(self.game)
+            trial = self.game.copy()  # shares the immutable board and setup
         finally:
             self.game.dice = dice
         try:
