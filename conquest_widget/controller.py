@@ -25,6 +25,7 @@ from typing import Any
 
 from traitlets import Bool, HasTraits, Instance, Int, List, Unicode, observe
 
+from conquest_widget.core.safe_text import MAX_NAME_LENGTH
 from conquest_widget.errors import ConquestError, IllegalActionError, SetupError
 from conquest_widget.games.japan_conquest.actions import (
     Action,
@@ -39,8 +40,16 @@ from conquest_widget.games.japan_conquest.dice import DiceSource
 from conquest_widget.games.japan_conquest.game import Game
 from conquest_widget.games.japan_conquest.setup import GameSetup
 from conquest_widget.games.japan_conquest.text import pref_name, t
+from conquest_widget.maps.japan.board import japan
 
 CPU_DELAYS = {"instant": 0.0, "fast": 0.12, "normal": 0.45}
+
+#: the phases in which each action of a player makes sense; a click of another phase is the
+#: stale second click of a double-click (issue 16) and is ignored without a word
+ACTION_PHASES: dict[type, tuple[str, ...]] = {
+    Roll: ("roll",), Step: ("route",), UndoStep: ("route",), ConfirmRoute: ("route",),
+    BattleRoll: ("battle_attack", "battle_defend"),
+}
 
 
 class GameController(HasTraits):
@@ -97,13 +106,48 @@ class GameController(HasTraits):
         self._notify(None)
         self._schedule_cpu()
 
+    def form_problem(self, form: dict[str, Any]) -> str:
+        """What is wrong with a setup form, in the player's language ("" if nothing the
+        form itself can show: the engine's check follows).
+
+        >>> c = GameController()
+        >>> c.form_problem({"players": [{"name": "A", "home": 13}, {"name": "B", "home": 13}]})
+        'Two players have the same home, Tokyo: choose another'
+        """
+        lang = self.lang
+        players = [p for p in (form.get("players") or []) if isinstance(p, dict)]
+        names = [str(p.get("name", "")).strip() for p in players]
+        for i, name in enumerate(names):
+            if not name:
+                return t("setup_name_empty", lang, n=i + 1)
+            if len(name) > MAX_NAME_LENGTH:
+                return t("setup_name_long", lang, n=i + 1, max=MAX_NAME_LENGTH)
+        for i, name in enumerate(names):
+            if name in names[:i]:
+                return t("setup_same_name", lang, name=name)
+        homes = [p.get("home") for p in players]
+        board = japan()
+        for i, a in enumerate(homes):
+            for b in homes[i + 1:]:
+                if not (isinstance(a, int) and isinstance(b, int) and 1 <= a <= 47 and 1 <= b <= 47):
+                    continue
+                if a == b:
+                    return t("setup_same_home", lang, pref=pref_name(a, lang))
+                if b in board.adjacency[a]:
+                    return t("setup_near_homes", lang, a=pref_name(a, lang), b=pref_name(b, lang))
+        return ""
+
     def new_game_from_form(self, form: dict[str, Any]) -> bool:
         """Validate a setup form (see :meth:`GameSetup.from_dict`) and start; on error,
-        explain it in ``setup_error`` and return False."""
+        explain it in ``setup_error`` (in the player's language) and return False."""
+        problem = self.form_problem(form)
+        if problem:
+            self.setup_error = problem
+            return False
         try:
             setup = GameSetup.from_dict(form)
-        except SetupError as exc:
-            self.setup_error = str(exc)
+        except SetupError:
+            self.setup_error = t("setup_invalid", self.lang)  # never the engine's developer wording
             return False
         self.setup_error = ""
         self.new_game(setup)
@@ -146,6 +190,9 @@ class GameController(HasTraits):
             if code in self.legal_steps:
                 self._human(Step(code))
                 return
+            here = g.route[-1] if g.route else g.state.players[g.current_player].position
+            if code == here:  # the second click of a double-click, or a click on where you are
+                return
             why = g.explain_step(code)
             self.selected_prefecture = code
             self.message = self.explain(why)
@@ -167,7 +214,15 @@ class GameController(HasTraits):
             return t("why_not_adjacent", self.lang, pref=name)
         if error.reason == "dead_end":
             return t("why_dead_end", self.lang, pref=name)
-        return str(error) if self.lang == "en" else t("why_other", self.lang)
+        return t("why_other", self.lang)  # never the engine's developer wording
+
+    def _explain_confirm(self) -> str:
+        """Why the planned route cannot end here, in the player's words."""
+        g = self.game
+        assert g is not None
+        if not g.route:
+            return t("why_route_empty", self.lang)
+        return t("why_cannot_end", self.lang, left=g.remaining)
 
     # ------------------------------------------------------------ plumbing
     def _human(self, action: Action) -> None:
@@ -176,6 +231,13 @@ class GameController(HasTraits):
             return
         if not self.human_to_act:
             self.message = t("not_your_turn", self.lang)
+            return
+        if g.phase not in ACTION_PHASES.get(type(action), (g.phase,)):
+            return  # a stale click (double-click): harmless and silent
+        if isinstance(action, UndoStep) and not g.route:
+            return
+        if isinstance(action, ConfirmRoute) and not g.can_confirm():
+            self.message = self._explain_confirm()
             return
         self._apply(action)
         self._schedule_cpu()

@@ -17,7 +17,7 @@ from conquest_widget.games.japan_conquest.text import (
     region_name,
     t,
 )
-from conquest_widget.widget.style import button_layout, dice_html
+from conquest_widget.widget.style import button_layout, dice_html, name_html
 
 
 def _names(c: GameController) -> list[str]:
@@ -157,7 +157,7 @@ class Scoreboard(W.HTML):
             score = t("hidden", lang) if hidden else str(g.score(seat)["total"])
             regions = ", ".join(region_name(r, lang) + ("★" if s["full"] else "") for r, s in status.items() if s["controller"] == seat)
             cls = ' class="cw-current"' if seat == g.current_player and not g.is_over else ""
-            who = html.escape(p.name) + (t("cpu_mark", lang) if p.cpu else "")
+            who = name_html(p.name) + (t("cpu_mark", lang) if p.cpu else "")
             rows.append(
                 f'<tr{cls} data-seat="{seat}"><td><span class="cw-swatch" style="background:{css_colour(p.colour)}"></span>{who}</td>'
                 f'<td class="cw-total">{score}</td><td>⚁{items["double"]} ⚂{items["triple"]}</td><td>{html.escape(regions)}</td></tr>'

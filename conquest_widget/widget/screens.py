@@ -9,6 +9,7 @@ from typing import Any
 import ipywidgets as W
 
 from conquest_widget.controller import GameController
+from conquest_widget.core.safe_text import MAX_NAME_LENGTH
 from conquest_widget.games.japan_conquest.rules import (
     DIFFICULTIES,
     STANDARD_TURNS,
@@ -17,7 +18,7 @@ from conquest_widget.games.japan_conquest.rules import (
 from conquest_widget.games.japan_conquest.setup import DEFAULT_COLOURS
 from conquest_widget.games.japan_conquest.text import pref_name, t
 from conquest_widget.maps.japan.board import japan
-from conquest_widget.widget.style import button_layout
+from conquest_widget.widget.style import button_layout, name_html
 
 DEFAULT_HOMES = (13, 27, 1, 40)  # Tokyo, Osaka, Hokkaido, Fukuoka: distinct and far apart
 
@@ -48,11 +49,16 @@ class PlayerRow(W.HBox):
         self.name = W.Text(value=f"Player {seat + 1}", layout=W.Layout(width="110px"))
         self.colour = W.ColorPicker(value=DEFAULT_COLOURS[seat], concise=True, layout=W.Layout(width="36px"))
         self.kind = W.ToggleButtons(options=[("Human", False), ("CPU", True)], value=seat != 0, style={"button_width": "auto"})
-        self.difficulty = W.Dropdown(options=[(d, d) for d in DIFFICULTIES], value="normal", layout=W.Layout(width="90px"))
-        self.strategy = W.Dropdown(options=[(s, s) for s in STRATEGIES], value="balanced", layout=W.Layout(width="120px"))
+        # labelled, and shown only for CPU seats (issue 16)
+        self.difficulty = W.Dropdown(options=[(d, d) for d in DIFFICULTIES], value="normal", layout=W.Layout(width="auto"),
+                                     style={"description_width": "initial"})
+        self.strategy = W.Dropdown(options=[(s, s) for s in STRATEGIES], value="balanced", layout=W.Layout(width="auto"),
+                                   style={"description_width": "initial"})
         self.home = W.Dropdown(options=[(p.name_en, p.code) for p in japan().prefectures], value=DEFAULT_HOMES[seat],
                                layout=W.Layout(width="130px"))
         self._quiet = False
+        self.name.observe(self._limit_name, names="value")
+        self.kind.observe(lambda _ch: self._show_cpu_settings(), names="value")
         for w in (self.name, self.colour, self.kind, self.difficulty, self.strategy, self.home):
             w.observe(lambda _ch: None if self._quiet else on_change(), names="value")
         self.seat_label = W.HTML(f"<b>{seat + 1}</b>&nbsp;")
@@ -62,6 +68,16 @@ class PlayerRow(W.HBox):
             layout=W.Layout(border_bottom="1px solid #ddd", padding="2px 0"),
         )
         self.relabel(lang)
+        self._show_cpu_settings()
+
+    def _limit_name(self, change: dict) -> None:
+        """The engine takes names of at most MAX_NAME_LENGTH characters: the field keeps no more."""
+        if isinstance(change["new"], str) and len(change["new"]) > MAX_NAME_LENGTH:
+            self.name.value = change["new"][:MAX_NAME_LENGTH]
+
+    def _show_cpu_settings(self) -> None:
+        display = "" if self.kind.value else "none"
+        self.difficulty.layout.display = self.strategy.layout.display = display
 
     def relabel(self, lang: str) -> None:
         """Translate choices, keeping the values (CPU settings are kept while human)."""
@@ -82,6 +98,8 @@ class PlayerRow(W.HBox):
         swap(self.strategy, [(t(s, lang), s) for s in STRATEGIES])
         swap(self.home, [(pref_name(p.code, lang), p.code) for p in japan().prefectures])
         self.name.placeholder = t("name", lang)
+        self.difficulty.description = t("difficulty", lang)
+        self.strategy.description = t("strategy", lang)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -119,6 +137,8 @@ class SetupScreen(W.VBox):
         self.start_button.on_click(lambda _: self.start())
         self.back_button.on_click(lambda _: setattr(c, "screen", "start"))
         self.count.observe(lambda _: self._changed(), names="value")
+        self.seed.observe(lambda _: setattr(c, "setup_error", ""), names="value")
+        self.turns.observe(lambda _: setattr(c, "setup_error", ""), names="value")
         self.mode.observe(lambda _: self._changed(), names="value")
         self.labels = {k: W.HTML() for k in ("players", "mode", "turns", "seed")}
         self.players_box = W.VBox(self.rows)
@@ -161,6 +181,7 @@ class SetupScreen(W.VBox):
         for r in self.rows:
             r.layout.display = "" if r.seat < n else "none"
         self.turns.layout.display = "" if self.mode.value == "standard" else "none"
+        self.c.setup_error = ""  # an error is about the form as it was: a change clears it
         if self.on_preview:
             self.on_preview({r.home.value: r.colour.value for r in self.rows[:n]})
 
@@ -196,7 +217,7 @@ class SetupScreen(W.VBox):
         """Validate and start; an invalid setup is explained, not crashed."""
         seed_text = self.seed.value.strip()
         if seed_text and not seed_text.lstrip("-").isdigit():
-            self.c.setup_error = ("シードは整数で入力してください" if self.c.lang == "ja" else f"the seed must be a whole number, got {seed_text!r}")
+            self.c.setup_error = t("setup_bad_seed", self.c.lang)
             return False
         return self.c.new_game_from_form(self.form())
 
@@ -223,7 +244,7 @@ class ResultsScreen(W.VBox):
             self.table.value = ""
             return
         rows = "".join(
-            f'<tr data-seat="{r["seat"]}"><td>{r["rank"]}</td><td>{html.escape(r["name"])}</td><td>{r["score"]}</td></tr>'
+            f'<tr data-seat="{r["seat"]}"><td>{r["rank"]}</td><td>{name_html(r["name"])}</td><td>{r["score"]}</td></tr>'
             for r in g.ranking()
         )
         winners = " / ".join(g.setup.players[s].name for s in g.winners())

@@ -40,16 +40,37 @@ def prefecture_style(owner_colour: str | None, level: str, *, legal: bool, in_ro
     return style
 
 
-def player_icon_html(colour: str, letter: str, seat: int) -> str:
-    """A small inline-SVG pawn in the player's colour with their initial."""
-    letter = html.escape(letter[:1].upper() or str(seat + 1))
+def pawn_label(name: str, seat: int) -> str:
+    """What a pawn shows: the initial of the name's last word of letters, and the seat
+    number, so "CPU Bob" and "CPU Carol" differ.
+
+    >>> pawn_label("CPU Bob", 1), pawn_label("CPU Carol", 2), pawn_label("Player 1", 0), pawn_label("42", 3)
+    ('B2', 'C3', 'P1', '4')
+    """
+    words = [w for w in name.split() if w[:1].isalpha()]
+    return (words[-1][:1].upper() if words else "") + str(seat + 1)
+
+
+def name_html(name: str) -> str:
+    """A player's name for tables: escaped, cut with an ellipsis when long (full name on hover).
+
+    >>> name_html("Aki <3")
+    '<span class="cw-name" title="Aki &lt;3">Aki &lt;3</span>'
+    """
+    text = html.escape(name, quote=True)
+    return f'<span class="cw-name" title="{text}">{text}</span>'
+
+
+def player_icon_html(colour: str, name: str, seat: int) -> str:
+    """A small inline-SVG pawn in the player's colour with :func:`pawn_label`."""
+    letter = html.escape(pawn_label(name, seat))
     colour = css_colour(colour)
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="26" height="30" viewBox="0 0 26 30" '
         f'data-player="{seat}" class="cw-pawn">'
         f'<circle cx="13" cy="9" r="7" fill="{colour}" stroke="#fff" stroke-width="2"/>'
         f'<path d="M3 29 Q13 10 23 29 Z" fill="{colour}" stroke="#fff" stroke-width="2"/>'
-        f'<text x="13" y="12.5" font-size="9" text-anchor="middle" fill="#fff" '
+        f'<text x="13" y="12.5" font-size="{8 if len(letter) > 1 else 9}" text-anchor="middle" fill="#fff" '
         f'font-family="sans-serif" font-weight="bold">{letter}</text></svg>'
     )
 
@@ -83,6 +104,8 @@ CSS = f"""
 .cw-score table {{ border-collapse: collapse; width: 100%; font: 13px sans-serif; }}
 .cw-score td, .cw-score th {{ padding: 2px 5px; text-align: left; }}
 .cw-score tr.cw-current {{ background: #fff4cc; font-weight: bold; }}
+.cw-name {{ display: inline-block; max-width: 11em; overflow: hidden; text-overflow: ellipsis;
+  white-space: nowrap; vertical-align: bottom; }}
 .cw-swatch {{ display: inline-block; width: 10px; height: 10px; border-radius: 5px; margin-right: 4px; }}
 .cw-dice {{ font-size: 28px; letter-spacing: 4px; }}
 .cw-msg {{ color: #a40000; min-height: 1.2em; }}

@@ -163,10 +163,10 @@ def test_invalid_setup_is_explained_not_crashed(app):
     s.rows[1].home.value = 11  # Saitama borders Tokyo
     s.start_button.click()
     assert c.screen == "setup" and c.game is None
-    assert "adjacent" in s.error.value
+    assert "next to each other" in s.error.value and "Saitama" in s.error.value  # the player's words (issue 16)
     s.rows[1].home.value = 13
     s.start_button.click()
-    assert "share the home prefecture Tokyo" in s.error.value
+    assert "the same home, Tokyo" in s.error.value
     s.seed.value = "abc"
     s.rows[1].home.value = 27
     s.start_button.click()

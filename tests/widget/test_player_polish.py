@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from conquest_widget import JapanConquestApp
 from conquest_widget.controller import GameController
 from conquest_widget.games.japan_conquest import GameSetup, PlayerSetup
@@ -63,3 +65,141 @@ def test_leaving_the_game_screen_stops_the_cpu(tmp_path):
         await c.wait_cpu()
 
     asyncio.run(main())
+
+
+# ---------------------------------------------------------------- item 8: double-clicks
+@pytest.fixture
+def app() -> JapanConquestApp:
+    """No save folder: these games play with scripted dice, which saves refuse."""
+    return JapanConquestApp(save_dir=None)
+
+
+def _human_pair(app: JapanConquestApp, roll: int = 3) -> GameController:
+    from conquest_widget.games.japan_conquest import ScriptedDice
+
+    c = app.controller
+    c.new_game(GameSetup(players=(PlayerSetup("Me", 13), PlayerSetup("You", 27)), turns=5, seed=1),
+               dice=ScriptedDice([roll], then_seed=5))
+    return c
+
+
+def test_a_double_click_on_roll_rolls_once_and_says_nothing(app):
+    c = _human_pair(app)
+    app.turn_panel.roll_button.click()
+    app.turn_panel.roll_button.click()  # the second click of a double-click
+    assert c.phase == "route" and [e["type"] for e in c.game.events].count("roll") == 1
+    assert c.message == "" and "phase" not in app.turn_panel.msg.value
+
+
+def test_a_double_click_on_a_prefecture_adds_one_step_silently(app):
+    from .conftest import click_map
+
+    c = _human_pair(app)
+    c.roll()
+    step = c.legal_steps[0]
+    click_map(app, step)
+    click_map(app, step)  # the second click of a double-click, on where the route now ends
+    assert c.route == [step]
+    assert c.message == "" and app.turn_panel.msg.value == '<div class="cw-msg"></div>'
+    assert app.map_view.map.double_click_zoom is False  # and the map does not zoom
+
+
+def test_stale_clicks_of_other_phases_are_silent_and_change_nothing(app):
+    c = _human_pair(app)
+    before = c.game.snapshot()
+    for press in (c.confirm_route, c.undo_step, c.battle_roll):
+        press()
+        assert c.message == ""
+    assert c.game.snapshot() == before
+
+
+def test_no_developer_words_reach_players(app):
+    """A route that cannot end yet is explained in the player's language, not the engine's."""
+    c = _human_pair(app, roll=6)
+    c.roll()
+    c.click_prefecture(c.legal_steps[0])
+    for lang in ("en", "ja"):
+        c.lang = lang
+        c.confirm_route()
+        assert c.message and "end early only at your own base" not in c.message
+        assert c.route  # nothing changed
+    assert "移動力" in c.message
+
+
+# ---------------------------------------------------------------- item 7: setup errors
+def _setup(app: JapanConquestApp, lang: str = "en"):
+    app.controller.lang = lang
+    app.start_screen.new_button.click()
+    s = app.setup_screen
+    s.count.value = 2
+    return s
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_shared_homes_are_explained_in_the_players_language(app, lang):
+    s = _setup(app, lang)
+    s.rows[1].home.value = s.rows[0].home.value  # both Tokyo
+    assert s.start() is False
+    err = app.controller.setup_error
+    assert "SetupError" not in err and "malformed" not in err and "distinct" not in err
+    assert ("Tokyo" in err) if lang == "en" else ("東京都" in err)
+    assert "cw-msg" in s.error.value
+
+
+def test_neighbouring_homes_and_equal_names_are_explained(app):
+    s = _setup(app)
+    s.rows[1].home.value = 11  # Saitama, next to Tokyo
+    s.start()
+    assert "Saitama" in app.controller.setup_error and "next to" in app.controller.setup_error
+    s.rows[1].home.value = 27
+    s.rows[1].name.value = s.rows[0].name.value
+    s.start()
+    assert "are called Player 1" in app.controller.setup_error
+
+
+def test_a_seed_error_goes_when_the_field_is_changed(app):
+    s = _setup(app, "ja")
+    s.seed.value = "abc"
+    assert s.start() is False and "シード" in app.controller.setup_error
+    s.seed.value = ""
+    assert app.controller.setup_error == "" and s.error.value == ""
+
+
+def test_cpu_settings_are_labelled_and_hidden_for_human_seats(app):
+    s = _setup(app)
+    human, cpu = s.rows[0], s.rows[1]
+    assert human.kind.value is False and cpu.kind.value is True
+    assert human.difficulty.layout.display == "none" and human.strategy.layout.display == "none"
+    assert cpu.difficulty.layout.display != "none" and cpu.strategy.layout.display != "none"
+    assert cpu.difficulty.description == "Difficulty" and cpu.strategy.description == "Strategy"
+    human.kind.value = True
+    assert human.difficulty.layout.display != "none"
+    app.controller.lang = "ja"
+    assert cpu.difficulty.description == "強さ"
+
+
+# ---------------------------------------------------------------- item 9: names
+def test_the_name_field_keeps_at_most_24_characters(app):
+    s = _setup(app)
+    s.rows[0].name.value = "A" * 120
+    assert s.rows[0].name.value == "A" * 24
+    assert s.start() is True and app.controller.game.setup.players[0].name == "A" * 24
+
+
+def test_long_names_are_ellipsized_in_the_scoreboard(app):
+    c = app.controller
+    c.new_game(GameSetup(players=(PlayerSetup("W" * 24, 13), PlayerSetup("Bot", 27)), turns=5, seed=1))
+    assert "cw-name" in app.scoreboard.value  # the cell that ellipsizes (CSS text-overflow)
+    from conquest_widget.widget.style import CSS
+    assert "text-overflow: ellipsis" in CSS
+
+
+def test_pawns_are_told_apart_by_initials_and_seat_number(app):
+    from conquest_widget.widget.style import pawn_label
+
+    assert pawn_label("CPU Bob", 1) != pawn_label("CPU Carol", 2)
+    assert pawn_label("CPU Bob", 1) == "B2" and pawn_label("Player 1", 0) == "P1"
+    c = app.controller
+    c.new_game(GameSetup(players=(PlayerSetup("CPU Bob", 13), PlayerSetup("CPU Carol", 27)), turns=5, seed=1))
+    htmls = [m.icon.html for m in app.map_view.pawns]
+    assert ">B1<" in htmls[0] and ">C2<" in htmls[1]
