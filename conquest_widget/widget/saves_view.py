@@ -17,7 +17,7 @@ from conquest_widget.controller import GameController
 from conquest_widget.errors import ConquestError
 from conquest_widget.games.japan_conquest.text import t
 from conquest_widget.saves import SLOT_COUNT, SaveStore, SlotInfo
-from conquest_widget.widget.style import button_layout
+from conquest_widget.widget.style import button_layout, name_html
 
 
 def _date(iso: str | None) -> str:
@@ -110,8 +110,14 @@ class StartSaves(W.VBox):
         self.results_button.description = t("previous_results", lang)
         self.data_button.description = t("save_data", lang)
         auto = self.store.autosave_info()
-        self.continue_button.disabled = auto.status != "used" or auto.game != "japan_conquest"
-        self.auto_info.value = "" if auto.status == "empty" else html.escape(slot_text(auto, lang))
+        # a finished game is not continued: its result is in Previous Results (issue 16)
+        self.continue_button.disabled = auto.status != "used" or auto.game != "japan_conquest" or bool(auto.is_over)
+        if auto.status == "empty":
+            self.auto_info.value = ""
+        elif auto.is_over:
+            self.auto_info.value = html.escape(t("auto_finished", lang))
+        else:
+            self.auto_info.value = html.escape(t("autosave_label", lang) + slot_text(auto, lang))
         for info, (label, resume, delete) in zip(self.store.slots(), self.slot_rows, strict=True):
             label.value = html.escape(slot_text(info, lang))
             resume.description, delete.description = t("resume", lang), t("delete", lang)
@@ -133,7 +139,9 @@ class StartSaves(W.VBox):
             f"<td>{t('wld', lang, w=v['wins'], l=v['losses'], d=v['draws'])}</td></tr>"
             for k, v in sorted(records.items())
         )
-        return f"<div class='cw-score'><b>{t('records', lang)}</b><table>{rows}</table></div>"
+        head = f"<tr><th>{t('records_opponent', lang)}</th><th>{t('records_result', lang)}</th></tr>"
+        return (f"<div class='cw-score cw-records'><b>{t('records', lang)}</b><table>{head}{rows}</table>"
+                f"<i>{html.escape(t('records_note', lang))}</i></div>")
 
     def continue_last(self) -> None:
         try:
@@ -161,25 +169,33 @@ class StartSaves(W.VBox):
             self._error(exc)
         self.refresh()
 
+    MAX_RESULTS = 10
+
     def show_results(self) -> None:
+        """Previous Results: the recorded games, latest first (at most :attr:`MAX_RESULTS`)."""
         lang = self.c.lang
         try:
-            latest = self.store.latest_result()
+            results = self.store.results("japan_conquest")
         except ConquestError as exc:
             self._error(exc)
             return
-        if latest is None:
+        if not results:
             self.results_html.value = f"<i>{t('no_results', lang)}</i>"
             return
-        rows = "".join(
-            f"<tr><td>{r['rank']}</td><td>{html.escape(r['name'])}{' (CPU)' if r['cpu'] else ''}</td><td>{r['score']}</td></tr>"
-            for r in latest["standings"]
-        )
-        mode = t(latest["mode"], lang)
-        self.results_html.value = (
-            f"<div class='cw-score cw-previous'><b>{t('results', lang)}</b> · {_date(latest['recorded_at'])} · {mode}"
-            f"<table><tr><th>{t('rank', lang)}</th><th>{t('players', lang)}</th><th>{t('score', lang)}</th></tr>{rows}</table></div>"
-        )
+        blocks = []
+        for entry in results[: self.MAX_RESULTS]:
+            rows = "".join(
+                f"<tr><td>{r['rank']}</td><td>{name_html(r['name'])}{t('cpu_mark', lang) if r['cpu'] else ''}</td><td>{r['score']}</td></tr>"
+                for r in entry["standings"]
+            )
+            mode = t(entry["mode"], lang)
+            blocks.append(
+                f"<div class='cw-score cw-previous'><b>{t('results', lang)}</b> · {_date(entry['recorded_at'])} · {mode}"
+                f"<table><tr><th>{t('rank', lang)}</th><th>{t('players', lang)}</th><th>{t('score', lang)}</th></tr>{rows}</table></div>"
+            )
+        more = len(results) - self.MAX_RESULTS
+        tail = f"<i>{html.escape(t('more_results', lang, n=more))}</i>" if more > 0 else ""
+        self.results_html.value = "<div class='cw-results-list'>" + "".join(blocks) + tail + "</div>"
 
 
 class SaveExit(W.VBox):
@@ -207,6 +223,7 @@ class SaveExit(W.VBox):
         lang = self.c.lang
         self.save_exit_button.description = t("save_exit", lang)
         self.exit_button.description = t("exit_no_save", lang)
+        self.exit_button.tooltip = t("exit_no_save_tip", lang)  # what happens to the autosave (issue 16)
         self.save_button.description = t("save", lang)
         self.cancel_button.description = t("cancel", lang)
 
@@ -238,7 +255,8 @@ class SaveExit(W.VBox):
         self.c.screen = "start"
 
     def exit(self) -> None:
-        """Back to the start screen; the autosave stays for Continue Last Game."""
+        """Back to the start screen; the autosave stays for Continue Last Game (the
+        button's tooltip and the start screen say so)."""
         self.chooser.layout.display = "none"
         self.c.screen = "start"
 

@@ -203,3 +203,55 @@ def test_pawns_are_told_apart_by_initials_and_seat_number(app):
     c.new_game(GameSetup(players=(PlayerSetup("CPU Bob", 13), PlayerSetup("CPU Carol", 27)), turns=5, seed=1))
     htmls = [m.icon.html for m in app.map_view.pawns]
     assert ">B1<" in htmls[0] and ">C2<" in htmls[1]
+
+
+# ---------------------------------------------------------------- item 10: saves and results
+def _finished_cpu_games(app: JapanConquestApp, seeds=(3, 4)) -> None:
+    c = app.controller
+    for seed in seeds:
+        c.new_game(GameSetup(players=(PlayerSetup("Ann", 13, cpu=True), PlayerSetup(f"Bot{seed}", 27, cpu=True)),
+                             turns=5, seed=seed))
+        assert c.screen == "results"
+
+
+def test_continue_is_off_for_a_finished_game_and_says_why(tmp_path):
+    app = JapanConquestApp(save_dir=tmp_path / "saves")
+    _finished_cpu_games(app, seeds=(3,))
+    app.controller.screen = "start"
+    assert app.start_saves.continue_button.disabled
+    assert "finished" in app.start_saves.auto_info.value
+
+
+def test_exit_without_saving_says_what_happens_to_the_autosave(tmp_path):
+    app = JapanConquestApp(save_dir=tmp_path / "saves")
+    assert "the autosave stays" in app.save_exit.exit_button.tooltip
+    app.controller.lang = "ja"
+    assert "オートセーブは残る" in app.save_exit.exit_button.tooltip
+
+
+def test_previous_results_list_every_recorded_game(tmp_path):
+    app = JapanConquestApp(save_dir=tmp_path / "saves")
+    _finished_cpu_games(app, seeds=(3, 4))
+    app.controller.screen = "start"
+    app.start_saves.results_button.click()
+    html = app.start_saves.results_html.value
+    assert "Bot3" in html and "Bot4" in html  # both games, not only the latest
+
+
+def test_records_are_per_cpu_opponent_and_say_so(tmp_path):
+    from conquest_widget.saves import SaveStore
+
+    store = SaveStore(tmp_path / "saves")
+    app = JapanConquestApp(save_dir=tmp_path / "saves")
+    c = app.controller
+    from conquest_widget.games.japan_conquest.cpu import cpu_action
+    setup = GameSetup(players=(PlayerSetup("Me", 13), PlayerSetup("B1", 27, cpu=True), PlayerSetup("B2", 1, cpu=True)),
+                      turns=5, seed=3)
+    c.new_game(setup)
+    g = c.game
+    while not g.is_over:
+        c._human(cpu_action(g, g.actor)) if not g.setup.players[g.actor].cpu else c.play_cpu_now()
+    c.screen = "start"
+    records = app.start_saves.records_html.value
+    assert sum(v["wins"] + v["losses"] + v["draws"] for v in store.records().values()) == 2  # one game, two CPU opponents
+    assert "per CPU opponent" in records and "<th>" in records  # columns, and what is counted

@@ -76,6 +76,16 @@ STRINGS: dict[str, tuple[str, str]] = {
     "basemap": ("Basemap (online)", "背景地図（オンライン）"),
     "save_exit": ("Save & Exit", "保存・終了"),
     "exit_no_save": ("Exit Without Saving", "保存せず終了"),
+    "exit_no_save_tip": ("Back to the start screen without saving to a slot; the autosave stays, so Continue Last Game picks up from here",
+                         "スロットに保存せずにタイトルへ戻ります。オートセーブは残るので「前回の途中から再開」で続きから遊べます"),
+    "autosave_label": ("Autosave (kept until a new game): ", "オートセーブ（新しい対局まで保持）："),
+    "auto_finished": ("The last game is finished: its result is in Previous Results", "前回の対局は終了しています。結果は「前回の結果を見る」で確認できます"),
+    "records_opponent": ("CPU opponent", "CPU対戦相手"),
+    "records_result": ("Human players' record", "人間プレイヤーの成績"),
+    "records_note": (("Counted per CPU opponent: finishing above a CPU is a win against it, below a loss, level a draw; "
+                      "a game against two CPUs counts once for each."),
+                     "CPUごとに数えます。そのCPUより上位なら勝ち、下位なら負け、同順位なら引き分け。CPU二人との対局はそれぞれ一回ずつ数えます。"),
+    "more_results": ("…and {n} older games", "…ほか古い対局{n}件"),
     "final_showdown": ("Final Showdown: totals hidden", "決戦：総得点は非公開"),
     # battle
     "battle_title": ("Battle for {pref}", "{pref}の合戦"),
