@@ -23,7 +23,7 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
-from traitlets import Bool, HasTraits, Instance, Int, List, Unicode, observe
+from traitlets import Bool, Dict, HasTraits, Instance, Int, List, Unicode, observe
 
 from conquest_widget.core.safe_text import MAX_NAME_LENGTH
 from conquest_widget.errors import ConquestError, IllegalActionError, SetupError
@@ -43,6 +43,8 @@ from conquest_widget.games.japan_conquest.text import pref_name, t
 from conquest_widget.maps.japan.board import japan
 
 CPU_DELAYS = {"instant": 0.0, "fast": 0.12, "normal": 0.45}
+#: how long a battle between two CPUs stays on screen before play goes on (seconds)
+BATTLE_PAUSE = {"instant": 0.0, "fast": 1.2, "normal": 2.5}
 
 #: the phases in which each action of a player makes sense; a click of another phase is the
 #: stale second click of a double-click (issue 16) and is ignored without a word
@@ -74,6 +76,8 @@ class GameController(HasTraits):
     cpu_busy = Bool(False)
     autoplay_cpu = Bool(True, help="play CPU turns automatically; False for read-only views (the replay explorer)")
     setup_error = Unicode("")
+    hold_battles = Bool(False, help="give each battle result its own moment (the app sets it; scripts play straight on)")
+    battle_report = Dict(help="the last battle's result while it is shown: see battle_summary(); {} = none")
     game = Instance(Game, allow_none=True)
 
     def __init__(self, **kwargs: Any) -> None:
@@ -97,6 +101,7 @@ class GameController(HasTraits):
         A CPU run of the game shown before is stopped first, so the new game's CPU turns
         start at once (issue 16: Resume during "CPU ... is playing" froze)."""
         self.stop_cpu()
+        self.battle_report = {}
         self.game = game
         self.selected_prefecture = 0
         self.message = ""
@@ -173,6 +178,16 @@ class GameController(HasTraits):
         """Roll for movement with the selected dice option."""
         self._human(Roll(self.dice_option))
 
+    def dismiss_battle(self) -> None:
+        """The player has seen the battle's result: play goes on."""
+        self.battle_report = {}
+        self._schedule_cpu()
+
+    @property
+    def battle_waiting(self) -> bool:
+        """Is a battle result shown that a human player must dismiss?"""
+        return bool(self.battle_report) and bool(self.battle_report.get("human"))
+
     def undo_step(self) -> None:
         self._human(UndoStep())
 
@@ -234,6 +249,8 @@ class GameController(HasTraits):
             return
         if g.phase not in ACTION_PHASES.get(type(action), (g.phase,)):
             return  # a stale click (double-click): harmless and silent
+        if self.battle_report:
+            self.battle_report = {}  # the player has moved on from the battle shown
         if isinstance(action, UndoStep) and not g.route:
             return
         if isinstance(action, ConfirmRoute) and not g.can_confirm():
@@ -245,12 +262,17 @@ class GameController(HasTraits):
     def _apply(self, action: Action) -> bool:
         g = self.game
         assert g is not None
+        seen = len(g.events)
         try:
             g.apply(action)
         except IllegalActionError as exc:
             self.message = self.explain(exc)
             return False
         self.message = ""
+        if self.hold_battles:
+            report = battle_summary(g, g.events[seen:])
+            if report:
+                self.battle_report = report
         self._refresh()
         self._notify(action)
         return True
@@ -286,6 +308,8 @@ class GameController(HasTraits):
     def _schedule_cpu(self) -> None:
         g = self.game
         if not self.autoplay_cpu or self.screen != "game" or g is None or g.is_over or self.human_to_act or self.cpu_busy:
+            return
+        if self.battle_waiting:  # the CPU's turn waits until the player has seen the battle
             return
         try:
             loop = asyncio.get_running_loop()
@@ -335,6 +359,12 @@ class GameController(HasTraits):
             while g is not None and g is self.game and not g.is_over and not self.human_to_act:
                 if not self._apply(cpu_action(g)):
                     break
+                if self.battle_report:
+                    if self.battle_waiting:
+                        break  # a human's battle: shown until dismissed (dismiss_battle goes on)
+                    await asyncio.sleep(BATTLE_PAUSE.get(self.cpu_speed, 0.0))  # CPU against CPU
+                    self.battle_report = {}
+                    continue
                 delay = CPU_DELAYS.get(self.cpu_speed, 0.0)
                 await asyncio.sleep(delay)  # yields to the kernel: the notebook stays responsive
         finally:
@@ -351,3 +381,30 @@ class GameController(HasTraits):
     def _speed_changed(self, change: dict) -> None:
         if change["new"] not in CPU_DELAYS:
             raise ConquestError(f"cpu_speed must be one of {sorted(CPU_DELAYS)}, got {change['new']!r}")
+
+
+def battle_summary(game: Game, events: list[dict]) -> dict[str, Any]:
+    """The result of a battle ended by ``events`` (the events of one action), as the
+    battle panel shows it; ``{}`` if no battle ended.
+
+    >>> from conquest_widget.games.japan_conquest import ScriptedDice
+    >>> g = Game(GameSetup.quick(["Tokyo", "Osaka"]), ScriptedDice([1, 6, 1], then_seed=5))
+    >>> g.edit_prefecture("Saitama", owner=1, level="base")
+    >>> _ = g.roll(); g.step("Saitama"); g.confirm_route(); _ = g.battle_roll()
+    >>> n = len(g.events); _ = g.battle_roll()
+    >>> r = battle_summary(g, g.events[n:]); r["attacker_won"], r["attack_faces"], r["defence_faces"], r["points"]
+    (True, [6], [1], 10)
+    """
+    result = next((e for e in events if e["type"] == "battle_result"), None)
+    if result is None:
+        return {}
+    rolls = [e for e in game.events if e["type"] == "battle_roll" and e["pref"] == result["pref"]][-2:]
+    faces = {e["side"]: list(e["faces"]) for e in rolls}
+    players = game.setup.players
+    return {
+        "pref": result["pref"], "attacker": result["player"], "defender": result["defender"],
+        "attack_faces": faces.get("attacker", []), "defence_faces": faces.get("defender", []),
+        "attack": result["attack"], "defence": result["defence"], "bonus": result["bonus"],
+        "winner": result["winner"], "attacker_won": result["attacker_won"], "points": result["points"],
+        "human": not players[result["player"]].cpu or not players[result["defender"]].cpu,
+    }

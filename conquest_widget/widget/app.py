@@ -45,6 +45,7 @@ class JapanConquestApp(W.VBox):
         self.store = SaveStore(save_dir) if save_dir is not None else None
         prefs = self._preferences()
         c = self.controller = controller or GameController(lang=lang or prefs.get("language", "en"))
+        c.hold_battles = True  # a battle's result gets its own moment on screen (issue 16)
         self.css = W.HTML(CSS)
         self.title = W.HTML()
         self.language = W.ToggleButtons(options=[("English", "en"), ("日本語", "ja")], value=c.lang, style={"button_width": "80px"})

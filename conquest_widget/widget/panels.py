@@ -17,7 +17,7 @@ from conquest_widget.games.japan_conquest.text import (
     region_name,
     t,
 )
-from conquest_widget.widget.style import button_layout, dice_html, name_html
+from conquest_widget.widget.style import DIE_FACES, button_layout, dice_html, name_html
 
 
 def _names(c: GameController) -> list[str]:
@@ -97,7 +97,9 @@ class TurnPanel(W.VBox):
 
 
 class BattlePanel(W.VBox):
-    """Attacker, then defender (hot-seat), choose dice and roll."""
+    """Attacker, then defender (hot-seat), choose dice and roll; then the result gets its
+    own moment: both rolls, the defence bonus, who won and the points, until the player
+    presses Continue (a battle between two CPUs is shown for a pause at the CPU speed)."""
 
     def __init__(self, c: GameController) -> None:
         self.c = c
@@ -105,12 +107,45 @@ class BattlePanel(W.VBox):
         self.buttons = [W.Button(layout=button_layout(), button_style="danger") for _ in range(3)]
         for d, b in enumerate(self.buttons, 1):
             b.on_click(lambda _, d=d: c.battle_roll(d))
-        super().__init__([self.text, W.HBox(self.buttons)])
-        c.observe(self.refresh, names=["version", "lang"])
+        self.ok_button = W.Button(layout=button_layout(), button_style="primary")
+        self.ok_button.add_class("cw-battle-ok")
+        self.ok_button.on_click(lambda _: c.dismiss_battle())
+        super().__init__([self.text, W.HBox(self.buttons), self.ok_button])
+        self.add_class("cw-battle")
+        c.observe(self.refresh, names=["version", "lang", "battle_report"])
         self.refresh()
+
+    def _result_html(self, r: dict) -> str:
+        c, lang = self.c, self.c.lang
+        names = _names(c)
+        pref = pref_name(r["pref"], lang)
+        head = f"<h3>⚔ {html.escape(t('battle_title', lang, pref=pref))}</h3>"
+        esc = html.escape
+        dice = {side: "".join(DIE_FACES[f - 1] for f in r[f"{side}_faces"]) for side in ("attack", "defence")}
+        attack = t("battle_attack_line", lang, who=esc(names[r["attacker"]]), dice=f'<span class="cw-dice">{dice["attack"]}</span>',
+                   total=f"<b>{r['attack']}</b>")
+        defence = t("battle_defence_line", lang, who=esc(names[r["defender"]]), dice=f'<span class="cw-dice">{dice["defence"]}</span>',
+                    bonus=r["bonus"], total=f"<b>{r['defence']}</b>")
+        won = t("battle_won" if r["attacker_won"] else "battle_held", lang, who=names[r["attacker"]],
+                defender=names[r["defender"]], pref=pref, points=r["points"])
+        return (
+            f'{head}<div class="cw-battle-result" data-winner="{r["winner"]}">'
+            f"<div>{attack}</div><div>{defence}</div>"
+            f'<div class="cw-battle-winner">{esc(won)}</div></div>'
+        )
 
     def refresh(self, _: Any = None) -> None:
         c, g, lang = self.c, self.c.game, self.c.lang
+        report = c.battle_report
+        if g is not None and report:
+            self.layout.display = ""
+            self.text.value = self._result_html(report)
+            for btn in self.buttons:
+                btn.layout.display = "none"
+            self.ok_button.description = t("battle_ok", lang)
+            self.ok_button.layout.display = "" if report.get("human") else "none"
+            return
+        self.ok_button.layout.display = "none"
         if g is None or g.phase not in ("battle_attack", "battle_defend"):
             self.layout.display = "none"
             return

@@ -108,6 +108,10 @@ CSS = f"""
   white-space: nowrap; vertical-align: bottom; }}
 .cw-swatch {{ display: inline-block; width: 10px; height: 10px; border-radius: 5px; margin-right: 4px; }}
 .cw-dice {{ font-size: 28px; letter-spacing: 4px; }}
+.cw-battle-result {{ font: 14px/1.6 sans-serif; background: #fff8e6; border: 1px solid #e6c36a;
+  border-radius: 6px; padding: 6px 10px; margin-bottom: 6px; }}
+.cw-battle-result .cw-dice {{ font-size: 24px; vertical-align: middle; }}
+.cw-battle-winner {{ font-weight: bold; font-size: 15px; margin-top: 4px; }}
 .cw-msg {{ color: #a40000; min-height: 1.2em; }}
 .cw-hover {{ background: rgba(255,255,255,.9); padding: 2px 6px; border-radius: 4px; font: 13px sans-serif; }}
 </style>

@@ -177,6 +177,7 @@ _HUMAN_TO_ACT_JS = """
 (turn) => {
   const shown = [...document.querySelectorAll('button')].filter(b => b.offsetParent !== null);
   if (shown.some(b => b.innerText.trim().startsWith('Roll: '))) return true;   // battle dice
+  if (shown.some(b => b.classList.contains('cw-battle-ok'))) return true;      // a battle's result, until Continue
   return shown.some(b => b.innerText.trim() === 'Roll')
     && document.body.innerText.includes("Player 1's turn " + turn);
 }
@@ -192,6 +193,11 @@ def wait_for_human_turn(app: AppPage, turn: int) -> None:
     battle that needs player 1's dice on the way."""
     for _ in range(30):
         app.page.wait_for_function(_HUMAN_TO_ACT_JS, arg=turn)
+        seen = app.page.locator("button.cw-battle-ok")
+        if seen.count() and seen.first.is_visible():  # a battle's result stays until Continue (issue 16)
+            seen.first.click()
+            expect(seen).to_be_hidden()
+            continue
         battle = battle_button(app)
         if battle.count() and battle.first.is_visible():
             battle.first.click()

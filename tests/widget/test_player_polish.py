@@ -4,6 +4,7 @@ before its fix."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 
 import pytest
 
@@ -255,3 +256,86 @@ def test_records_are_per_cpu_opponent_and_say_so(tmp_path):
     records = app.start_saves.records_html.value
     assert sum(v["wins"] + v["losses"] + v["draws"] for v in store.records().values()) == 2  # one game, two CPU opponents
     assert "per CPU opponent" in records and "<th>" in records  # columns, and what is counted
+
+
+# ---------------------------------------------------------------- item 6: battle results
+def _human_attacks_cpu(speed: str = "fast") -> JapanConquestApp:
+    from conquest_widget.games.japan_conquest import ScriptedDice
+
+    app = JapanConquestApp(save_dir=None)
+    c = app.controller
+    c.cpu_speed = speed
+    c.new_game(GameSetup(players=(PlayerSetup("Me", 13), PlayerSetup("Bot", 27, cpu=True)), turns=5, seed=1),
+               dice=ScriptedDice([1, 6, 1], then_seed=5))
+    c.game.edit_prefecture("Saitama", owner=1, level="base")
+    c.load_game(c.game)
+    c.roll()
+    c.click_prefecture(11)
+    c.confirm_route()
+    assert c.phase == "battle_attack"
+    return app
+
+
+def test_a_battle_result_stays_until_the_player_dismisses_it():
+    async def main():
+        app = _human_attacks_cpu("fast")
+        c = app.controller
+        app.battle_panel.buttons[0].click()  # attack: 6; the CPU defends: 1 (+ bonus)
+        for _ in range(300):
+            if c.battle_report:
+                break
+            await asyncio.sleep(0.01)
+        report = c.battle_report
+        assert report and report["attack"] == 6 and report["defence"] == sum(report["defence_faces"]) + report["bonus"] and report["pref"] == 11
+        await asyncio.sleep(1.0)  # the CPU waits: its turn does not start behind the result
+        rolls = [e for e in c.game.events if e["type"] == "roll" and e["player"] == 1]
+        assert rolls == [] and c.battle_report == report
+        text = app.battle_panel.text.value
+        assert "Saitama" in text and "Me" in text and "+" in text and app.battle_panel.ok_button.layout.display == ""
+        app.battle_panel.ok_button.click()
+        assert not c.battle_report
+        for _ in range(1000):
+            if c.current_player == 0 and c.phase == "roll":
+                break
+            await asyncio.sleep(0.01)
+        assert c.current_player == 0 and c.phase == "roll"
+        await c.wait_cpu()
+
+    asyncio.run(main())
+
+
+def test_cpu_against_cpu_battles_pause_at_the_chosen_speed(monkeypatch):
+    import time
+
+    from conquest_widget import controller as ctl
+
+    monkeypatch.setitem(ctl.CPU_DELAYS, "fast", 0.0)
+    monkeypatch.setitem(ctl.BATTLE_PAUSE, "fast", 0.3)
+
+    async def main():
+        app = JapanConquestApp(save_dir=None)
+        c = app.controller
+        c.cpu_speed = "fast"
+        stamps: list[tuple[float, set[str]]] = []
+        seen = [0]
+
+        def hook(ctrl, action):
+            events = ctrl.game.events
+            stamps.append((time.monotonic(), {e["type"] for e in events[seen[0]:]}))
+            seen[0] = len(events)
+
+        c.on_change(hook)
+        c.new_game(GameSetup.quick(["Tokyo", "Osaka", "Fukuoka"], cpu=[True, True, True], turns=5, seed=7))
+        battle = None
+        for _ in range(3000):
+            battle = next((k for k, (_, kinds) in enumerate(stamps) if "battle_result" in kinds), None)
+            if (battle is not None and len(stamps) > battle + 1) or c.game.is_over:
+                break
+            await asyncio.sleep(0.01)
+        c.stop_cpu()
+        assert battle is not None and len(stamps) > battle + 1, "no CPU battle in this game"
+        assert stamps[battle + 1][0] - stamps[battle][0] >= 0.29  # the battle's moment
+        gaps = [b[0] - a[0] for a, b in itertools.pairwise(stamps[1:battle])]
+        assert not gaps or sorted(gaps)[len(gaps) // 2] < 0.1  # the rest plays at the chosen speed
+
+    asyncio.run(main())

@@ -92,6 +92,11 @@ STRINGS: dict[str, tuple[str, str]] = {
     "attacker_choose": ("{name} attacks: choose dice", "{name}の攻撃：ダイスを選んでください"),
     "defender_choose": ("{name} defends against {attack} (+{bonus} defence): choose dice", "{name}の防御：攻撃{attack}に対し防御補正+{bonus}。ダイスを選んでください"),
     "battle_roll": ("Roll", "振る"),
+    "battle_ok": ("Continue", "続ける"),
+    "battle_attack_line": ("Attacker {who}: {dice} = {total}", "攻撃側 {who}：{dice} = {total}"),
+    "battle_defence_line": ("Defender {who}: {dice} + defence bonus {bonus} = {total}", "防御側 {who}：{dice} + 防御補正{bonus} = {total}"),
+    "battle_won": ("{who} wins {pref}! Battle bonus +{points}", "{who}が{pref}を奪取！合戦勝利ボーナス+{points}"),
+    "battle_held": ("{defender} holds {pref}! Defence bonus +{points}", "{defender}が{pref}を防衛！防衛成功ボーナス+{points}"),
     # info / scoreboard
     "owner": ("Owner", "所有"),
     "level": ("Level", "状態"),
