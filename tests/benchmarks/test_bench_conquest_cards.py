@@ -35,6 +35,8 @@ pytestmark = pytest.mark.benchmark
 DOC = Path(__file__).resolve().parents[2] / "docs" / "ai_conquest_cards.md"
 DEALS = int(os.environ.get("CC_DEALS", "1000"))
 HARD_DEALS = int(os.environ.get("CC_HARD_DEALS", "1000"))
+#: first deal of the Hard pairings (to extend a measurement with further deals in parallel runs)
+HARD_OFFSET = int(os.environ.get("CC_HARD_OFFSET", "0"))
 HARD_TIMES: list[float] = []
 HARD_FIRST_TIMES: list[float] = []
 
@@ -151,14 +153,16 @@ def test_bench_hard_vs_normal() -> None:
 
     def report(won: float, n: int, done: int) -> None:
         times, first = sorted(HARD_TIMES), sorted(HARD_FIRST_TIMES)
-        _write("hard_normal", "Hard vs Normal, 2 players (aim: lower end > 55%)", [
+        key = "hard_normal" + (f"_from_{HARD_OFFSET}" if HARD_OFFSET else "")
+        title = "Hard vs Normal, 2 players (aim: lower end > 55%)" + (f", deals from {HARD_OFFSET}" if HARD_OFFSET else "")
+        _write(key, title, [
             _share_row("Hard's share of wins", won, n), ("deals x 2 seats", f"{done} x 2 (of {HARD_DEALS} planned)"),
             ("Hard decision time, median (all decisions with a choice)", f"{1000 * statistics.median(times):.0f} ms"),
             ("Hard decision time, 95th percentile", f"{1000 * times[int(0.95 * len(times))]:.0f} ms"),
             ("Hard first decision of a turn, median", f"{1000 * statistics.median(first):.0f} ms"),
             ("decisions timed", str(len(times))), ("wall time", f"{time.perf_counter() - t:.0f} s")])
 
-    won, n = _duel(lambda m: HardBot(), lambda m: BOTS["normal"](), HARD_DEALS, time_a=True, seed0=50_000, report=report)
+    won, n = _duel(lambda m: HardBot(), lambda m: BOTS["normal"](), HARD_DEALS, time_a=True, seed0=50_000 + HARD_OFFSET, report=report)
     report(won, n, HARD_DEALS)
 
 
