@@ -34,6 +34,12 @@ MAX_STEPS = 18
 #: the map fills the window's height (less the header) within limits, and never changes size
 #: with the side panel: Leaflet only re-measures its container when the window resizes
 MAP_HEIGHT = "clamp(420px, calc(100vh - 70px), 860px)"
+#: prefecture names are written on the map from this zoom on (they fit without overlap)
+NAME_ZOOM = 7
+#: below this zoom the values of the smallest prefectures (Kanto, Kansai...) are left out
+#: so that labels do not overlap; their shapes stay clickable and show the hover chip
+DETAIL_ZOOM = 6
+SMALL_AREA = 0.3  # square degrees: Tokyo, Osaka, Kanagawa, Kagawa, Saga, Nagasaki (not Okinawa: alone at sea)
 
 
 def _ring(coords: Any) -> list[list[float]]:
@@ -130,6 +136,8 @@ class MapView(W.VBox):
         self.map.add(L.WidgetControl(widget=self.hover, position="topright"))
         self.basemap_layer: L.TileLayer | None = None
         super().__init__(children=[self.map], **kwargs)
+        self._small = {code for code, shape in shapes.items() if shape.area < SMALL_AREA and code != 47}
+        self.map.observe(self._refresh, names="zoom")
         controller.observe(self._refresh, names=["version", "legal_steps", "route", "selected_prefecture", "lang", "current_player"])
         controller.observe(lambda _: self._show_hover(), names="lang")
         self._followed: tuple | None = None
@@ -170,10 +178,57 @@ class MapView(W.VBox):
             return
         key = (id(g), g.turn_number(), g.current_player)
         if key == self._followed:
+            self._keep_in_view(g)
             return
+        new_game = self._followed is None or self._followed[0] != id(g)
         self._followed = key
+        if new_game:  # a new or resumed game opens on every player's home
+            self.show_codes([p.position for p in g.state.players] + [p.home for p in g.setup.players])
+            return
         zoom = max(self.map.zoom, 6) if c.human_to_act else self.map.zoom
         self.centre_on(g.state.players[g.current_player].position, zoom=zoom)
+
+    def _keep_in_view(self, g: Any) -> None:
+        """Inside a turn: if where the action is (a CPU's pawn; the end of a human's route
+        and its next legal steps) has left the visible map, pan to it (zoom kept).  Uses
+        the map's bounds as the browser reports them; without a browser nothing moves."""
+        c = self.controller
+        if c.human_to_act and g.phase == "route":
+            here = g.route[-1] if g.route else g.state.players[g.current_player].position
+            codes = [here, *c.legal_steps]
+        elif not c.human_to_act:
+            codes = [g.state.players[g.current_player].position]
+        else:
+            return
+        if not self.visible(codes):
+            self.map.center = _latlon(codes[0])
+
+    def visible(self, codes: list[int], margin: float = 0.08) -> bool:
+        """Are these prefectures' label points inside the visible map (with a margin, as a
+        share of the view)?  True when the browser has not reported the bounds yet."""
+        bounds = self.map.bounds
+        if not bounds or len(bounds) != 2:
+            return True
+        (s, w), (n, e) = bounds
+        dy, dx = (n - s) * margin, (e - w) * margin
+        return all(s + dy <= lat <= n - dy and w + dx <= lon <= e - dx for lat, lon in map(_latlon, codes))
+
+    def show_codes(self, codes: list[int]) -> None:
+        """Centre and zoom the map so that these prefectures are all in view (the homes
+        at the start of a game).
+
+        >>> from conquest_widget.controller import GameController
+        >>> view = MapView(GameController())
+        >>> view.show_codes([13, 27]); int(view.map.zoom), [round(x, 1) for x in view.map.center]
+        (6, [35.1, 137.4])
+        >>> view.show_codes([1, 47]); int(view.map.zoom)
+        5
+        """
+        pts = [_latlon(code) for code in codes]
+        lats, lons = [p[0] for p in pts], [p[1] for p in pts]
+        span = max((max(lats) - min(lats)) * 1.3, max(lons) - min(lons)) + 1.0
+        self.map.zoom = 7 if span <= 4 else 6 if span <= 9 else 5
+        self.map.center = [(max(lats) + min(lats)) / 2, (max(lons) + min(lons)) / 2]
 
     def overview(self) -> None:
         """Fit the whole country."""
@@ -281,8 +336,10 @@ class MapView(W.VBox):
                         if style[k] != old[k]:
                             setattr(poly, k, style[k])
                 self._styles[code] = style
-            show_value = owner is None or (g is not None and owner != viewer)
-            html = label_html(board.prefectures[code - 1].base_value if show_value and level != "home" else None, level)
+            show_value = (owner is None or (g is not None and owner != viewer)) and (
+                self.map.zoom >= DETAIL_ZOOM or code not in self._small)
+            name = pref_name(code, c.lang) if self.map.zoom >= NAME_ZOOM else None
+            html = label_html(board.prefectures[code - 1].base_value if show_value and level != "home" else None, level, name)
             if html != self._labels[code]:
                 # jupyter-leaflet draws a DivIcon once and ignores later changes of its html,
                 # so a label changes by switching the marker to another (shared, cached) icon

@@ -75,11 +75,17 @@ def player_icon_html(colour: str, name: str, seat: int) -> str:
     )
 
 
-def label_html(value: int | None, level: str) -> str:
-    """Prefecture label: level icon (castle/home) and the base value when shown."""
+def label_html(value: int | None, level: str, name: str | None = None) -> str:
+    """Prefecture label: the name (at zooms where it fits), the level icon (castle/home)
+    and the base value when shown.
+
+    >>> label_html(40, "neutral", "Saitama")
+    '<div class="cw-label"><span class="cw-pname">Saitama</span><span class="cw-val">40</span></div>'
+    """
     icon = LEVEL_ICON.get(level, "")
     num = f'<span class="cw-val">{value}</span>' if value is not None else ""
-    return f'<div class="cw-label">{icon}{num}</div>' if icon or num else ""
+    label = f'<span class="cw-pname">{html.escape(name)}</span>' if name else ""
+    return f'<div class="cw-label">{label}{icon}{num}</div>' if icon or num or label else ""
 
 
 def step_html(n: int) -> str:
@@ -96,6 +102,7 @@ CSS = f"""
 .cw-label {{ font: 10px/1.1 sans-serif; color: #222; text-align: center; white-space: nowrap;
   pointer-events: none; text-shadow: 0 0 2px #fff, 0 0 2px #fff; }}
 .cw-label .cw-val {{ display: block; font-weight: bold; }}
+.cw-label .cw-pname {{ display: block; font-size: 10px; color: #333; }}
 .cw-step {{ background: {ROUTE}; color: #fff; border-radius: 9px; width: 18px; height: 18px;
   font: bold 11px/18px sans-serif; text-align: center; }}
 .cw-pawn {{ filter: drop-shadow(0 1px 1px rgba(0,0,0,.5)); }}

@@ -136,6 +136,10 @@ def plan_route(app: AppPage, total: int, *, undo: bool, shots: tuple[str, str] |
             undone = True
             expect_route(app, len(route))
             continue
+        # the route may be complete (0 left: no highlight) while Confirm's state is still arriving
+        app.page.wait_for_function(_HIGHLIGHT_OR_CONFIRM_JS)
+        if not app.highlighted_codes():
+            continue  # the route is complete: confirm it (or undo a step) at the top of the loop
         legal = app.wait_for_highlights()
         # prefer an unowned prefecture (no battle on the way)
         choice = next((c for c in legal if app.fill(c) == NEUTRAL_FILL), legal[0])
@@ -150,6 +154,10 @@ def plan_route(app: AppPage, total: int, *, undo: bool, shots: tuple[str, str] |
     if shots:
         app.shot(shots[1])
     return route
+
+
+_HIGHLIGHT_OR_CONFIRM_JS = f"""() => document.querySelectorAll('path.cw-pref[stroke="{HIGHLIGHT}"]').length > 0
+  || [...document.querySelectorAll('button')].some(b => b.innerText.trim() === 'Confirm Route' && !b.disabled)"""
 
 
 def roll(app: AppPage) -> int:

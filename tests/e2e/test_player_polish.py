@@ -77,19 +77,26 @@ def test_leaflet_pane_covers_the_map_after_the_side_panel_grows(app: AppPage, si
     app.open()
     set_up_human_vs_cpu(app)
     expect(app.button("Roll")).to_be_visible()
-    cover = page.evaluate(_PANE_COVERS_JS)
-    assert cover and cover["covers"], cover
+    expect_pane_covers(app)
     plan_route(app, roll(app), undo=False)
     app.button("Confirm Route").click()
     wait_for_human_turn(app, turn=2)
-    cover = page.evaluate(_PANE_COVERS_JS)
-    assert cover and cover["covers"], cover
+    expect_pane_covers(app)
     box = page.locator(".leaflet-container").first.bounding_box()
     assert box is not None
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     page.mouse.down()
     page.mouse.move(box["x"] + box["width"] / 2 + 120, box["y"] + box["height"] / 2 + 80, steps=8)
     page.mouse.up()
-    page.wait_for_function(f"() => ({_PANE_COVERS_JS})().covers")
+    expect_pane_covers(app)
     app.shot(f"polish-{size['width']}x{size['height']}-turn2")
     assert page.page_errors == []  # type: ignore[attr-defined]
+
+
+def expect_pane_covers(app: AppPage) -> None:
+    """Wait (a pan may still be animating: Leaflet moves its drawing layer at the end of a
+    move) until the drawing layer covers the map container; fail with the sizes if never."""
+    try:
+        app.page.wait_for_function(f"() => ({_PANE_COVERS_JS})().covers", timeout=15_000)
+    except Exception:  # noqa: BLE001 - re-raised as an assertion with the measurements
+        raise AssertionError(f"Leaflet's pane does not cover the map: {app.page.evaluate(_PANE_COVERS_JS)}") from None

@@ -339,3 +339,38 @@ def test_cpu_against_cpu_battles_pause_at_the_chosen_speed(monkeypatch):
         assert not gaps or sorted(gaps)[len(gaps) // 2] < 0.1  # the rest plays at the chosen speed
 
     asyncio.run(main())
+
+
+# ---------------------------------------------------------------- item 5: the map follows the action
+def test_a_new_game_opens_on_the_homes_not_the_last_games_zoom(app):
+    m = app.map_view
+    m.map.center, m.map.zoom = [43.0, 142.0], 9  # the last game ended zoomed in on Hokkaido
+    app.controller.new_game(GameSetup.quick(["Tokyo", "Osaka", "Fukuoka"], turns=5, seed=1))
+    assert m.map.zoom <= 6
+    lat, lon = m.map.center
+    assert 33 < lat < 36 and 131 < lon < 140  # between Fukuoka and Tokyo
+
+
+def test_the_route_and_the_next_steps_stay_in_view(app):
+    from conquest_widget.games.japan_conquest import ScriptedDice
+
+    c, m = app.controller, app.map_view
+    c.new_game(GameSetup(players=(PlayerSetup("Me", 13), PlayerSetup("You", 1)), turns=5, seed=1),
+               dice=ScriptedDice([6], then_seed=5))
+    c.roll()
+    m.map.set_trait("bounds", ((40.0, 139.0), (45.0, 146.0)))  # the player looks at Hokkaido
+    m.map.center = [42.5, 142.5]
+    c.click_prefecture(c.legal_steps[0])
+    lat, _lon = m.map.center
+    assert lat < 38  # the map went back to where the route is
+
+
+def test_names_on_the_map_when_zoomed_in_and_no_crowded_values_at_the_overview(app):
+    m = app.map_view
+    m.map.zoom = 5
+    assert "50" not in m.labels[13].icon.html and "Saitama" not in m.labels[11].icon.html  # Tokyo's value left out
+    assert "40" in m.labels[11].icon.html
+    m.map.zoom = 7
+    assert "Saitama" in m.labels[11].icon.html and "50" in m.labels[13].icon.html
+    app.controller.lang = "ja"
+    assert "埼玉県" in m.labels[11].icon.html
