@@ -143,15 +143,15 @@ class JapanConquestApp(W.VBox):
             self._autosaved_turn = (g.current_player, g.turn_number())
             if g.is_over:
                 self.store.record_result(g)
-        except ConquestError as exc:
-            self.controller.message = str(exc)
+        except ConquestError:  # the player's words, not the store's (issue 16); play goes on
+            self.controller.message = t("autosave_failed", self.controller.lang)
 
     def _save_preferences(self, **changes: Any) -> None:
         prefs = {**self._preferences(), **changes}
         try:
             self.store.save_preferences(prefs)
-        except ConquestError as exc:
-            self.controller.message = str(exc)
+        except ConquestError:
+            self.controller.message = t("prefs_failed", self.controller.lang)
 
     def _remember_language(self, change: dict) -> None:
         self._save_preferences(language=change["new"])

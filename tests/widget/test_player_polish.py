@@ -374,3 +374,12 @@ def test_names_on_the_map_when_zoomed_in_and_no_crowded_values_at_the_overview(a
     assert "Saitama" in m.labels[11].icon.html and "50" in m.labels[13].icon.html
     app.controller.lang = "ja"
     assert "埼玉県" in m.labels[11].icon.html
+
+
+def test_a_failed_autosave_is_told_in_the_players_words(tmp_path):
+    from conquest_widget.games.japan_conquest import ScriptedDice
+
+    app = JapanConquestApp(save_dir=tmp_path / "saves")
+    app.controller.lang = "ja"
+    app.controller.new_game(GameSetup.quick(["Tokyo", "Osaka"]), dice=ScriptedDice([2]))  # saves refuse scripted dice
+    assert app.controller.message == "この対局はオートセーブできませんでした。対局は続けられます"
