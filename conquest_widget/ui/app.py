@@ -72,10 +72,25 @@ class ConquestApp(W.VBox):
         cls = spec.load(spec.widget)
         self.game_widget = cls(lang=self.lang, save_dir=self.save_dir)
         self.game_id = game_id
+        ctrl = getattr(self.game_widget, "controller", None)
+        if ctrl is not None and hasattr(ctrl, "lang"):
+            # the game has its own language switch: the shell's hides and follows it
+            ctrl.observe(self._follow_game_lang, names="lang")
+        self.language.layout.display = "none"
         self.body.children = (self.back, self.game_widget)
         return self.game_widget
 
+    def _follow_game_lang(self, change: Any) -> None:
+        if change["new"] in LANGS and change["new"] != self.lang:
+            self.lang = change["new"]
+            self.language.value = change["new"]
+            self._relabel()
+
     def show_picker(self) -> None:
+        ctrl = getattr(self.game_widget, "controller", None)
+        if ctrl is not None and hasattr(ctrl, "lang"):
+            ctrl.unobserve(self._follow_game_lang, names="lang")
+        self.language.layout.display = None
         self.game_widget = None
         self.game_id = None
         self.body.children = (self.picker,)

@@ -40,8 +40,11 @@ def test_language_switch_relabels_the_picker_and_the_hosted_game(tmp_path) -> No
     assert app.cards["codex"][1].description == "近日公開"
     game = app.play("japan_conquest")
     assert game.controller.lang == "ja"
-    app.language.value = "en"
-    assert game.controller.lang == "en"
+    assert app.language.layout.display == "none"  # one language switch on screen: the game's
+    game.controller.lang = "en"                   # the game's switch ...
+    assert app.lang == "en" and app.language.value == "en"  # ... carries the shell along
+    app.show_picker()
+    assert app.language.layout.display is None and "Japan Conquest" in app.cards["japan_conquest"][0].value
 
 
 def test_a_game_not_built_cannot_be_opened(tmp_path) -> None:
