@@ -158,6 +158,31 @@ class GameController(HasTraits):
         self.new_game(setup)
         return True
 
+    def watch_cpus(self, turns: int = 10) -> None:
+        """The demo: four CPUs (each a different strategy) play a standard game while you
+        watch; the map follows the moving pawn.
+
+        >>> c = GameController(); c.watch_cpus(turns=5)
+        >>> [p.cpu for p in c.game.setup.players], c.screen
+        ([True, True, True, True], 'results')
+        """
+        from conquest_widget.games.japan_conquest.rules import STRATEGIES
+        from conquest_widget.games.japan_conquest.setup import (
+            DEFAULT_COLOURS,
+            PlayerSetup,
+        )
+
+        homes = (13, 27, 1, 40)  # Tokyo, Osaka, Hokkaido, Fukuoka: far apart
+        strategies = list(STRATEGIES)
+        players = tuple(
+            PlayerSetup(name=f"CPU {name}", home=home, colour=DEFAULT_COLOURS[i], cpu=True,
+                        strategy=strategies[i % len(strategies)])
+            for i, (name, home) in enumerate(zip(("Aoi", "Ren", "Sora", "Kai"), homes, strict=True))
+        )
+        if self.cpu_speed == "instant":
+            self.cpu_speed = "fast"  # something to watch
+        self.new_game(GameSetup(players=players, turns=turns))
+
     def same_setup_again(self) -> None:
         """A new game with the same setup (a fresh seed if the old one was random)."""
         if self.game is not None:

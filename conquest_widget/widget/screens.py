@@ -31,14 +31,18 @@ class StartScreen(W.VBox):
         self.title = W.HTML()
         self.new_button = W.Button(layout=button_layout(), button_style="primary")
         self.new_button.on_click(lambda _: setattr(c, "screen", "setup"))
+        self.watch_button = W.Button(layout=button_layout())  # the one-click demo (issue 16)
+        self.watch_button.add_class("cw-watch")
+        self.watch_button.on_click(lambda _: c.watch_cpus())
         self.extra = W.VBox()  # filled by the saves integration
-        super().__init__([self.title, self.new_button, self.extra])
+        super().__init__([self.title, W.HBox([self.new_button, self.watch_button]), self.extra])
         c.observe(self.refresh, names=["lang", "screen"])
         self.refresh()
 
     def refresh(self, _: Any = None) -> None:
         self.title.value = f"<h2>{t('title', self.c.lang)}</h2>"
         self.new_button.description = t("new_game", self.c.lang)
+        self.watch_button.description = t("watch_cpus", self.c.lang)
 
 
 class PlayerRow(W.HBox):
@@ -50,9 +54,9 @@ class PlayerRow(W.HBox):
         self.colour = W.ColorPicker(value=DEFAULT_COLOURS[seat], concise=True, layout=W.Layout(width="36px"))
         self.kind = W.ToggleButtons(options=[("Human", False), ("CPU", True)], value=seat != 0, style={"button_width": "auto"})
         # labelled, and shown only for CPU seats (issue 16)
-        self.difficulty = W.Dropdown(options=[(d, d) for d in DIFFICULTIES], value="normal", layout=W.Layout(width="auto"),
+        self.difficulty = W.Dropdown(options=[(d, d) for d in DIFFICULTIES], value="normal", layout=W.Layout(width="165px"),
                                      style={"description_width": "initial"})
-        self.strategy = W.Dropdown(options=[(s, s) for s in STRATEGIES], value="balanced", layout=W.Layout(width="auto"),
+        self.strategy = W.Dropdown(options=[(s, s) for s in STRATEGIES], value="balanced", layout=W.Layout(width="205px"),
                                    style={"description_width": "initial"})
         self.home = W.Dropdown(options=[(p.name_en, p.code) for p in japan().prefectures], value=DEFAULT_HOMES[seat],
                                layout=W.Layout(width="130px"))

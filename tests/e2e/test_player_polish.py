@@ -100,3 +100,49 @@ def expect_pane_covers(app: AppPage) -> None:
         app.page.wait_for_function(f"() => ({_PANE_COVERS_JS})().covers", timeout=15_000)
     except Exception:  # noqa: BLE001 - re-raised as an assertion with the measurements
         raise AssertionError(f"Leaflet's pane does not cover the map: {app.page.evaluate(_PANE_COVERS_JS)}") from None
+
+
+def test_save_and_exit_during_a_cpu_turn_then_resume_the_cpu_finishes(app: AppPage) -> None:
+    """Issue 16 item 2 in the browser: Save & Exit while "CPU ... is playing", Resume the
+    slot at once: the CPU finishes its turn and it is player 1's turn 2."""
+    page = app.page
+    app.open()
+    set_up_human_vs_cpu(app)
+    expect(app.button("Roll")).to_be_visible()
+    plan_route(app, roll(app), undo=False)
+    app.select_after_label("CPU speed").select_option(label="Normal")
+    app.button("Confirm Route").click()
+    expect(page.get_by_text("Player 2 (CPU) is playing")).to_be_visible()
+    app.button("Save & Exit").click()
+    page.locator("select").filter(has=page.locator("option", has_text="Slot 2:")).select_option(index=1)
+    app.button("Save").click()
+    if app.button("Yes").is_visible():
+        app.button("Yes").click()
+    expect(app.button("New Game")).to_be_visible()
+    page.locator(".cw-resume-2").click()
+    wait_for_human_turn(app, turn=2)
+    assert page.page_errors == []  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("size", [SMALL, {"width": 1400, "height": 1000}], ids=["1280x720", "1400x1000"])
+def test_setup_screen_labels_and_a_translated_error(app: AppPage, size: dict) -> None:
+    """Issue 16 item 7: CPU settings labelled (human seats have none); a shared home is
+    explained in Japanese in 日本語 mode.  Screenshots of both sizes."""
+    page = app.page
+    page.set_viewport_size(size)
+    app.open()
+    app.button("New Game").click()
+    expect(app.button("Start")).to_be_visible()
+    labels = page.locator("label.widget-label", has_text="Difficulty")
+    expect(labels.first).to_be_hidden()  # seat 1 is human: no CPU settings
+    expect(labels.filter(visible=True)).to_have_count(3)  # seats 2-4 are CPUs
+    page.locator(".cw-app").first.evaluate("e => e.scrollIntoView({block: 'start'})")
+    app.shot(f"polish-{size['width']}x{size['height']}-setup")
+    page.get_by_role("button", name="日本語", exact=True).click()
+    homes = page.locator("select").filter(has=page.locator("option", has_text="北海道"))
+    homes.nth(1).select_option(label="東京都")
+    page.get_by_role("button", name="出陣", exact=True).click()
+    expect(page.get_by_text("二人の本拠地が同じ東京都です")).to_be_visible()
+    app.shot(f"polish-{size['width']}x{size['height']}-setup-error-ja")
+    page.get_by_role("button", name="English", exact=True).click()
+    assert page.page_errors == []  # type: ignore[attr-defined]

@@ -383,3 +383,22 @@ def test_a_failed_autosave_is_told_in_the_players_words(tmp_path):
     app.controller.lang = "ja"
     app.controller.new_game(GameSetup.quick(["Tokyo", "Osaka"]), dice=ScriptedDice([2]))  # saves refuse scripted dice
     assert app.controller.message == "この対局はオートセーブできませんでした。対局は続けられます"
+
+
+# ---------------------------------------------------------------- also: the one-click demo
+def test_watch_four_cpus_is_one_click_from_the_start_screen():
+    async def main():
+        app = JapanConquestApp(save_dir=None)
+        c = app.controller
+        assert app.start_screen.watch_button.description == "Watch 4 CPUs"
+        app.start_screen.watch_button.click()
+        assert c.screen == "game" and len(c.game.setup.players) == 4 and all(p.cpu for p in c.game.setup.players)
+        assert c.cpu_busy  # playing, step by step, while the page stays responsive
+        for _ in range(500):
+            if len(c.game.events) > 12:
+                break
+            await asyncio.sleep(0.01)
+        assert len(c.game.events) > 12
+        c.stop_cpu()
+
+    asyncio.run(main())
