@@ -42,7 +42,10 @@ def _config(games: int) -> TournamentConfig:
 
 
 def _timed(cfg, executor, workers, batch):
-    executor.submit(play_batch, _config(4).to_dict(), [0]).result()  # warm-up: workers up, modules imported
+    # warm-up: every worker up and its modules imported (a process pool starts workers on
+    # demand, so one task at a time would start only one of them)
+    for fut in [executor.submit(play_batch, _config(4).to_dict(), [i % 4]) for i in range(2 * workers)]:
+        fut.result()
     t0 = time.perf_counter()
     res = run_tournament(cfg, executor=executor, workers=workers, batch_size=batch, progress=False)
     return time.perf_counter() - t0, res
