@@ -175,7 +175,7 @@ class GameController(HasTraits):
         homes = (13, 27, 1, 40)  # Tokyo, Osaka, Hokkaido, Fukuoka: far apart
         strategies = list(STRATEGIES)
         players = tuple(
-            PlayerSetup(name=f"CPU {name}", home=home, colour=DEFAULT_COLOURS[i], cpu=True,
+            PlayerSetup(name=name, home=home, colour=DEFAULT_COLOURS[i], cpu=True,
                         strategy=strategies[i % len(strategies)])
             for i, (name, home) in enumerate(zip(("Aoi", "Ren", "Sora", "Kai"), homes, strict=True))
         )

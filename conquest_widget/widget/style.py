@@ -115,6 +115,9 @@ CSS = f"""
   white-space: nowrap; vertical-align: bottom; }}
 .cw-swatch {{ display: inline-block; width: 10px; height: 10px; border-radius: 5px; margin-right: 4px; }}
 .cw-dice {{ font-size: 28px; letter-spacing: 4px; }}
+/* the side panel scrolls as a whole: its boxes keep their content's height (a flex
+   column with a max-height would otherwise squeeze them and overlap their text) */
+.cw-side > *, .cw-side .widget-box > * {{ flex-shrink: 0; }}
 .cw-battle-result {{ font: 14px/1.6 sans-serif; background: #fff8e6; border: 1px solid #e6c36a;
   border-radius: 6px; padding: 6px 10px; margin-bottom: 6px; }}
 .cw-battle-result .cw-dice {{ font-size: 24px; vertical-align: middle; }}

@@ -146,3 +146,60 @@ def test_setup_screen_labels_and_a_translated_error(app: AppPage, size: dict) ->
     app.shot(f"polish-{size['width']}x{size['height']}-setup-error-ja")
     page.get_by_role("button", name="English", exact=True).click()
     assert page.page_errors == []  # type: ignore[attr-defined]
+
+
+def test_double_clicks_are_harmless_and_silent(app: AppPage) -> None:
+    """Issue 16 item 8: a double-click on Roll rolls once and says nothing; a double-click
+    on a prefecture adds one step, says nothing and does not zoom the map."""
+    page = app.page
+    app.open()
+    set_up_human_vs_cpu(app)
+    expect(app.button("Roll")).to_be_visible()
+    app.button("Roll").dblclick()
+    app.wait_for_highlights()
+    expect(page.locator(".cw-msg").filter(visible=True)).to_have_text([""] * page.locator(".cw-msg").filter(visible=True).count())
+    legal = app.highlighted_codes()
+    choice = next((c for c in legal if app.fill(c) == NEUTRAL_FILL), legal[0])
+    zoom = page.evaluate(_ZOOM_JS)
+    point = page.evaluate(_POINT_JS, choice)
+    page.mouse.dblclick(point["x"], point["y"])
+    expect_route(app, 1)
+    assert "phase" not in page.inner_text(".cw-app") and "not connected" not in page.inner_text(".cw-app")
+    assert page.evaluate(_ZOOM_JS) == zoom  # the map may pan to the route, but does not zoom
+    assert page.page_errors == []  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("size", [SMALL, {"width": 1400, "height": 1000}], ids=["1280x720", "1400x1000"])
+def test_watch_four_cpus_shows_each_battle(app: AppPage, size: dict) -> None:
+    """The one-click demo; a CPU-against-CPU battle is shown (both rolls, the winner) for a
+    moment at the chosen speed.  Screenshots of the battle at both sizes."""
+    page = app.page
+    page.set_viewport_size(size)
+    app.open()
+    page.locator("button.cw-watch").click()
+    expect(page.locator(".cw-score tr[data-seat]")).to_have_count(4)
+    page.locator(".cw-app").first.evaluate("e => e.scrollIntoView({block: 'start'})")
+    result = page.locator(".cw-battle-result")
+    expect(result).to_be_visible(timeout=240_000)
+    expect(result.locator(".cw-battle-winner")).to_contain_text("!")
+    app.shot(f"polish-{size['width']}x{size['height']}-cpu-battle")
+    expect(result).to_be_hidden(timeout=30_000)  # no Continue needed between two CPUs
+    assert page.page_errors == []  # type: ignore[attr-defined]
+
+
+# Leaflet's zoom, as the scale of its proxy element (the map's own state in the page)
+_ZOOM_JS = "() => (document.querySelector('.leaflet-proxy').style.transform.match(/scale\\(([^)]+)\\)/) || [])[1]"
+
+_POINT_JS = """(code) => {
+  const el = document.querySelector('path.cw-pref-' + code);
+  const map = el.closest('.leaflet-container').getBoundingClientRect();
+  const b = el.getBoundingClientRect();
+  const x0 = Math.max(b.left, map.left + 2), x1 = Math.min(b.right, map.right - 2);
+  const y0 = Math.max(b.top, map.top + 2), y1 = Math.min(b.bottom, map.bottom - 2);
+  for (let i = 0; i <= 16; i++) for (let j = 0; j <= 16; j++) {
+    const x = x0 + (x1 - x0) * (0.5 + (i % 2 ? 1 : -1) * Math.ceil(i / 2) / 16);
+    const y = y0 + (y1 - y0) * (0.5 + (j % 2 ? 1 : -1) * Math.ceil(j / 2) / 16);
+    if (document.elementFromPoint(x, y) === el) return {x, y};
+  }
+  return null;
+}"""
