@@ -133,6 +133,11 @@ def test_setup_screen_labels_and_a_translated_error(app: AppPage, size: dict) ->
     app.open()
     app.button("New Game").click()
     expect(app.button("Start")).to_be_visible()
+    app.toggle_after_label("Number of players", "4").click()  # the form remembers the last game's setup
+    kinds = app.kind_toggles()
+    kinds.nth(0).get_by_role("button", name="Human").click()
+    for seat in (1, 2, 3):
+        kinds.nth(seat).get_by_role("button", name="CPU").click()
     labels = page.locator("label.widget-label", has_text="Difficulty")
     expect(labels.first).to_be_hidden()  # seat 1 is human: no CPU settings
     expect(labels.filter(visible=True)).to_have_count(3)  # seats 2-4 are CPUs
