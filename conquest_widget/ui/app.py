@@ -36,7 +36,7 @@ class ConquestApp(W.VBox):
         self.language = W.ToggleButtons(options=[("English", "en"), ("日本語", "ja")], value=lang,
                                         style={"button_width": "80px"})
         self.language.observe(lambda ch: self._set_lang(ch["new"]), names="value")
-        self.back = W.Button(layout=W.Layout(width="auto"))
+        self.back = W.Button(layout=W.Layout(width="max-content", display="none"))
         self.back.on_click(lambda _: self.show_picker())
         self.cards: dict[str, tuple[W.HTML, W.Button]] = {}
         boxes = []
@@ -53,7 +53,7 @@ class ConquestApp(W.VBox):
         self.picker = W.HBox(boxes, layout=W.Layout(flex_flow="row wrap"))
         self.picker.add_class("cw-picker")
         self.body = W.VBox([self.picker])
-        header = W.HBox([self.title, self.language], layout=W.Layout(justify_content="space-between"))
+        header = W.HBox([self.title, self.back, self.language], layout=W.Layout(justify_content="space-between"))
         super().__init__([header, self.body], **kwargs)
         self.add_class("cw-shell")
         self._relabel()
@@ -76,8 +76,11 @@ class ConquestApp(W.VBox):
         if ctrl is not None and hasattr(ctrl, "lang"):
             # the game has its own language switch: the shell's hides and follows it
             ctrl.observe(self._follow_game_lang, names="lang")
+        # the game brings its own title and language switch: the shell keeps only "back"
         self.language.layout.display = "none"
-        self.body.children = (self.back, self.game_widget)
+        self.title.layout.display = "none"
+        self.back.layout.display = None
+        self.body.children = (self.game_widget,)
         return self.game_widget
 
     def _follow_game_lang(self, change: Any) -> None:
@@ -91,6 +94,8 @@ class ConquestApp(W.VBox):
         if ctrl is not None and hasattr(ctrl, "lang"):
             ctrl.unobserve(self._follow_game_lang, names="lang")
         self.language.layout.display = None
+        self.title.layout.display = None
+        self.back.layout.display = "none"
         self.game_widget = None
         self.game_id = None
         self.body.children = (self.picker,)

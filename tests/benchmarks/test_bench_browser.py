@@ -111,15 +111,19 @@ def click_prefecture(page, code: int) -> None:
 
 
 # --------------------------------------------------------------------------- (1) load
-# Injected at document start of every page of the context: notes when the map and the
-# start screen's "New Game" button are there, on the page's clock.
+# Injected at document start of every page of the context: notes when the game picker is
+# there (and presses Japan Conquest's Play at once), then when the map and the start
+# screen's "New Game" button are there, on the page's clock.
 LOAD_WATCH_JS = """
 (() => {
-  const r = window.__load = {paths: null, button: null, ready: null};
+  const r = window.__load = {paths: null, button: null, ready: null, picker: null};
   const newGame = () => [...document.querySelectorAll('button')].some(
       b => b.textContent.trim() === 'New Game' && !b.disabled && b.offsetParent !== null);
   const obs = new MutationObserver(() => {
     const now = performance.now();
+    // the game picker comes first: a user presses Japan Conquest's Play as soon as it shows
+    const pick = document.querySelector('.cw-pick-japan_conquest');
+    if (r.picker === null && pick && !pick.disabled && pick.offsetParent !== null) { r.picker = now; pick.click(); }
     if (r.paths === null && document.querySelectorAll('path.cw-pref').length === 47) r.paths = now;
     if (r.button === null && newGame()) r.button = now;
     if (r.paths !== null && r.button !== null) { r.ready = Math.max(r.paths, r.button); obs.disconnect(); }

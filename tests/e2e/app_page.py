@@ -31,8 +31,19 @@ class AppPage:
 
     # ------------------------------------------------------------ navigation
     def open(self) -> None:
-        """Load the app and wait for the start screen and all 47 prefecture shapes."""
+        """Load the app (the game picker), choose Japan Conquest and wait for its start
+        screen and all 47 prefecture shapes."""
         self.page.goto(self.url)
+        self.pick_japan()
+
+    def pick_japan(self) -> None:
+        """On the game picker (a fresh page or a reload), press Japan Conquest's Play."""
+        pick = self.page.locator(".cw-pick-japan_conquest")
+        expect(pick).to_be_enabled()
+        expect(self.page.locator(".cw-game-card")).to_have_count(4)
+        if not (self.artifacts / "00-picker.png").exists():
+            self.shot("00-picker")
+        pick.click()
         expect(self.button("New Game")).to_be_visible()
         self.wait_for_map()
 
@@ -85,7 +96,7 @@ class AppPage:
         if self.route_info.count() == 0:
             return 0
         text = self.route_info.first.inner_text()
-        return len(re.findall(r"^\d+\. ", text, flags=re.M))
+        return len(re.findall(r"^\d+\. ", text, flags=re.MULTILINE))
 
     # ------------------------------------------------------------ the map
     def prefecture(self, code: int) -> Locator:

@@ -245,7 +245,7 @@ def test_save_to_a_slot_reload_and_continue(app: AppPage, served_dir) -> None:
 
     # --- reload the page (a new kernel): the start screen offers the saved game
     page.reload()
-    expect(app.button("New Game")).to_be_visible()
+    app.pick_japan()
     app.wait_for_map()
     expect(app.button("Continue Last Game")).to_be_enabled()
     resume = page.locator(".cw-resume-1")

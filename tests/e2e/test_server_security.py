@@ -149,9 +149,15 @@ def wait_for(condition, timeout: float = 60.0, what: str = "") -> None:
         time.sleep(0.25)
 
 
+def pick_japan(page) -> None:
+    """The app opens on the game picker: choose Japan Conquest."""
+    page.locator(".cw-pick-japan_conquest").click()
+    expect(page.get_by_role("button", name="New Game", exact=True)).to_be_visible()
+
+
 def open_app(page, url: str) -> str:
     page.goto(url)
-    expect(page.get_by_role("button", name="New Game", exact=True)).to_be_visible()
+    pick_japan(page)
     page.wait_for_function("document.querySelectorAll('path.cw-pref').length === 47")
     return page_kernel_id(page)
 
@@ -176,7 +182,7 @@ def test_closing_or_reloading_the_tab_shuts_its_kernel_down(page, server, artifa
     assert kernel_known(server, first)
     assert len({p.pid for p in kernel_processes(server)} - baseline) == 1
     page.reload()  # the old page's beacon shuts its kernel down, the new page starts one
-    expect(page.get_by_role("button", name="New Game", exact=True)).to_be_visible()
+    pick_japan(page)
     second = page_kernel_id(page)
     assert second != first
     wait_for(lambda: not kernel_known(server, first), what="the reloaded page's kernel to be shut down")

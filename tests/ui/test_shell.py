@@ -28,7 +28,7 @@ def test_play_opens_the_game_and_back_returns_to_the_picker(tmp_path) -> None:
     _click(app.cards["japan_conquest"][1])
     assert isinstance(app.game_widget, JapanConquestApp) and app.game_id == "japan_conquest"
     assert app.game_widget.controller.screen == "start"
-    assert app.body.children[-1] is app.game_widget
+    assert app.body.children == (app.game_widget,) and app.back.layout.display is None
     _click(app.back)
     assert app.game_widget is None and app.body.children == (app.picker,)
 
