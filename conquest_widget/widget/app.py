@@ -91,7 +91,7 @@ class JapanConquestApp(W.VBox):
         # The side panel scrolls inside the map's height: however long the log grows, the page
         # and the map keep their size, so nothing moves under the pointer (issue 16)
         self.side = W.VBox(layout=W.Layout(width="42%", padding="0 0 0 10px", max_height=MAP_HEIGHT,
-                                           overflow_y="auto", flex="0 0 auto"))
+                                           overflow="hidden auto", flex="0 0 auto"))
         self.side.add_class("cw-side")
         header = W.HBox([self.title, self.language], layout=W.Layout(justify_content="space-between", align_items="center"))
         super().__init__([self.css, header, W.HBox([self.map_view, self.side], layout=W.Layout(align_items="flex-start"))], **kwargs)
