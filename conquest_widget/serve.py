@@ -1,4 +1,4 @@
-"""Serve the Japan Conquest app with Voilà on this computer: ``conquest-widget play`` and
+"""Serve the app (the game picker, Japan Conquest) with Voilà on this computer: ``conquest-widget play`` and
 ``make play`` (which calls it), and copy the example notebooks out (``conquest-widget
 notebooks DIR``).
 
@@ -298,7 +298,7 @@ def play(
     try:
         server.wait_ready()
         print(
-            f"Japan Conquest is running.  Open this address in a browser (Ctrl-C to stop):\n\n"
+            f"The conquest games are running (Japan Conquest and the game picker).  Open this address in a browser (Ctrl-C to stop):\n\n"
             f"    {server.url}\n\n"
             f"Saves go to {server.folder / 'conquest_saves'}",
             file=out, flush=True,
