@@ -31,7 +31,7 @@ import asyncio
 from collections.abc import Mapping
 from typing import Any
 
-from traitlets import Dict, HasTraits, Int, List, Unicode
+from traitlets import Bool, Dict, HasTraits, Int, List, Unicode
 
 from conquest_widget.core.bots import Bot, bot_rng
 from conquest_widget.core.match import Match
@@ -53,9 +53,12 @@ class MatchController(HasTraits):
     message = Unicode("")
     version = Int(0)
     cpu_speed = Unicode("instant")
+    #: True while CPU actions are being played one by one in the browser
+    cpu_busy = Bool(False)
 
     def __init__(self, match: Match, *, humans: set[int] | frozenset[int] = frozenset({0}),
-                 bots: Mapping[int, Bot] | None = None, bot_seed: int = 0, **kwargs: Any) -> None:
+                 bots: Mapping[int, Bot] | None = None, bot_seed: int = 0, play_cpus: bool = True,
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._match = match
         self.humans = frozenset(humans)
@@ -70,7 +73,8 @@ class MatchController(HasTraits):
         self._task: asyncio.Task | None = None
         first = next((s for s in match.to_act() if s in self.humans), min(self.humans) if self.humans else None)
         self.viewer = first
-        self.run_cpus()
+        if play_cpus:  # else the caller starts them (``start_cpus``) to show them one by one
+            self.run_cpus()
         self._publish()
 
     # ------------------------------------------------------------ reading
@@ -107,9 +111,52 @@ class MatchController(HasTraits):
             self.message = str(exc)
             return
         self.message = ""
+        if self.cpu_speed != "instant" and self._loop_running():
+            self._hand_over()
+            self._publish()
+            self.start_cpus()
+            return
         self.run_cpus()
         self._hand_over()
         self._publish()
+
+    @staticmethod
+    def _loop_running() -> bool:
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return False
+        return True
+
+    def start_cpus(self) -> None:
+        """Play the CPU actions due now in the background at ``cpu_speed`` (in a kernel:
+        the browser sees each one); synchronously when no event loop runs."""
+        if self._task is not None and not self._task.done():
+            return
+        if not self._loop_running():
+            self.run_cpus()
+            self._hand_over()
+            self._publish()
+            return
+        self._task = asyncio.ensure_future(self.run_cpus_async())
+
+    def stop_cpus(self) -> None:
+        """Cancel background CPU play (leaving the game)."""
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+        self._task = None
+        self.cpu_busy = False
+
+    def save(self, store: Any, slot: int | None = None, *, overwrite: bool = True) -> Any:
+        """Write the match to ``store`` (a :class:`~conquest_widget.saves.SaveStore`):
+        the autosave, or ``slot``.  Saves hold the whole match: they are the player's files."""
+        if slot is None:
+            return store.autosave(self._match)
+        return store.save_slot(slot, self._match, overwrite=overwrite)
+
+    def record_result(self, store: Any) -> bool:
+        """Record the finished match in ``store``'s results and CPU records."""
+        return store.record_result(self._match)
 
     def step_cpu(self) -> bool:
         """One CPU action if only CPU seats are to act; True if one was played."""
@@ -135,10 +182,14 @@ class MatchController(HasTraits):
         """Play the CPU actions due now, one per ``CPU_DELAYS[cpu_speed]`` seconds,
         publishing after each (for the browser)."""
         n = 0
-        while self.step_cpu():
-            n += 1
-            self._publish()
-            await asyncio.sleep(CPU_DELAYS.get(self.cpu_speed, 0.0))
+        self.cpu_busy = True
+        try:
+            while self.step_cpu():
+                n += 1
+                self._publish()
+                await asyncio.sleep(CPU_DELAYS.get(self.cpu_speed, 0.0))
+        finally:
+            self.cpu_busy = False
         self._hand_over()
         self._publish()
         return n

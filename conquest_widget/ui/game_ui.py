@@ -1,0 +1,106 @@
+"""What a game gives the shared shell to be playable in it: one :class:`GameUI` object.
+
+The shell's :class:`~conquest_widget.ui.match_app.MatchApp` owns everything that is the same
+for every game — the start screen (new game, resume the autosave, load a slot, replay), the
+setup form (players, names, Human or a CPU level per seat, the game's options, CPU speed),
+the cover screen between humans, saving, the log, the results screen with the standings and
+"play again".  A game supplies, in ``conquest_widget/games/<id>/widget/__init__.py``::
+
+    UI = GameUI(
+        game="conquest_cards",
+        options=(Option("ace_eleven", {"en": "Ace on its own suit = 11", "ja": "…"}, default=False),),
+        make_setup=make_setup,       # (seats: list[SeatChoice], options: dict) -> the engine's setup
+        seat_choices=seat_choices,   # (setup) -> list[SeatChoice]: who is human, which CPU level
+        board=CardsBoard,            # Board(controller, lang): the game's own widget
+        results_html=results_html,   # (outcome: dict, view: dict, lang) -> HTML (escaped)
+        event_text=event_text,       # (event: dict, lang) -> one log line (plain text) or None
+    )
+
+and its ``spec.py`` names ``widget="conquest_widget.games.<id>.widget:App"`` where
+``App = UI.app_class()`` (a :class:`MatchApp` subclass the picker can open with
+``App(lang=..., save_dir=...)``).
+
+**The board contract.**  ``board(controller, lang)`` returns an ipywidgets widget that
+
+- draws only from the controller's published traits: ``viewer``, ``view``, ``legal``,
+  ``events``, ``version`` (redraw once per ``version`` change), ``message``, ``cover``;
+- sends moves with ``controller.act(action_dict)`` and nothing else (it never sees the
+  match, so the replay explorer can drive the same board from a replay controller whose
+  ``legal`` is empty);
+- has ``set_lang(lang)`` to switch between English and Japanese;
+- escapes every string it puts into HTML (:func:`conquest_widget.core.safe_text.html_text`).
+
+    >>> Option("k", {"en": "Board size", "ja": "盤の大きさ"}, default=4, choices=(3, 4, 5)).kind
+    'choice'
+    >>> SeatChoice("Ann").human, SeatChoice("Bo", bot="hard").human
+    (True, False)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+HUMAN = "human"
+
+
+@dataclass(frozen=True)
+class SeatChoice:
+    """One seat as the setup form chose it: a name and ``bot`` = ``"human"`` or a key of
+    the game's ``bots.BOTS`` (a CPU of that level)."""
+
+    name: str
+    bot: str = HUMAN
+
+    @property
+    def human(self) -> bool:
+        return self.bot == HUMAN
+
+
+@dataclass(frozen=True)
+class Option:
+    """A setup option of a game beyond the players: a switch (``default`` a bool), a
+    choice among ``choices``, or a whole number in ``[low, high]``."""
+
+    key: str
+    label: Mapping[str, str]
+    default: Any = False
+    choices: Sequence[Any] = ()
+    low: int | None = None
+    high: int | None = None
+    #: choice labels per language (same order as ``choices``); default ``str(choice)``
+    choice_labels: Mapping[str, Sequence[str]] = field(default_factory=dict)
+
+    @property
+    def kind(self) -> str:
+        if self.choices:
+            return "choice"
+        if isinstance(self.default, bool):
+            return "bool"
+        return "int"
+
+
+@dataclass(frozen=True)
+class GameUI:
+    """Everything the shell needs from a game (see the module docstring)."""
+
+    game: str
+    make_setup: Callable[[list[SeatChoice], dict[str, Any]], Any]
+    seat_choices: Callable[[Any], list[SeatChoice]]
+    board: Callable[..., Any]
+    results_html: Callable[[dict[str, Any], dict[str, Any], str], str]
+    event_text: Callable[[dict[str, Any], str], str | None]
+    options: Sequence[Option] = ()
+    #: default player names per language for the setup form
+    default_names: Mapping[str, Sequence[str]] = field(default_factory=lambda: {
+        "en": ("Ann", "Ben", "Chika", "Dai", "Emi", "Fumi"),
+        "ja": ("あん", "べん", "ちか", "だい", "えみ", "ふみ"),
+    })
+
+    def app_class(self) -> type:
+        """A :class:`~conquest_widget.ui.match_app.MatchApp` subclass for this game
+        (imported lazily: this module imports no widget library)."""
+        from conquest_widget.ui.match_app import MatchApp
+
+        return type(f"{self.game.title().replace('_', '')}App", (MatchApp,), {"ui": self})
