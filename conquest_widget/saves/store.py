@@ -68,7 +68,7 @@ from conquest_widget.saves.backup import (
     load_backup_source,
     slot_file,
 )
-from conquest_widget.saves.games import JAPAN, Engines, codec_for
+from conquest_widget.saves.games import JAPAN, Engines, codec_for, codec_of
 from conquest_widget.saves.info import SlotInfo
 from conquest_widget.saves.locking import LOCK_NAME, DirectoryLock
 from conquest_widget.saves.results import add_outcomes, cpu_outcomes, result_entry
@@ -98,6 +98,24 @@ DATA_FILES = (
 )
 
 GAME_FILES = DATA_FILES[: SLOT_COUNT + 1]
+
+
+_GAME_ID = re.compile(r"[a-z][a-z0-9_]{0,47}")
+
+
+def autosave_file(game: str | None = None) -> str:
+    """The autosave file of a game: Japan Conquest keeps ``autosave.json`` (format 1 and
+    2 saves), every other game its own ``autosave-<game>.json``, so that playing one
+    game never replaces another game's autosave.
+
+        >>> autosave_file(), autosave_file("codex")
+        ('autosave.json', 'autosave-codex.json')
+    """
+    if game is None or game == JAPAN:
+        return AUTOSAVE_FILE
+    if not isinstance(game, str) or not _GAME_ID.fullmatch(game):
+        raise UnknownGameError(f"not a game id: {game!r}"[:200])
+    return f"autosave-{game}.json"
 
 _SET_ASIDE = re.compile(r"^(autosave|slot-[1-5]|results|records|preferences)\.corrupt-\d{8}T\d{6}Z(-\d+)?\.json$")
 _PRE_RESTORE = re.compile(r"^pre-restore-\d{8}T\d{6}Z(-\d+)?\.backup\.json$")
@@ -343,33 +361,35 @@ class SaveStore:
             1
         """
         doc = game_document(game, saved_at=self._timestamp(), kind="autosave")  # SaveError before touching anything
+        name = autosave_file(codec_of(game, self.engines).game)
         with self._locked():
-            self._prepare_write(AUTOSAVE_FILE)
-            self._write_doc(AUTOSAVE_FILE, game, doc, None)
-        return self._path(AUTOSAVE_FILE)
+            self._prepare_write(name)
+            self._write_doc(name, game, doc, None)
+        return self._path(name)
 
     def load_autosave(self, game: str | None = None) -> Any:
         """The autosaved game ("Continue Last Game"), or None when there is none.
 
         Raises :class:`CorruptSaveError` when the file cannot be loaded, and
         :class:`~conquest_widget.errors.WrongGameError` when ``game`` is given and the
-        autosave is another game's."""
-        loaded = self._load_game_file(AUTOSAVE_FILE, game)
+        autosave is another game's.  Each game has its own autosave (:func:`autosave_file`);
+        ``game=None`` reads Japan Conquest's."""
+        loaded = self._load_game_file(autosave_file(game), game)
         return None if loaded is None else loaded[0]
 
-    def has_autosave(self) -> bool:
-        """True when an autosave file exists (it may still be unreadable: see
+    def has_autosave(self, game: str | None = None) -> bool:
+        """True when the autosave file of ``game`` exists (it may still be unreadable: see
         :meth:`autosave_info`)."""
-        return self._exists(AUTOSAVE_FILE)
+        return self._exists(autosave_file(game))
 
-    def autosave_info(self) -> SlotInfo:
-        """What the autosave holds (``slot`` is None; status empty/used/corrupt)."""
-        return self._info(None, AUTOSAVE_FILE)
+    def autosave_info(self, game: str | None = None) -> SlotInfo:
+        """What the autosave of ``game`` holds (``slot`` is None; status empty/used/corrupt)."""
+        return self._info(None, autosave_file(game))
 
-    def clear_autosave(self) -> bool:
-        """Delete the autosave; returns whether there was one."""
+    def clear_autosave(self, game: str | None = None) -> bool:
+        """Delete the autosave of ``game``; returns whether there was one."""
         with self._locked():
-            return _unlink(self._path(AUTOSAVE_FILE))
+            return _unlink(self._path(autosave_file(game)))
 
     # ------------------------------------------------------------------- slots
     def slot_path(self, slot: int) -> Path:

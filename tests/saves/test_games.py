@@ -84,6 +84,11 @@ def test_a_document_of_another_game_is_refused_clearly(tmp_path):
         s.load_slot(1, game="tiny_race")
     with pytest.raises(WrongGameError, match="holds a game of 'tiny_race', not of 'japan_conquest'"):
         s.load_slot(2, game="japan_conquest")
+    # each game has its own autosave: the race's does not replace Japan's ...
+    assert s.load_autosave(game="japan_conquest") is None
+    assert s.load_autosave(game="tiny_race").to_act() is not None
+    # ... and a race copied over Japan's autosave file is refused, not played as Japan
+    (tmp_path / "autosave.json").write_bytes((tmp_path / "autosave-tiny_race.json").read_bytes())
     with pytest.raises(WrongGameError):
         s.load_autosave(game="japan_conquest")
     assert [i.game for i in s.slots()] == ["japan_conquest", "tiny_race", None, None, None]
