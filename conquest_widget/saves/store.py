@@ -517,15 +517,21 @@ class SaveStore:
             results = self._results()
             records, counted = self._records()
             changed = False
+            new_results = None
+            if all(r["game_id"] != gid for r in results):
+                new_results = results_document([entry, *results])
+                try:  # never write a results file this package would then refuse to read
+                    check_results(new_results, self._path(RESULTS_FILE), self.engines)
+                except CorruptSaveError as exc:
+                    raise SaveError(f"this result cannot be recorded: {exc.problem}") from None
             outcomes = cpu_outcomes(entry)
             if outcomes and gid not in counted:
                 add_outcomes(records, outcomes)
                 counted.append(gid)
                 self._write(RECORDS_FILE, records_document(records, counted))
                 changed = True
-            if all(r["game_id"] != gid for r in results):
-                results.insert(0, entry)
-                self._write(RESULTS_FILE, results_document(results))
+            if new_results is not None:
+                self._write(RESULTS_FILE, new_results)
                 changed = True
         return changed
 

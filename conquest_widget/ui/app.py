@@ -76,8 +76,8 @@ class ConquestApp(W.VBox):
         if ctrl is not None and hasattr(ctrl, "lang"):
             # the game has its own language switch: the shell's hides and follows it
             ctrl.observe(self._follow_game_lang, names="lang")
-        # the game brings its own title and language switch: the shell keeps only "back"
-        self.language.layout.display = "none"
+        # the game brings its own title (and Japan Conquest its own language switch)
+        self.language.layout.display = None if hasattr(self.game_widget, "set_lang") else "none"
         self.title.layout.display = "none"
         self.back.layout.display = None
         self.body.children = (self.game_widget,)
@@ -90,6 +90,9 @@ class ConquestApp(W.VBox):
             self._relabel()
 
     def show_picker(self) -> None:
+        leave = getattr(self.game_widget, "leave", None)
+        if leave is not None:  # a hosted game stops its CPUs (its autosave is kept)
+            leave()
         ctrl = getattr(self.game_widget, "controller", None)
         if ctrl is not None and hasattr(ctrl, "lang"):
             ctrl.unobserve(self._follow_game_lang, names="lang")
@@ -105,7 +108,9 @@ class ConquestApp(W.VBox):
     def _set_lang(self, lang: str) -> None:
         self.lang = lang
         ctrl = getattr(self.game_widget, "controller", None)
-        if ctrl is not None and hasattr(ctrl, "lang"):
+        if hasattr(self.game_widget, "set_lang"):
+            self.game_widget.set_lang(lang)
+        elif ctrl is not None and hasattr(ctrl, "lang"):
             ctrl.lang = lang
         self._relabel()
 

@@ -198,3 +198,18 @@ def test_the_japan_app_lists_another_games_slot_and_does_not_resume_it(tmp_path)
     start.resume(2)
     assert "holds a game of &#x27;tiny_race&#x27;, not of &#x27;japan_conquest&#x27;" in start.message.value
     assert app.controller.game is None and app.controller.screen == "start"
+
+
+def test_a_result_the_store_could_not_read_back_is_refused_before_anything_is_written(tmp_path):
+    from conquest_widget.core.protocol import Outcome
+    class Odd(TinyRace):
+        def outcome(self):  # a reason the results schema does not accept
+            out = super().outcome()
+            return None if out is None else Outcome(out.ranks, "Highest Card!")
+
+    s = SaveStore(tmp_path, engines={"tiny_race": Odd})
+    game = Odd.from_dict(race(finished=True).to_dict())
+    assert game.outcome() is not None
+    with pytest.raises(SaveError, match="cannot be recorded"):
+        s.record_result(game)
+    assert not (tmp_path / "results.json").exists() and not (tmp_path / "records.json").exists()

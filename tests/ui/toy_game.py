@@ -101,7 +101,7 @@ class ToyMatch(Match):
     def outcome(self):
         if self.state["turn"] < self.n_seats:
             return None
-        return Outcome.from_scores(list(self.state["hands"]), "highest card")
+        return Outcome.from_scores(list(self.state["hands"]), "highest_card")
 
     @classmethod
     def random_setup(cls, rng: random.Random, n: int) -> ToySetup:

@@ -1,0 +1,453 @@
+"""The shared app around a hosted game: start screen, setup form, cover screen, saves,
+log and results — the same for every game on the match protocol.  A game supplies a
+:class:`~conquest_widget.ui.game_ui.GameUI` (its board, setup and texts); this module
+knows no game.
+
+    >>> import tempfile
+    >>> from conquest_widget.games.codex.widget import App     # doctest: +SKIP
+    >>> app = App(save_dir=tempfile.mkdtemp())                  # doctest: +SKIP
+    >>> app.new_game(); app.start()                             # doctest: +SKIP
+
+Flow: ``start`` screen (New game / Resume / a saved slot) → ``setup`` (players: a name and
+Human or a CPU level per seat; the game's options; CPU speed; seed) → ``play`` (the game's
+board drawn from a :class:`~conquest_widget.ui.controller.MatchController`; the cover
+screen between humans; Save / Exit; the log) → ``results`` (standings, the game's own
+story of the end, Play again).  After every change of the match the autosave is written,
+so leaving (or a closed tab) loses nothing; a finished game's result is recorded once.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+import ipywidgets as W
+
+from conquest_widget.core.safe_text import check_name, html_text
+from conquest_widget.errors import ConquestError
+from conquest_widget.saves import SaveStore
+from conquest_widget.ui.controller import MatchController
+from conquest_widget.ui.game_ui import HUMAN, GameUI, Option, SeatChoice
+from conquest_widget.ui.text import t
+
+SPEEDS = ("instant", "fast", "normal")
+LOG_LINES = 40
+
+
+def _button(cls: str, on_click: Callable[[], None], **kw: Any) -> W.Button:
+    b = W.Button(layout=W.Layout(width="auto"), **kw)
+    b.add_class(cls)
+    b.on_click(lambda _b: on_click())
+    return b
+
+
+class MatchApp(W.VBox):
+    """One game's app in the shell (``GameUI.app_class()`` makes one per game)."""
+
+    ui: ClassVar[GameUI]
+    #: Match classes of games outside the registry, by id (tests)
+    engines: ClassVar[dict[str, Any]] = {}
+
+    def __init__(self, *, lang: str = "en", save_dir: str | os.PathLike[str] | None = "conquest_saves",
+                 **kwargs: Any) -> None:
+        self.lang = lang
+        self.spec = self._spec()
+        self.store = SaveStore(save_dir, engines=self.engines) if save_dir is not None else None
+        self.controller: MatchController | None = None
+        self.board: Any = None
+        self._setup: Any = None
+        self._seats: list[SeatChoice] = []
+        self._log_len = 0
+        self._recorded = False
+        self.screen = ""
+        self.title = W.HTML()
+        self.message = W.HTML()
+        self.message.add_class("cw-message")
+        self.body = W.VBox()
+        super().__init__([self.title, self.message, self.body], **kwargs)
+        self.add_class("cw-match-app")
+        self.add_class(f"cw-app-{self.ui.game}")
+        self.show_start()
+
+    def _spec(self) -> Any:
+        if self.ui.game in self.engines:
+            return self.engines[self.ui.game].spec
+        from conquest_widget.core import registry
+
+        return registry.get(self.ui.game)
+
+    def _engine(self) -> Any:
+        return self.engines.get(self.ui.game) or self.spec.engine_class()
+
+    # ------------------------------------------------------------ language
+    def set_lang(self, lang: str) -> None:
+        """Switch between English (``"en"``) and Japanese (``"ja"``)."""
+        self.lang = lang
+        if self.board is not None and hasattr(self.board, "set_lang"):
+            self.board.set_lang(lang)
+        {"start": self.show_start, "setup": self._redraw_setup, "play": self._redraw_play,
+         "results": self.show_results}.get(self.screen, lambda: None)()
+
+    def _t(self, key: str, **kw: Any) -> str:
+        return t(key, self.lang, **kw)
+
+    def _say(self, text: str = "", *, problem: bool = False) -> None:
+        if not text:
+            self.message.value = ""
+            return
+        colour = "#b00020" if problem else "#1b5e20"
+        self.message.value = f"<div style='color:{colour};margin:4px 0'>{html_text(text)}</div>"
+
+    def _heading(self, text: str) -> None:
+        self.title.value = (f"<h3 style='margin:4px 0'>{html_text(self.spec.title[self.lang])}"
+                            f"{' — ' + html_text(text) if text else ''}</h3>")
+
+    # ------------------------------------------------------------ start screen
+    def show_start(self) -> None:
+        """The start screen: New game, Resume (this game's autosave), saved slots."""
+        self._leave_match()
+        self.screen = "start"
+        self._heading("")
+        rows: list[W.Widget] = [_button("cw-new-game", self.new_game, description=self._t("new_game"),
+                                        button_style="primary")]
+        if self.store is not None:
+            info = self.store.autosave_info(self.ui.game)
+            if info.status == "used" and not info.is_over:
+                players = ", ".join(info.player_names)
+                rows.append(W.HBox([
+                    _button("cw-resume", self.resume, description=self._t("resume")),
+                    W.HTML(html_text(self._t("resume_info", when=(info.saved_at or "")[:16].replace("T", " "),
+                                                   players=players))),
+                ]))
+            slot_rows = []
+            for s in self.store.slots():
+                label, loadable = self._slot_label(s)
+                row = [W.HTML(html_text(label))]
+                if loadable:
+                    row.insert(0, _button(f"cw-load-{s.slot}", lambda n=s.slot: self.load_slot(n),
+                                          description=self._t("load")))
+                slot_rows.append(W.HBox(row))
+            rows.append(W.HTML(f"<b>{html_text(self._t('saved_games'))}</b>"))
+            rows.extend(slot_rows)
+        self.body.children = rows
+
+    def _slot_label(self, s: Any) -> tuple[str, bool]:
+        if s.status == "empty":
+            return self._t("slot_empty", n=s.slot), False
+        if s.status != "used":
+            return self._t("slot_bad", n=s.slot, error=(s.error or "")[:120]), False
+        if s.game != self.ui.game:
+            from conquest_widget.core import registry
+
+            try:
+                title = registry.get(s.game).title[self.lang]
+            except ConquestError:
+                title = str(s.game)
+            return self._t("slot_other", n=s.slot, game=title), False
+        when = (s.saved_at or "")[:16].replace("T", " ")
+        return self._t("slot_used", n=s.slot, players=", ".join(s.player_names), when=when), True
+
+    # ------------------------------------------------------------ setup
+    def new_game(self) -> None:
+        """Open the setup form (the last setup of this game if there is one)."""
+        self._leave_match()
+        self.screen = "setup"
+        self._say()
+        n = self.spec.players.start
+        default = self.ui.default_names.get(self.lang, self.ui.default_names["en"])
+        bots = list(self.spec.bots_module().BOTS)
+        level = self.spec.bots_module().DEFAULT_BOT
+        self._form_seats = [SeatChoice(default[i % len(default)], HUMAN if i == 0 else level)
+                            for i in range(self.spec.players.stop - 1)]
+        self._bot_labels = bots
+        self.n_players = W.Dropdown(options=list(self.spec.players), value=max(n, min(3, self.spec.players.stop - 1)),
+                                    layout=W.Layout(width="90px"))
+        self.n_players.add_class("cw-n-players")
+        self.n_players.observe(lambda _c: self._show_seat_rows(), names="value")
+        self.seat_rows: list[tuple[W.Text, W.Dropdown]] = []
+        self._seat_boxes: list[W.HBox] = []
+        for i, seat in enumerate(self._form_seats):
+            name = W.Text(value=seat.name, layout=W.Layout(width="160px"))
+            kind = W.Dropdown(layout=W.Layout(width="160px"))
+            box = W.HBox([W.HTML(), name, kind])
+            box.add_class(f"cw-seat-{i}")
+            self.seat_rows.append((name, kind))
+            self._seat_boxes.append(box)
+        self.option_widgets: dict[str, W.Widget] = {o.key: self._option_widget(o) for o in self.ui.options}
+        self.speed = W.ToggleButtons(options=[(self._t(f"speed_{s}"), s) for s in SPEEDS], value="fast")
+        self.speed.add_class("cw-cpu-speed")
+        self.seed = W.Text(value="", layout=W.Layout(width="160px"))
+        self._redraw_setup()
+        self._show_seat_rows()
+
+    def _option_widget(self, o: Option) -> W.Widget:
+        if o.kind == "bool":
+            w: W.Widget = W.Checkbox(value=bool(o.default), indent=False)
+        elif o.kind == "choice":
+            w = W.Dropdown(value=o.default, layout=W.Layout(width="160px"))
+        else:
+            w = W.BoundedIntText(value=int(o.default), min=o.low if o.low is not None else -10**9,
+                                 max=o.high if o.high is not None else 10**9, layout=W.Layout(width="120px"))
+        w.add_class(f"cw-option-{o.key}")
+        return w
+
+    def _redraw_setup(self) -> None:
+        self._heading(self._t("setup"))
+        for i, (name, kind) in enumerate(self.seat_rows):
+            self._seat_boxes[i].children[0].value = f"<span style='display:inline-block;width:60px'>{html_text(self._t('seat', n=i + 1))}</span>"
+            value = kind.value if kind.options else (HUMAN if i == 0 else self._form_seats[i].bot)
+            kind.options = [(self._t("human"), HUMAN)] + [(self._t("cpu", level=b), b) for b in self._bot_labels]
+            kind.value = value
+        for o in self.ui.options:
+            w = self.option_widgets[o.key]
+            if o.kind == "choice":
+                labels = o.choice_labels.get(self.lang) or [str(c) for c in o.choices]
+                value = w.value
+                w.options = list(zip(labels, o.choices, strict=True))
+                w.value = value
+            elif o.kind == "bool":
+                w.description = o.label[self.lang]
+        speed = self.speed.value
+        self.speed.options = [(self._t(f"speed_{s}"), s) for s in SPEEDS]
+        self.speed.value = speed
+        option_rows = [W.HBox([W.HTML(html_text(o.label[self.lang]) if o.kind != "bool" else ""),
+                               self.option_widgets[o.key]]) for o in self.ui.options]
+        self.body.children = [
+            W.HBox([W.HTML(html_text(self._t("n_players"))), self.n_players]),
+            *self._seat_boxes,
+            *option_rows,
+            W.HBox([W.HTML(html_text(self._t("cpu_speed"))), self.speed]),
+            W.HBox([W.HTML(html_text(self._t("seed"))), self.seed]),
+            W.HBox([_button("cw-start", self.start, description=self._t("start"), button_style="primary"),
+                    _button("cw-back", self.show_start, description=self._t("back"))]),
+        ]
+
+    def _show_seat_rows(self) -> None:
+        for i, box in enumerate(self._seat_boxes):
+            box.layout.display = None if i < self.n_players.value else "none"
+
+    def _form(self) -> tuple[list[SeatChoice], dict[str, Any], int]:
+        """The setup form's values, validated (ConquestError/ValueError name the problem)."""
+        seats = []
+        for i, (name, kind) in enumerate(self.seat_rows[: self.n_players.value]):
+            try:
+                seats.append(SeatChoice(check_name(name.value.strip()), kind.value))
+            except ValueError as exc:
+                raise ValueError(self._t("bad_name", n=i + 1, text=str(exc))) from None
+        if not any(s.human for s in seats):
+            raise ValueError(self._t("need_human"))
+        options = {o.key: self.option_widgets[o.key].value for o in self.ui.options}
+        text = self.seed.value.strip()
+        if text:
+            try:
+                seed = int(text)
+            except ValueError:
+                raise ValueError(self._t("bad_seed", value=text[:40])) from None
+        else:
+            seed = random.SystemRandom().randrange(2**31)
+        return seats, options, seed
+
+    def start(self) -> None:
+        """Start a match from the setup form (a problem is shown, nothing starts)."""
+        try:
+            seats, options, seed = self._form()
+            setup = self.ui.make_setup(seats, options)
+            match = self._engine()(setup, seed=seed)
+        except (ConquestError, ValueError) as exc:
+            self._say(self._t("error", text=str(exc)), problem=True)
+            return
+        self._say()
+        self._play(match, speed=self.speed.value)
+
+    # ------------------------------------------------------------ resume / load
+    def resume(self) -> None:
+        """Continue this game's autosave."""
+        self._load(lambda: self.store.load_autosave(self.ui.game))
+
+    def load_slot(self, slot: int) -> None:
+        """Continue the game saved in ``slot``."""
+        self._load(lambda: self.store.load_slot(slot, game=self.ui.game))
+
+    def _load(self, read: Callable[[], Any]) -> None:
+        try:
+            match = read()
+        except ConquestError as exc:
+            self._say(self._t("error", text=str(exc)), problem=True)
+            return
+        if match is None:
+            self._say(self._t("error", text="nothing to resume"), problem=True)
+            return
+        self._say()
+        self._play(match, speed=self._speed())
+
+    def _speed(self) -> str:
+        speed = getattr(self, "speed", None)
+        return speed.value if speed is not None else "fast"
+
+    # ------------------------------------------------------------ play
+    def _play(self, match: Any, *, speed: str) -> None:
+        self._leave_match()
+        self._setup = match.setup
+        self._seats = self.ui.seat_choices(match.setup)
+        module = self.spec.bots_module()
+        humans = {i for i, s in enumerate(self._seats) if s.human}
+        bots = {i: module.BOTS[s.bot]() for i, s in enumerate(self._seats) if not s.human}
+        self.controller = MatchController(match, humans=humans, bots=bots, play_cpus=False,
+                                          bot_seed=len(match.log), cpu_speed=speed)
+        self.board = self.ui.board(self.controller, self.lang)
+        self._log_len = len(self.controller.events)
+        self._recorded = False
+        self.log_view = W.HTML()
+        self.log_view.add_class("cw-log")
+        self.busy = W.HTML()
+        self.cover = W.VBox()
+        self.cover.add_class("cw-cover")
+        self.save_box = W.HBox()
+        self.controls = W.HBox()
+        self.screen = "play"
+        self.controller.observe(self._on_change, names="version")
+        self.controller.observe(self._on_busy, names="cpu_busy")
+        self._redraw_play()
+        self._autosave()
+        self.controller.start_cpus()
+
+    def _redraw_play(self) -> None:
+        c = self.controller
+        if c is None:
+            return
+        self._heading("")
+        self.controls.children = [
+            _button("cw-save", self._ask_slot, description=self._t("save")),
+            _button("cw-exit", self.exit, description=self._t("exit")),
+            self.busy,
+        ]
+        name = c.cover
+        self.cover.children = [
+            W.HTML(f"<h3>{html_text(self._t('pass_to', name=name))}</h3>"),
+            _button("cw-uncover", self._uncover, description=self._t("ready", name=name), button_style="primary"),
+        ] if name else []
+        self.cover.layout.display = None if name else "none"
+        self.board.layout.display = "none" if name else None
+        self._redraw_log()
+        self.body.children = [self.controls, self.save_box, self.cover, self.board, self.log_view]
+
+    def _redraw_log(self) -> None:
+        c = self.controller
+        lines = [line for e in c.events if (line := self.ui.event_text(e, self.lang))]
+        self.log_view.value = (f"<details open><summary>{html_text(self._t('log'))}</summary>"
+                          f"<div style='max-height:200px;overflow:auto;font-size:90%'>"
+                          + "".join(f"<div>{html_text(x)}</div>" for x in lines[-LOG_LINES:][::-1])
+                          + "</div></details>")
+
+    def _on_change(self, _change: Any = None) -> None:
+        c = self.controller
+        if c is None:
+            return
+        if c.message:
+            self._say(c.message, problem=True)
+        else:
+            self._say()
+        self._redraw_play()
+        self._autosave()
+        if c.is_over:
+            self.show_results()
+
+    def _on_busy(self, change: Any) -> None:
+        self.busy.value = f"<i>{html_text(self._t('cpu_playing'))}</i>" if change["new"] else ""
+
+    def _uncover(self) -> None:
+        if self.controller is not None:
+            self.controller.uncover()
+
+    def _autosave(self) -> None:
+        c = self.controller
+        if self.store is None or c is None:
+            return
+        try:
+            if c.is_over:
+                if not self._recorded:
+                    self._recorded = c.record_result(self.store) or True
+                    self.store.clear_autosave(self.ui.game)
+            else:
+                c.save(self.store)
+        except ConquestError as exc:
+            self._say(self._t("error", text=str(exc)), problem=True)
+
+    def _ask_slot(self) -> None:
+        if self.store is None:
+            return
+        options = [(self._slot_label(s)[0], s.slot) for s in self.store.slots()]
+        pick = W.Dropdown(options=options, layout=W.Layout(width="auto"))
+        pick.add_class("cw-save-slot")
+        self.save_box.children = [
+            W.HTML(html_text(self._t("save_to"))), pick,
+            _button("cw-save-confirm", lambda: self._save_to(pick.value), description=self._t("save"),
+                    button_style="primary"),
+            _button("cw-save-cancel", lambda: setattr(self.save_box, "children", ()), description=self._t("cancel")),
+        ]
+
+    def _save_to(self, slot: int) -> None:
+        try:
+            self.controller.save(self.store, slot)
+        except ConquestError as exc:
+            self._say(self._t("error", text=str(exc)), problem=True)
+            return
+        self.save_box.children = ()
+        self._say(self._t("saved", n=slot))
+
+    def exit(self) -> None:
+        """Leave the game (it stays autosaved) for the start screen."""
+        self.show_start()
+        self._say(self._t("exit_info"))
+
+    def leave(self) -> None:
+        """Stop this game's CPUs and let go of the match (the autosave keeps it)."""
+        self._leave_match()
+
+    def _leave_match(self) -> None:
+        c = self.controller
+        if c is not None:
+            c.stop_cpus()
+            c.unobserve(self._on_change, names="version")
+            c.unobserve(self._on_busy, names="cpu_busy")
+        self.controller = None
+        self.board = None
+
+    # ------------------------------------------------------------ results
+    def show_results(self) -> None:
+        """The results: standings, the game's own story of the end, Play again."""
+        c = self.controller
+        if c is None or not c.is_over:
+            return
+        self.screen = "results"
+        self._heading(self._t("results"))
+        out = c.outcome() or {"ranks": []}
+        ranks = out["ranks"]
+        names = [s.name for s in self._seats]
+        winners = [names[i] for i, r in enumerate(ranks) if r == 1]
+        head = self._t("winner" if len(winners) == 1 else "winners", names=", ".join(winners))
+        rows = "".join(
+            f"<tr><td>{r}</td><td>{html_text(names[i])}</td>"
+            f"<td>{html_text(self._t('human') if self._seats[i].human else self._t('cpu', level=self._seats[i].bot))}</td></tr>"
+            for i, r in sorted(enumerate(ranks), key=lambda x: (x[1], x[0]))
+        )
+        table = (f"<h3>{html_text(head)}</h3><table class='cw-standings'><tr><th>{html_text(self._t('rank'))}</th>"
+                 f"<th>{html_text(self._t('player'))}</th><th></th></tr>{rows}</table>")
+        story = W.HTML(table + self.ui.results_html(out, c.view, self.lang))
+        story.add_class("cw-results")
+        self.body.children = [
+            story,
+            self.board,
+            W.HBox([_button("cw-play-again", self.play_again, description=self._t("play_again"),
+                            button_style="primary"),
+                    _button("cw-new-game", self.new_game, description=self._t("new_game"))]),
+            self.log_view,
+        ]
+
+    def play_again(self) -> None:
+        """The same players and options, a new seed."""
+        setup, speed = self._setup, self.controller.cpu_speed if self.controller else "fast"
+        seed = random.SystemRandom().randrange(2**31)
+        self._play(self._engine()(setup, seed=seed), speed=speed)

@@ -1,0 +1,212 @@
+"""The shared match app: setup form → play → results, resume and slots, the cover screen
+between humans, and what reaches the widgets (only the viewer's secrets).  Played with
+the toy game of :mod:`toy_game` and a minimal board that follows the board contract."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import ipywidgets as W
+import pytest
+from ipywidgets.widgets.widget import _instances as WIDGETS
+
+from conquest_widget.core.safe_text import html_text
+from conquest_widget.saves import SaveStore
+from conquest_widget.ui.game_ui import HUMAN, GameUI, Option, SeatChoice
+from conquest_widget.ui.match_app import MatchApp
+
+from .toy_game import Seat, ToyMatch, ToySetup
+
+
+class ToyBoard(W.VBox):
+    """Shows the viewer's card; one button per legal action."""
+
+    def __init__(self, controller: Any, lang: str) -> None:
+        super().__init__()
+        self.c = controller
+        self.card = W.HTML()
+        self.buttons = W.HBox()
+        self.children = [self.card, self.buttons]
+        controller.observe(lambda _c: self.redraw(), names="version")
+        self.redraw()
+
+    def set_lang(self, lang: str) -> None:
+        pass
+
+    def redraw(self) -> None:
+        v = self.c.view
+        self.card.value = f"card {v['my_card']}" if "my_card" in v else "?"
+        buttons = []
+        for a in self.c.legal:
+            b = W.Button(description=a["type"])
+            b.on_click(lambda _b, a=a: self.c.act(a))
+            buttons.append(b)
+        self.buttons.children = buttons
+
+
+# the toy setup has names only: who is human is kept in the name ("cpu:" prefix)
+def make_setup(seats: list[SeatChoice], options: dict[str, Any]) -> ToySetup:
+    return ToySetup(tuple(Seat(s.name if s.human else f"cpu:{s.name}") for s in seats))
+
+
+def seat_choices(setup: ToySetup) -> list[SeatChoice]:
+    return [SeatChoice(p.name[4:], "greedy") if p.name.startswith("cpu:") else SeatChoice(p.name, HUMAN)
+            for p in setup.players]
+
+
+UI = GameUI(
+    game="toy", make_setup=make_setup, seat_choices=seat_choices, board=ToyBoard,
+    results_html=lambda out, view, lang: f"<p class='toy-hands'>{html_text(str(view.get('hands')))}</p>",
+    event_text=lambda e, lang: f"{e['type']} by seat {e['seat']}" + (f": {e['card']}" if "card" in e else ""),
+    options=(Option("fast", {"en": "Fast", "ja": "速い"}, default=False),),
+)
+
+
+class ToyApp(MatchApp):
+    ui = UI
+    engines = {"toy": ToyMatch}  # noqa: RUF012 - a class-level table, read only
+
+
+def widget_states() -> str:
+    """Every live widget's synced state, as the browser would receive it."""
+    return json.dumps([w.get_state() for w in list(WIDGETS.values())], default=str)
+
+
+def buttons(app: W.Widget, description: str) -> list[W.Button]:
+    found = []
+
+    def walk(w: Any) -> None:
+        if isinstance(w, W.Button) and w.description == description:
+            found.append(w)
+        for child in getattr(w, "children", ()):
+            walk(child)
+
+    walk(app)
+    return found
+
+
+def click(app: W.Widget, description: str) -> None:
+    b = buttons(app, description)
+    assert b, f"no visible button {description!r}"
+    b[0].click()
+
+
+def setup_game(app: ToyApp, kinds: list[str], seed: int = 7) -> None:
+    click(app, "New game")
+    app.n_players.value = len(kinds)
+    for (name, kind), value in zip(app.seat_rows, kinds, strict=False):
+        kind.value = value
+    app.speed.value = "instant"
+    app.seed.value = str(seed)
+    click(app, "Start")
+
+
+def test_a_game_from_setup_to_results_records_the_result(tmp_path) -> None:
+    app = ToyApp(save_dir=tmp_path)
+    setup_game(app, [HUMAN, "greedy"])
+    assert app.screen == "play" and app.controller.viewer == 0
+    assert (tmp_path / "autosave-toy.json").exists()
+    click(app, "keep")
+    assert app.screen == "results"
+    results = next(w for w in app.body.children if "cw-results" in w._dom_classes)
+    assert "wins" in results.value or "Shared win" in results.value
+    assert "toy-hands" in results.value  # the game's own story of the end
+    store = SaveStore(tmp_path, engines={"toy": ToyMatch})
+    assert len(store.results("toy")) == 1
+    assert not store.has_autosave("toy")
+
+
+def test_setup_problems_are_shown_and_nothing_starts(tmp_path) -> None:
+    app = ToyApp(save_dir=tmp_path)
+    click(app, "New game")
+    app.seat_rows[0][0].value = "<b>" + "x" * 40
+    click(app, "Start")
+    assert app.screen == "setup" and "Seat 1" in app.message.value and app.controller is None
+    app.seat_rows[0][0].value = "Ann"
+    for _, kind in app.seat_rows:
+        kind.value = "greedy"
+    click(app, "Start")
+    assert app.screen == "setup" and "At least one seat must be Human" in app.message.value
+    app.seat_rows[0][1].value = HUMAN
+    app.seed.value = "twelve"
+    click(app, "Start")
+    assert "The seed must be a whole number" in app.message.value
+    assert not (tmp_path / "autosave-toy.json").exists()
+
+
+def test_exit_and_resume_continue_the_same_game_with_the_same_viewer(tmp_path) -> None:
+    app = ToyApp(save_dir=tmp_path)
+    setup_game(app, ["greedy", HUMAN, "greedy"], seed=3)
+    view = dict(app.controller.view)
+    assert app.controller.viewer == 1
+    click(app, "Exit")
+    assert app.screen == "start" and app.controller is None
+    again = ToyApp(save_dir=tmp_path)  # a new page
+    click(again, "Resume")
+    assert again.screen == "play" and again.controller.viewer == 1
+    assert again.controller.view == view
+
+
+def test_save_to_a_slot_and_load_it(tmp_path) -> None:
+    app = ToyApp(save_dir=tmp_path)
+    setup_game(app, [HUMAN, "greedy"], seed=5)
+    click(app, "Save")
+    pick = next(w for w in app.save_box.children if isinstance(w, W.Dropdown))
+    pick.value = 2
+    next(w for w in app.save_box.children if "cw-save-confirm" in w._dom_classes).click()
+    assert "Saved to slot 2" in app.message.value
+    view = dict(app.controller.view)
+    fresh = ToyApp(save_dir=tmp_path)
+    load = [b for b in buttons(fresh, "Load")]
+    assert len(load) == 1
+    load[0].click()
+    assert fresh.controller.view == view
+
+
+def test_hot_seat_cover_screen_and_no_other_secret_in_any_widget(tmp_path) -> None:
+    app = ToyApp(save_dir=tmp_path)
+    setup_game(app, [HUMAN, HUMAN], seed=11)
+    match = app.controller._match  # the test reads the truth; the widgets must not
+    cards = list(match.state["hands"])
+    assert app.controller.viewer == 0 and f"card {cards[0]}" in app.board.card.value
+    click(app, "keep")
+    assert app.controller.cover == "Ben"
+    assert app.board.layout.display == "none" and app.cover.layout.display is None
+    assert f"card {cards[0]}" not in widget_states()
+    click(app, "I am Ben: show my view")
+    assert app.controller.viewer == 1 and app.controller.cover == ""
+    states = widget_states()
+    assert f"card {cards[1]}" in states
+    assert f"card {cards[0]}" not in states and f": {cards[0]}" not in states
+
+
+def test_a_slot_of_another_game_is_listed_but_not_loadable(tmp_path) -> None:
+    from conquest_widget.games.japan_conquest import Game, GameSetup
+
+    SaveStore(tmp_path).save_slot(1, Game(GameSetup.quick(["Tokyo", "Osaka"], seed=1)))
+    app = ToyApp(save_dir=tmp_path)
+    labels = " ".join(w.value for w in _all(app) if isinstance(w, W.HTML))
+    assert "Slot 1: Japan Conquest" in labels
+    assert not buttons(app, "Load")
+
+
+def test_japanese_labels(tmp_path) -> None:
+    app = ToyApp(save_dir=tmp_path, lang="ja")
+    assert buttons(app, "新しいゲーム")
+    app.set_lang("en")
+    assert buttons(app, "New game")
+
+
+def _all(w: Any) -> list[Any]:
+    out = [w]
+    for c in getattr(w, "children", ()):
+        out.extend(_all(c))
+    return out
+
+
+@pytest.fixture(autouse=True)
+def _close_widgets():
+    yield
+    for w in list(WIDGETS.values()):
+        w.close()
