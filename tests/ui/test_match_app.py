@@ -210,3 +210,31 @@ def _close_widgets():
     yield
     for w in list(WIDGETS.values()):
         w.close()
+
+
+def test_cpus_play_one_by_one_in_the_background_inside_an_event_loop(tmp_path) -> None:
+    """In a kernel (a running event loop) CPU moves are shown one at a time at the chosen
+    speed, with "CPU is playing…" meanwhile; the human's turn comes back by itself."""
+    import asyncio
+
+    async def scenario() -> tuple[list[bool], int, str]:
+        app = ToyApp(save_dir=tmp_path)
+        click(app, "New game")
+        app.n_players.value = 3
+        for (_, kind), value in zip(app.seat_rows, ["greedy", "greedy", HUMAN], strict=False):
+            kind.value = value
+        app.speed.value = "fast"
+        app.seed.value = "4"
+        busy: list[bool] = []
+        click(app, "Start")
+        app.controller.observe(lambda ch: busy.append(ch["new"]), names="cpu_busy")
+        assert app.controller.legal == []  # the CPUs have not played yet
+        for _ in range(100):
+            await asyncio.sleep(0.05)
+            if app.controller.legal and not app.controller.cpu_busy:
+                break
+        return busy, len(app.controller.legal), app.busy.value
+
+    busy, n_legal, busy_text = asyncio.run(scenario())
+    assert busy[0] is True and busy[-1] is False  # "CPU is playing…" was shown, then cleared
+    assert n_legal == 2 and busy_text == ""
