@@ -14,7 +14,7 @@ SPEC = GameSpec(
     version=1,
     engine="conquest_widget.games.codex.engine:CodexMatch",
     bots="conquest_widget.games.codex.bots",
-    widget=None,
+    widget="conquest_widget.games.codex.widget:App",
     seed_document="003_52b6586dc5bff5c5.txt",
     icon="📜",
 )

@@ -64,7 +64,9 @@ def results_html(outcome: dict[str, Any], view: dict[str, Any], lang: str) -> st
 UI = GameUI(
     game="codex",
     options=(
-        Option("k", {"en": STRINGS["ui_k"][0], "ja": STRINGS["ui_k"][1]}, default=DEFAULT_K, choices=(3, 4, 5)),
+        # a whole number 3-5 rather than a choice: MatchApp builds a choice's Dropdown with its
+        # value before its options, which ipywidgets refuses
+        Option("k", {"en": STRINGS["ui_k"][0], "ja": STRINGS["ui_k"][1]}, default=DEFAULT_K, low=3, high=5),
         Option("starting_cash", {"en": STRINGS["ui_starting_cash"][0], "ja": STRINGS["ui_starting_cash"][1]},
                default=DEFAULT_STARTING_CASH, low=0, high=MAX_STARTING_CASH),
     ),
