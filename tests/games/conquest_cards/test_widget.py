@@ -1,0 +1,348 @@
+"""The card table in a kernel: games played only by clicking the board's buttons, legal
+selections only, hot-seat secrecy of every live widget's state, the end screen."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from typing import Any
+
+import ipywidgets as W
+import pytest
+from ipywidgets.widgets.widget import (
+    _instances,  # what Widget.widgets (deprecated) returns
+)
+
+from conquest_widget.core.protocol import CHANCE
+from conquest_widget.games.conquest_cards.cards import FACES, JOKER
+from conquest_widget.games.conquest_cards.engine import ConquestCards
+from conquest_widget.games.conquest_cards.setup import CardsSetup, PlayerSeat
+from conquest_widget.games.conquest_cards.widget import (
+    UI,
+    App,
+    CardsBoard,
+    event_text,
+    make_setup,
+    results_html,
+)
+from conquest_widget.ui.controller import MatchController
+from conquest_widget.ui.game_ui import SeatChoice
+
+from .util import pos_match
+
+CODE = re.compile(r"(?<![0-9A-Za-z])(10|[2-9A])([SHCD])(?![0-9A-Za-z])")
+SHOWN = re.compile(r"(10|[2-9A])([♠♥♣♦])")
+JOKER_CODE = re.compile(r"(?<![0-9A-Za-z])JK(?![0-9A-Za-z])")
+SYMBOL_SUIT = {"♠": "S", "♥": "H", "♣": "C", "♦": "D"}
+
+
+@pytest.fixture(autouse=True)
+def _fresh_widgets():
+    """Every test starts with no live widget (the secrecy scan reads all of them)."""
+    W.Widget.close_all()
+    yield
+    W.Widget.close_all()
+
+
+# ------------------------------------------------------------------ helpers
+def buttons(widget: W.Widget) -> list[W.Button]:
+    """Every button in ``widget``'s tree that a player could click (shown, enabled)."""
+    out = []
+    stack = [widget]
+    while stack:
+        w = stack.pop()
+        if isinstance(w, W.Box):
+            if w.layout.display == "none":
+                continue
+            stack.extend(reversed(w.children))
+        elif isinstance(w, W.Button) and not w.disabled and w.layout.display != "none":
+            out.append(w)
+    return out
+
+
+def classes_of(b: W.Button) -> set[str]:
+    return set(b._dom_classes)
+
+
+def card_of(b: W.Button) -> str | None:
+    return next((c[len("cw-card-"):] for c in b._dom_classes if c.startswith("cw-card-")), None)
+
+
+def cards_in_states() -> set[str]:
+    """Every card code (or card shown as rank+symbol) in the state of any live widget."""
+    text = json.dumps([w.get_state() for w in list(_instances.values())], ensure_ascii=False, default=str)
+    found = {a + b for a, b in CODE.findall(text)} | {a + SYMBOL_SUIT[b] for a, b in SHOWN.findall(text)}
+    if JOKER_CODE.search(text):
+        found.add(JOKER)
+    return found
+
+
+def seen_by(m: ConquestCards, seat: int) -> set[str]:
+    """The cards ``seat`` has seen: its hand, every pile, set-aside and revealed cards, and
+    every card named in the events it received."""
+    st = m.state
+    seen = set(st["hands"][seat]) | set(st["set_aside"])
+    for p in st["piles"]:
+        for pile in p:
+            seen.update(pile)
+    for h in st["revealed"] or ():
+        seen.update(h)
+    blob = json.dumps(m.events_for(seat))
+    seen |= {a + b for a, b in CODE.findall(blob)}
+    if JOKER_CODE.search(blob):
+        seen.add(JOKER)
+    return seen
+
+
+def check_board_matches_legal(board: CardsBoard, c: MatchController) -> None:
+    """Every shown hand card is enabled exactly when selecting/unselecting it is legal."""
+    legal = c.legal
+    sel = {a["card"] for a in legal if a["type"] == "select"}
+    unsel = {a["card"] for a in legal if a["type"] == "unselect"}
+    joker = any(a["type"] == "joker" for a in legal)
+    for b in board.hand_buttons:
+        code = card_of(b)
+        if code is None:
+            assert b.disabled and b.layout.display == "none"
+            continue
+        want = joker if code == JOKER else (code in sel or code in unsel)
+        assert (not b.disabled) == want, (code, legal)
+
+
+def play_by_clicks(c: MatchController, board: CardsBoard, rng: random.Random, *, limit: int = 6000,
+                   on_step: Any = None) -> int:
+    """Click random enabled buttons of the board until the game is over (hot seat: the
+    cover is passed with ``uncover``).  Every click must be legal (no refusal message)."""
+    clicks = 0
+    while not c.is_over:
+        assert clicks < limit, "the game did not end"
+        if c.cover:
+            c.uncover()
+            if on_step:
+                on_step()
+            continue
+        check_board_matches_legal(board, c)
+        options = buttons(board)
+        assert options, f"nothing to click: legal={c.legal}"
+        # prefer finishing a play over endless selecting
+        faces = [b for b in options if "cwc-target" in classes_of(b)]
+        b = rng.choice(faces) if faces and rng.random() < 0.6 else rng.choice(options)
+        b.click()
+        clicks += 1
+        assert c.message == "", c.message
+        if on_step:
+            on_step()
+    return clicks
+
+
+# ------------------------------------------------------------------ tests
+@pytest.mark.parametrize("options", [
+    {},
+    {"jokers": True},
+    {"ace_eleven": True, "reveal_hands": True, "jokers": True},
+    {"reveal_hands": True},
+])
+def test_full_game_human_vs_cpu_by_clicks(options):
+    for seed, n in ((3, 2), (8, 3)):
+        setup = CardsSetup(tuple(PlayerSeat(f"P{i}", cpu=i > 0, bot="easy") for i in range(n)), None, **{
+            "ace_eleven": False, "reveal_hands": False, "jokers": False, **options})
+        m = ConquestCards(setup, seed=seed)
+        c = MatchController(m, humans={0})
+        board = CardsBoard(c, "en")
+        clicks = play_by_clicks(c, board, random.Random(seed))
+        assert clicks > 10
+        assert m.is_over and c.outcome() is not None
+        assert "Game over" in board.status.value
+        assert all(b.disabled for b in board.hand_buttons + [board.draw_button, board.end_button])
+
+
+def test_joker_is_played_by_clicking_it_then_an_opponents_face_card():
+    m = pos_match([["JK", "7S"], ["2H"]], stage="play", jokers=True)
+    c = MatchController(m, humans={0, 1})
+    board = CardsBoard(c, "en")
+    joker = next(b for b in board.hand_buttons if card_of(b) == JOKER)
+    opp = board.panels[1].faces["Q"]
+    assert opp.disabled and not joker.disabled
+    joker.click()  # arms the joker: opponent face cards become targets, own ones not
+    assert not opp.disabled and "cwc-target" in classes_of(opp)
+    assert all(board.panels[0].faces[f].disabled for f in FACES)
+    assert "Joker ready" in board.status.value
+    opp.click()
+    assert m.state["piles"][1][1] == [JOKER] and c.message == ""
+    assert "now -5" in event_text(c.events[-1], "en", ["A", "B"]) or c.events[-1]["type"] == "joker"
+
+
+def test_only_selections_that_stay_legal_are_enabled():
+    m = pos_match([["7S", "9S", "9H", "2D", "7H"], ["2H"]], stage="play")
+    c = MatchController(m, humans={0})
+    board = CardsBoard(c, "en")
+    by_code = {card_of(b): b for b in board.hand_buttons if card_of(b)}
+    assert not any(by_code[x].disabled for x in by_code)  # anything may start a play
+    assert all(board.panels[0].faces[f].disabled for f in FACES)  # nothing selected: no play yet
+    by_code["7S"].click()
+    enabled = {x for x, b in by_code.items() if not b.disabled}
+    assert enabled == {"7S", "9S", "7H"}  # itself (unselect), same suit, same value
+    assert "cwc-selected" in classes_of(by_code["7S"]) and "cwc-dim" in classes_of(by_code["2D"])
+    assert all(not board.panels[0].faces[f].disabled for f in FACES)
+    assert all(board.panels[1].faces[f].disabled for f in FACES)
+    by_code["9S"].click()  # now a suit group: only spades
+    assert {x for x, b in by_code.items() if not b.disabled} == {"7S", "9S"}
+    board.panels[0].faces["K"].click()
+    assert m.state["piles"][0][2] == ["7S", "9S"]
+    assert "16" in board.panels[0].piles["K"].value
+    assert board.hand_codes() == ["7H", "9H", "2D"]  # the turn passed to seat 1 (a CPU) and back: draw first
+    assert c.view["stage"] == "draw" and not board.draw_button.disabled
+
+
+def test_hot_seat_cover_and_no_card_of_another_hand_in_any_widget_state():
+    m = ConquestCards(CardsSetup.quick(2, jokers=True), seed=21)
+    c = MatchController(m, humans={0, 1})
+    board = CardsBoard(c, "en")
+    covers = 0
+    checks = 0
+
+    def check():
+        nonlocal covers, checks
+        if c.cover:
+            covers += 1
+            assert c.view.get("viewer") is None and not board.hand_codes()
+            seen: set[str] = set()
+            for s in range(m.n_seats):  # public: only what everybody saw
+                seen |= seen_by(m, s)
+            hidden = set()
+            for h in m.state["hands"]:
+                hidden |= set(h)
+            hidden |= set(m.state["deck"])
+            leaked = (cards_in_states() & hidden) - public_cards(m)
+            assert not leaked, leaked
+        else:
+            leaked = cards_in_states() - seen_by(m, c.viewer)
+            assert not leaked, f"seat {c.viewer} could read {leaked}"
+        checks += 1
+
+    play_by_clicks(c, board, random.Random(4), on_step=check)
+    assert covers >= 10 and checks > 50
+
+
+def public_cards(m: ConquestCards) -> set[str]:
+    st = m.state
+    out = set(st["set_aside"])
+    for p in st["piles"]:
+        for pile in p:
+            out.update(pile)
+    for h in st["revealed"] or ():
+        out.update(h)
+    return out
+
+
+def test_secrecy_scan_can_fail():
+    """The scan finds a card of the other hand as soon as any widget holds one."""
+    m = ConquestCards(CardsSetup.quick(2), seed=21)
+    c = MatchController(m, humans={0, 1})
+    CardsBoard(c, "en")
+    assert not cards_in_states() - seen_by(m, c.viewer)
+    secret = m.state["hands"][1 - c.viewer][0]
+    leak = W.HTML(f"<span class='cwc-c' data-card='{secret}'></span>")
+    assert secret in cards_in_states() - seen_by(m, c.viewer)
+    leak.value = f"<span>{secret[:-1]}{'♠♥♣♦'['SHCD'.index(secret[-1])]}</span>"  # the shown form too
+    assert secret in cards_in_states() - seen_by(m, c.viewer)
+    leak.close()
+    b = W.Button()
+    b.add_class(f"cw-card-{secret}")  # a class name too
+    assert secret in cards_in_states() - seen_by(m, c.viewer)
+
+
+def test_board_reuses_its_widgets_between_redraws():
+    m = ConquestCards(CardsSetup.quick(2), seed=2)
+    c = MatchController(m, humans={0})
+    board = CardsBoard(c, "en")
+    before = set(_instances)
+    rng = random.Random(1)
+    for _ in range(30):
+        if c.is_over:
+            break
+        rng.choice(buttons(board)).click()
+    created = set(_instances) - before
+    # only new hand-card buttons (and their layouts/styles) when a hand grows past its size so far
+    assert len(created) <= 3 * len(board.hand_buttons)
+
+
+def test_results_walk_through_scoring_and_escape_hostile_names():
+    evil = "<img src=x onerror=f()>"
+    setup = CardsSetup((PlayerSeat(evil), PlayerSeat("B&o", cpu=True, bot="easy")), None)
+    m = ConquestCards(setup, seed=5)
+    c = MatchController(m, humans={0})
+    board = CardsBoard(c, "en")
+    play_by_clicks(c, board, random.Random(2))
+    html = results_html(c.outcome(), c.view, "en")
+    assert "<img" not in html and "&lt;img src=x onerror=f()&gt;" in html and "B&amp;o" in html
+    for face in ("Jack (1 pt)", "Queen (2 pt)", "King (3 pt)"):
+        assert face in html
+    assert " won " in html or "shared win" in html
+    assert "<img" not in board.panels[0].head.value
+    ja = results_html(c.outcome(), c.view, "ja")
+    assert "ジャック（1点）" in ja and "<img" not in ja
+
+
+def test_results_tell_the_tie_break_and_revealed_hands():
+    from conquest_widget.games.conquest_cards.scoring import score
+
+    # King: 10 each, seat 0 has an ace there (aces decide); Jack: both 4, one ace each (shared)
+    d = score([[4, 0, 10], [4, 9, 10]], [[1, 0, 1], [1, 0, 0]], [[True, False, True], [True, True, True]])
+    view = {"players": [{"name": "Ann", "suit": "S"}, {"name": "Ben", "suit": "H"}],
+            "revealed": [["7H"], []], "dead": []}
+    html = results_html({"ranks": d["ranks"], "details": d}, view, "en")
+    assert "King (3 pt): Ann with 10, more aces in a tie" in html
+    assert "Jack (1 pt): shared by Ann, Ben" in html
+    assert "Ann&#x27;s hand at the end: 7♥" in html and "Dead cards: none" in html
+    assert "won on points" in html
+
+
+def test_set_lang_and_event_text():
+    m = ConquestCards(CardsSetup.quick(2), seed=2)
+    c = MatchController(m, humans={0})
+    board = CardsBoard(c, "ja")
+    assert "カードを1枚引いて" in board.status.value
+    assert board.draw_button.description.startswith("引く")
+    board.set_lang("en")
+    assert "draw a card" in board.status.value and board.end_button.description == "End turn"
+    names = ["Ann", "Ben"]
+    lines = [event_text(e, "en", names) for e in c.events]
+    assert any(x and "Ann was dealt" in x for x in lines)
+    assert not any(x and "Ben was dealt" in x and "♠" in x for x in lines)  # only counts for Ben
+    assert event_text({"type": "draw", "seat": 0}, "ja") == "プレイヤー1がカードを1枚引きました"
+    assert event_text({"type": "select", "seat": 0, "card": "7S"}, "en") is None
+
+
+def test_make_setup_and_seat_choices_round_trip():
+    seats = [SeatChoice("Ann"), SeatChoice("Ben", bot="hard"), SeatChoice("Chika", bot="easy")]
+    s = make_setup(seats, {"ace_eleven": True, "reveal_hands": False, "jokers": True, "suits_in_order": False})
+    assert s.suits is None and s.ace_eleven and s.jokers and not s.reveal_hands
+    assert UI.seat_choices(s) == seats
+    assert make_setup(seats, {"suits_in_order": True}).suits == ("S", "H", "C")
+    with pytest.raises(Exception, match="CPU level"):
+        make_setup([SeatChoice("A"), SeatChoice("B", bot="godlike")], {})
+    with pytest.raises(Exception, match="names must differ"):
+        make_setup([SeatChoice("A"), SeatChoice("A", bot="easy")], {})
+
+
+def test_app_plays_a_game_from_the_setup_form_to_the_results(tmp_path):
+    app = App(save_dir=tmp_path)
+    app.new_game()
+    app.n_players.value = 3
+    for i, (name, kind) in enumerate(app.seat_rows[:3]):
+        kind.value = "human" if i == 0 else "easy"
+    app.option_widgets["jokers"].value = True
+    app.speed.value = "instant"
+    app.seed.value = "17"
+    app.start()
+    assert app.screen == "play", app.message.value
+    board = app.board
+    assert isinstance(board, CardsBoard)
+    play_by_clicks(app.controller, board, random.Random(3))
+    assert app.screen == "results"
+    story = next(w for w in app.body.children if "cw-results" in getattr(w, "_dom_classes", ()))
+    assert "How the game was scored" in story.value
+    chance = [e for e in app.controller.document()["log"] if e["seat"] == CHANCE]
+    assert chance  # the shuffle (and suits) were logged
