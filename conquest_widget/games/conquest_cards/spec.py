@@ -14,7 +14,7 @@ SPEC = GameSpec(
     version=1,
     engine="conquest_widget.games.conquest_cards.engine:ConquestCards",
     bots="conquest_widget.games.conquest_cards.bots",
-    widget=None,
+    widget="conquest_widget.games.conquest_cards.widget:App",
     seed_document="004_5917743913ab6c9e.txt",
     icon="🂡",
 )
