@@ -326,7 +326,7 @@ RESULT = _obj(
         "mode": {"oneOf": [{"type": "null"}, {"type": "string", "pattern": r"^[a-z_]{1,40}$"}]},
         "turns": {"oneOf": [{"type": "null"}, _int(1, 10**6)]},
         # one reason, or several joined by "+" (the Codex's end triggers firing together)
-        "end_reason": {"oneOf": [{"type": "null"}, {"type": "string", "pattern": r"^[a-z_]{1,40}(\+[a-z_]{1,40}){0,3}$"}]},
+        "end_reason": {"oneOf": [{"type": "null"}, {"type": "string", "pattern": r"^[a-z][a-z0-9_]{0,39}(\+[a-z][a-z0-9_]{0,39}){0,3}$"}]},
         "actions": _int(0, MAX_LOG),
         "standings": {"type": "array", "items": STANDING, "minItems": 2, "maxItems": MAX_SEATS},
         "winners": {"type": "array", "items": NAME, "maxItems": MAX_SEATS},

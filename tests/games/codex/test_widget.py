@@ -288,8 +288,6 @@ def test_in_the_shell_from_the_picker_to_the_results(tmp_path) -> None:
     assert "最終資産" in app.body.children[0].value
 
 
-@pytest.mark.xfail(strict=True, reason="saves/schema.py: the results' end_reason pattern ^[a-z_]... refuses "
-                   "the Codex's trigger 'group_15' (digits), so MatchApp shows 'this result cannot be recorded'")
 def test_a_finished_game_ended_by_a_group_of_15_is_recorded(tmp_path) -> None:
     from conquest_widget.ui.app import ConquestApp
 
