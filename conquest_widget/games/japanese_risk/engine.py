@@ -41,6 +41,7 @@ __all__ = [
     "ADJ",
     "CASTLE_COST",
     "CODES",
+    "HUMAN",
     "NEUTRAL",
     "NINJA_COST",
     "PILES",
@@ -58,6 +59,7 @@ __all__ = [
     "Move",
     "NinjaMove",
     "Place",
+    "RiskPlayer",
     "RiskSetup",
     "Strike",
     "export_for_seat",
@@ -187,25 +189,74 @@ class Hold(Action):
 
 
 # ------------------------------------------------------------ setup
+#: the ``bots`` entry of a human seat
+HUMAN = "human"
+
+
+class RiskPlayer(str):
+    """A player's name (a plain ``str`` everywhere the engine uses it) that also tells
+    who plays the seat: ``bot`` is ``"human"`` or a CPU level of ``bots.BOTS``.  Saves and
+    results read ``name``/``cpu``/``bot`` from it.
+
+    >>> p = RiskPlayer("Ben", "hard")
+    >>> p, p.name, p.cpu, p.bot, p == "Ben"
+    ('Ben', 'Ben', True, 'hard', True)
+    """
+
+    bot: str
+
+    def __new__(cls, name: str, bot: str = HUMAN) -> Self:
+        obj = super().__new__(cls, name)
+        obj.bot = bot
+        return obj
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (RiskPlayer, (str(self), self.bot))
+
+    @property
+    def name(self) -> str:
+        return str(self)
+
+    @property
+    def cpu(self) -> bool:
+        return self.bot != HUMAN
+
+
+def _bot_levels() -> tuple[str, ...]:
+    from .bots import BOTS  # bots import this module: looked up when a setup is made
+
+    return tuple(BOTS)
+
+
 @dataclass(frozen=True)
 class RiskSetup:
     """A validated Japanese Risk setup.
 
     ``players``: 2-5 names; ``shogun``: ``"all"`` (more than all other territories,
     neutral ones included) or ``"players"`` (more than the other players' together);
-    ``round_limit``: None (off) or the last round, after which most territories wins.
+    ``round_limit``: None (off) or the last round, after which most territories wins;
+    ``bots``: who plays each seat, ``"human"`` or a CPU level of ``bots.BOTS`` (empty =
+    all human), so that a reloaded game knows its CPUs.
 
     >>> RiskSetup.from_dict({"players": ["A", "B", "C"], "round_limit": 10}).round_limit
     10
+    >>> s = RiskSetup(players=("Aki", "Ben"), bots=("human", "hard"))
+    >>> [p.cpu for p in s.players], RiskSetup.from_dict(s.to_dict()) == s
+    ([False, True], True)
     >>> RiskSetup.from_dict({"players": ["A"]})
     Traceback (most recent call last):
     ...
     conquest_widget.errors.SetupError: Japanese Risk needs 2-5 players, got 1
+    >>> RiskSetup(players=("A", "B"), bots=("human", "genius"))
+    Traceback (most recent call last):
+    ...
+    conquest_widget.errors.SetupError: bots[1] must be 'human' or a CPU level ('easy', 'normal', 'hard'), got 'genius'
     """
 
     players: tuple[str, ...]
     shogun: str = "all"
     round_limit: int | None = None
+    bots: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         players = self.players
@@ -215,26 +266,49 @@ class RiskSetup:
         for p in players:
             if not isinstance(p, str) or not 1 <= len(p) <= 24 or not p.isprintable():
                 raise SetupError(f"a player name must be 1-24 printable characters, got {p!r}"[:200])
-        object.__setattr__(self, "players", tuple(players))
         if self.shogun not in ("all", "players"):
             raise SetupError(f"shogun must be 'all' or 'players', got {self.shogun!r}"[:200])
         rl = self.round_limit
         if rl is not None and (not isinstance(rl, int) or isinstance(rl, bool) or not 1 <= rl <= MAX_ROUND_LIMIT):
             raise SetupError(f"round_limit must be None or 1-{MAX_ROUND_LIMIT}, got {rl!r}"[:200])
+        bots = self.bots
+        if not isinstance(bots, (tuple, list)) or (bots and len(bots) != len(players)):
+            raise SetupError(f"bots must list one entry per player ({len(players)}), got {bots!r}"[:200])
+        levels = _bot_levels()
+        for i, b in enumerate(bots):
+            if not isinstance(b, str) or (b != HUMAN and b not in levels):
+                raise SetupError(f"bots[{i}] must be 'human' or a CPU level {levels}, got {b!r}"[:200])
+        bots = tuple(bots) if any(b != HUMAN for b in bots) else ()  # all human: the default
+        object.__setattr__(self, "bots", bots)
+        object.__setattr__(self, "players", tuple(RiskPlayer(str(p), bots[i] if bots else HUMAN)
+                                                  for i, p in enumerate(players)))
+
+    @property
+    def humans(self) -> frozenset[int]:
+        """The seats played by people."""
+        return frozenset(i for i, p in enumerate(self.players) if not p.cpu)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"players": list(self.players), "shogun": self.shogun, "round_limit": self.round_limit}
+        d: dict[str, Any] = {"players": [str(p) for p in self.players], "shogun": self.shogun,
+                             "round_limit": self.round_limit}
+        if self.bots:  # documents of all-human games stay as they were
+            d["bots"] = list(self.bots)
+        return d
 
     @classmethod
     def from_dict(cls, data: Any) -> RiskSetup:
         if not isinstance(data, Mapping):
             raise SetupError(f"a setup must be an object, got {type(data).__name__}")
-        extra = set(data) - {"players", "shogun", "round_limit"}
+        extra = set(data) - {"players", "shogun", "round_limit", "bots"}
         if extra:
             raise SetupError(f"unknown setup fields {sorted(extra)}"[:200])
         if "players" not in data:
             raise SetupError("a setup needs players")
-        return cls(players=data["players"], shogun=data.get("shogun", "all"), round_limit=data.get("round_limit"))
+        bots = data.get("bots", ())
+        if not isinstance(bots, (list, tuple)):
+            raise SetupError(f"bots must be a list, got {type(bots).__name__}")
+        return cls(players=data["players"], shogun=data.get("shogun", "all"), round_limit=data.get("round_limit"),
+                   bots=tuple(bots))
 
 
 def _err(msg: str, reason: str, **details: Any) -> IllegalActionError:
@@ -862,7 +936,7 @@ class JapaneseRisk(Match):
         players = []
         for p in range(n):
             players.append({
-                "seat": p, "name": self.setup.players[p], "territories": self.count(p),
+                "seat": p, "name": str(self.setup.players[p]), "territories": self.count(p),
                 "castles": s["castles_bought"][p], "income_total": s["income_total"][p],
                 "deployed": s["deployed"][p],
                 # armies on cards + 3 per ninja ever bought + unspent income: public arithmetic

@@ -1,0 +1,204 @@
+"""A reusable map of the 47 prefectures: one ipyleaflet Polygon per prefecture (no tile
+layer: it works offline), restyled incrementally, with optional labels.
+
+Games draw on it with plain style dicts; only the polygons whose style changed are
+touched, in one ``hold_sync`` batch each, so a move sends a few style traits instead of
+re-sending geometry.  Every polygon's SVG path carries the stable CSS classes
+``cw-pref cw-pref-<code>`` (for browser tests and page styling).
+
+    >>> m = PrefectureMap()
+    >>> len(m.polygons), m.polygons[13].class_name
+    (47, 'cw-pref cw-pref-13')
+    >>> clicked = []
+    >>> m.on_region_click(clicked.append)
+    >>> m.click(13); clicked
+    [13]
+    >>> m.apply_styles({13: {"fill_color": "#ff0000"}, 27: {"fill_color": "#00ff00"}})
+    [13, 27]
+    >>> m.apply_styles({13: {"fill_color": "#ff0000"}, 27: {"fill_color": "#0000ff"}})   # only Osaka changed
+    [27]
+    >>> m.set_labels({13: "<b>5</b>"}), m.labels[13].icon.html
+    ([13], '<b>5</b>')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import ipyleaflet as L
+import ipywidgets as W
+from shapely.geometry import MultiPolygon, Polygon
+from traitlets import Unicode
+
+from conquest_widget.errors import ConquestError
+from conquest_widget.maps.japan.board import japan
+from conquest_widget.maps.japan.geo import prefecture_shapes
+
+__all__ = ["BASE_STYLE", "STYLE_KEYS", "PrefectureMap", "PrefecturePolygon"]
+
+#: the style traits :meth:`PrefectureMap.apply_styles` may set
+STYLE_KEYS = ("fill_color", "fill_opacity", "color", "weight", "dash_array", "opacity")
+#: every polygon's style before the first :meth:`PrefectureMap.apply_styles`
+BASE_STYLE: dict[str, Any] = {"fill_color": "#efe9da", "fill_opacity": 0.75, "color": "#6b6b6b", "weight": 1,
+                              "dash_array": None, "opacity": 1.0}
+CENTER = [37.0, 137.5]
+
+
+class PrefecturePolygon(L.Polygon):
+    """A Polygon whose SVG path carries stable CSS classes (Leaflet's ``className``
+    option, passed through ipyleaflet's options list)."""
+
+    class_name = Unicode("").tag(sync=True, o=True)
+
+
+def _ring(coords: Any) -> list[list[float]]:
+    return [[round(lat, 4), round(lon, 4)] for lon, lat in coords]
+
+
+def _locations(geom: Polygon | MultiPolygon) -> list:
+    polys = list(geom.geoms) if isinstance(geom, MultiPolygon) else [geom]
+    parts = [[_ring(p.exterior.coords)] + [_ring(h.coords) for h in p.interiors] for p in polys]
+    if len(parts) == 1:
+        return parts[0] if len(parts[0]) > 1 else parts[0][0]
+    return parts
+
+
+def label_point(code: int) -> list[float]:
+    """``[lat, lon]`` of a prefecture's label point.
+
+    >>> [round(x) for x in label_point(13)]
+    [36, 139]
+    """
+    lon, lat = japan().prefecture(code).label
+    return [lat, lon]
+
+
+class PrefectureMap(W.VBox):
+    """The 47 prefectures on an ipyleaflet map (see the module docstring).
+
+    ``sea_links`` draws the board's sea connections as dashed lines; ``labels`` adds one
+    marker per prefecture whose HTML :meth:`set_labels` changes (clicking a label counts
+    as clicking its prefecture).
+    """
+
+    def __init__(self, *, height: str = "520px", sea_links: bool = True, labels: bool = True,
+                 zoom: float = 5, center: list[float] | None = None, **kwargs: Any) -> None:
+        self.map = L.Map(
+            center=center or CENTER, zoom=zoom, min_zoom=4, max_zoom=10, scroll_wheel_zoom=True,
+            keyboard=False, double_click_zoom=False, layers=(), attribution_control=False,
+            layout=W.Layout(height=height, width="100%", flex="0 0 auto"),
+        )
+        self.polygons: dict[int, PrefecturePolygon] = {}
+        self.labels: dict[int, L.Marker] = {}
+        self._styles: dict[int, dict[str, Any]] = {}
+        self._label_html: dict[int, str] = {}
+        self._icons: dict[str, L.DivIcon] = {}
+        self._callbacks: list[Callable[[int], Any]] = []
+        #: codes restyled by the last :meth:`apply_styles` (tests, benchmarks)
+        self.touched: list[int] = []
+        shapes = prefecture_shapes()
+        layers: list[L.Layer] = []
+        for p in japan().prefectures:
+            poly = PrefecturePolygon(locations=_locations(shapes[p.code]), name=p.name_en,
+                                     class_name=f"cw-pref cw-pref-{p.code}", **BASE_STYLE)
+            poly.on_click(self._clicker(p.code))
+            self.polygons[p.code] = poly
+            self._styles[p.code] = dict(BASE_STYLE)
+            layers.append(poly)
+        if sea_links:
+            for c in japan().connections:
+                if c.kind == "sea":
+                    layers.append(L.Polyline(locations=[label_point(c.a), label_point(c.b)], color="#2a6f97",
+                                             weight=2, dash_array="5 7", fill=False, name=f"sea {c.a}-{c.b}"))
+        if labels:
+            for p in japan().prefectures:
+                marker = L.Marker(location=label_point(p.code), draggable=False, keyboard=False,
+                                  title=p.name_en, icon=self._icon(""))
+                marker.on_click(self._clicker(p.code))
+                self.labels[p.code] = marker
+                self._label_html[p.code] = ""
+                layers.append(marker)
+        self.map.layers = tuple(layers)
+        super().__init__(children=[self.map], **kwargs)
+        self.add_class("cw-prefecture-map")
+
+    # ------------------------------------------------------------ clicks
+    def on_region_click(self, callback: Callable[[int], Any]) -> None:
+        """Call ``callback(code)`` when a prefecture (or its label) is clicked."""
+        self._callbacks.append(callback)
+
+    def click(self, code: int) -> None:
+        """Act as if prefecture ``code`` was clicked (what the browser's click does)."""
+        if code not in self.polygons:
+            raise ConquestError(f"there is no prefecture {code!r} (expected a JIS code 1-47)")
+        for cb in list(self._callbacks):
+            cb(code)
+
+    def _clicker(self, code: int) -> Callable[..., None]:
+        def on_click(**_: Any) -> None:
+            self.click(code)
+        return on_click
+
+    # ------------------------------------------------------------ styles
+    def style_of(self, code: int) -> dict[str, Any]:
+        """The style prefecture ``code`` shows now."""
+        return dict(self._styles[code])
+
+    def apply_styles(self, styles: Mapping[int, Mapping[str, Any]]) -> list[int]:
+        """Restyle prefectures: ``styles`` maps a code to style keys of :data:`STYLE_KEYS`
+        (missing keys fall back to :data:`BASE_STYLE`).  Only changed traits of changed
+        polygons are sent, each polygon in one ``hold_sync``; returns the codes touched."""
+        touched = []
+        for code, style in styles.items():
+            if code not in self.polygons:
+                raise ConquestError(f"a style for an unknown prefecture {code!r} (expected 1-47)")
+            bad = set(style) - set(STYLE_KEYS)
+            if bad:
+                raise ConquestError(f"style keys must be among {STYLE_KEYS}, got {sorted(bad)}")
+            full = {**BASE_STYLE, **style}
+            old = self._styles[code]
+            if full == old:
+                continue
+            poly = self.polygons[code]
+            with poly.hold_sync():
+                for k in STYLE_KEYS:
+                    if full[k] != old[k]:
+                        setattr(poly, k, full[k])
+            self._styles[code] = full
+            touched.append(code)
+        self.touched = touched
+        return touched
+
+    # ------------------------------------------------------------ labels
+    def _icon(self, html: str) -> L.DivIcon:
+        icon = self._icons.get(html)
+        if icon is None:
+            icon = self._icons[html] = L.DivIcon(html=html, icon_size=[44, 30], icon_anchor=[22, 15])
+        return icon
+
+    def set_labels(self, labels: Mapping[int, str]) -> list[int]:
+        """Set the label HTML of some prefectures (``""`` = none); returns the codes changed.
+
+        jupyter-leaflet draws a DivIcon once, so a label changes by switching its marker
+        to another icon; icons no longer shown by any marker are closed, so a label that
+        was shown once (a private badge, say) does not live on in the page."""
+        if not self.labels:
+            raise ConquestError("this map was made with labels=False")
+        changed = []
+        for code, html in labels.items():
+            if code not in self.labels:
+                raise ConquestError(f"a label for an unknown prefecture {code!r} (expected 1-47)")
+            if html != self._label_html[code]:
+                self.labels[code].icon = self._icon(html)
+                self._label_html[code] = html
+                changed.append(code)
+        if changed:
+            used = set(self._label_html.values())
+            for html in [h for h in self._icons if h not in used]:
+                self._icons.pop(html).close()
+        return changed
+
+    def label_of(self, code: int) -> str:
+        """The label HTML prefecture ``code`` shows now."""
+        return self._label_html.get(code, "")
