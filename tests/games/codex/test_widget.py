@@ -111,7 +111,7 @@ def test_preview_before_placement_and_cancel_changes_nothing() -> None:
     assert visible(board.preview_box)
     text = board.preview_html.value
     assert "group of 2" in text                                 # the new ember group
-    assert "Tide Covenant group of 1" in text                   # conquered
+    assert "group of 1 of the Tide Covenant" in text                   # conquered
     assert "1,000 → <b>0</b>" in text                           # tide's price falls
     assert "Forced to sell" in text and "Player 2" in text       # seat 1 holds tide, has no cash
     # the group to be removed is marked on the map

@@ -331,6 +331,11 @@ class CodexBoard(W.VBox):
             self.joker_plot = None
         self.local_message = ""
         self.render()
+        # the version as a CSS class, set last: a browser test that sees it has every
+        # update of this version (comm messages arrive in order)
+        for cls in [c for c in self._dom_classes if c.startswith("cw-v-")]:
+            self.remove_class(cls)
+        self.add_class(f"cw-v-{self._version}")
 
     def render(self) -> None:
         """Draw everything from the controller's traits and the local choice."""

@@ -113,7 +113,7 @@ def players_html(view: Mapping[str, Any], lang: str) -> str:
                     f"<td><span style='color:{css_colour(p['colour'])}'>●</span> {marker}{name}</td>"
                     f"<td class='cw-cash' style='text-align:right'>{money(p['cash'])}</td>{cells}"
                     f"<td class='cw-wealth' style='text-align:right'><b>{money(p['wealth'])}</b></td></tr>")
-    return (f"<table class='cw-players' style='border-collapse:collapse;font-size:90%'>"
+    return (f"<table class='cw-players' cellpadding='3' style='border-collapse:collapse;font-size:90%'>"
             f"<tr><th>{html_text(t('ui_player', lang))}</th><th>{html_text(t('ui_cash', lang))}</th>{head}"
             f"<th>{html_text(t('ui_wealth', lang))}</th></tr>{''.join(rows)}</table>")
 
