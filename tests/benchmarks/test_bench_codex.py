@@ -22,6 +22,7 @@ from conquest_widget.core.bots import bot_rng
 from conquest_widget.core.stats import format_share, wilson
 from conquest_widget.games.codex.bots import BOTS
 from conquest_widget.games.codex.engine import CodexMatch, CodexSetup
+from conquest_widget.games.codex.rules import FACTIONS as FACTIONS_
 
 GAMES = int(os.environ.get("CODEX_GAMES", "1000"))
 STATS_GAMES = int(os.environ.get("CODEX_STATS_GAMES", "300"))
@@ -179,3 +180,83 @@ if __name__ == "__main__":
     import sys
 
     _main(sys.argv[1:])
+
+
+def test_widget_bytes_per_placement(monkeypatch) -> None:
+    """Bytes the kernel sends per placement through the Codex board (counted at
+    ``Widget._send`` as tests/benchmarks/test_bench_widget.py does): the click that opens
+    the preview, and the Confirm (the controller's new version drawn once), map layers
+    apart; two humans so every placement goes through the board."""
+    import json
+
+    import ipyleaflet as L
+    from ipywidgets import Widget
+    from ipywidgets.widgets.widget import _instances
+
+    from conquest_widget.games.codex.widget.board import CodexBoard
+    from conquest_widget.ui.controller import MatchController
+
+    sizes: dict[str, int] = {"total": 0, "map": 0}
+    original = Widget._send
+
+    def _send(self, msg, buffers=None):
+        n = len(json.dumps(msg, default=str)) + sum(len(b) for b in buffers or [])
+        sizes["total"] += n
+        if isinstance(self, (L.Layer, L.DivIcon)):
+            sizes["map"] += n
+        return original(self, msg, buffers)
+
+    monkeypatch.setattr(Widget, "_send", _send)
+    before = set(_instances)
+    c = MatchController(CodexMatch(CodexSetup.quick(2, k=4), seed=5), humans={0, 1})
+    board = CodexBoard(c, "en")
+    first_render = sum(len(json.dumps(w.get_state(), default=str)) for k, w in _instances.items() if k not in before)
+    rng = random.Random(5)
+    preview, confirm, whole, whole_map, confirm_map, update_ms = [], [], [], [], [], []
+    while not c.is_over and len(confirm) < 60:
+        legal = c.legal
+        kinds = {a["type"] for a in legal}
+        if "pick" in kinds:
+            board.share_buttons[rng.choice(FACTIONS_)].click()
+        elif "forced_sell" in kinds:
+            c.act(legal[0])
+        elif "roll" in kinds:
+            sizes["total"] = sizes["map"] = 0
+            board.roll_button.click()
+            if c.view["phase"] != "place":
+                continue
+            roll_total, roll_map = sizes["total"], sizes["map"]
+            plot = rng.choice(sorted(board.legal_plots()))
+            sizes["total"] = sizes["map"] = 0
+            board.click_plot(plot)
+            if board.joker_plot is not None:
+                board.choose_faction(board.legal_plots()[plot][0])
+            preview.append(sizes["total"])
+            click_total, click_map = sizes["total"], sizes["map"]
+            sizes["total"] = sizes["map"] = 0
+            t0 = time.perf_counter()
+            board.confirm()
+            update_ms.append(1000 * (time.perf_counter() - t0))
+            confirm.append(sizes["total"])
+            confirm_map.append(sizes["map"])
+            whole.append(roll_total + click_total + sizes["total"])
+            whole_map.append(roll_map + click_map + sizes["map"])
+        elif "end_turn" in kinds:
+            board.end_button.click()
+
+    def med(xs):
+        return statistics.median(xs)
+
+    def p95(xs):
+        return sorted(xs)[int(0.95 * (len(xs) - 1))]
+
+    print(f"RESULT codex widget first render (state of every widget): {first_render:,} B")
+    print(f"RESULT codex widget click on a plot (preview shown): median {med(preview):,.0f} B, p95 {p95(preview):,.0f} B")
+    print(f"RESULT codex widget confirm: map layers median {med(confirm_map):,.0f} B / p95 {p95(confirm_map):,.0f} B; "
+          f"everything median {med(confirm):,.0f} B / p95 {p95(confirm):,.0f} B")
+    print(f"RESULT codex widget whole placement (roll + click + confirm): map median {med(whole_map):,.0f} B; "
+          f"everything median {med(whole):,.0f} B / p95 {p95(whole):,.0f} B over {len(whole)} placements")
+    print(f"RESULT codex widget kernel time per confirm (engine + controller + board): median {med(update_ms):.1f} ms, "
+          f"p95 {p95(update_ms):.1f} ms")
+    assert len(whole) >= 20
+    assert med(confirm_map) < first_render / 20
