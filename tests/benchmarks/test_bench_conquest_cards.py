@@ -28,7 +28,7 @@ from conquest_widget.core.stats import format_share, wilson
 from conquest_widget.games.conquest_cards.bots import BOTS, HardBot
 from conquest_widget.games.conquest_cards.engine import ConquestCards
 from conquest_widget.games.conquest_cards.resample import true_state
-from conquest_widget.games.conquest_cards.setup import CardsSetup
+from conquest_widget.games.conquest_cards.setup import CardsSetup, PlayerSeat
 
 pytestmark = pytest.mark.benchmark
 
@@ -211,3 +211,93 @@ def test_bench_hard_decision_time() -> None:
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     rows.append(("load average during the run", f"{load:.1f} on {os.cpu_count()} cores"))
     _write("hard_time", "Hard decision time (aim: median < 0.5 s)", rows)
+
+
+def test_bench_card_widget_bytes_per_play(monkeypatch, tmp_path) -> None:
+    """Bytes the kernel sends to the browser per click on the card table (every comm
+    message of every widget, JSON + buffers, as tests/benchmarks/test_bench_widget.py
+    counts them): a human against an Instant CPU, every turn "draw, select the cards of a
+    group, play on a face card".  The play click's bytes include the CPU's whole reply
+    turn.  Measured twice: the board alone, and the board inside the shell's MatchApp
+    (log, autosave, buttons).  Written to the "Conquest (card game) widget" block of
+    docs/performance.md."""
+    import ipywidgets as W
+    from ipywidgets import Widget
+    from ipywidgets.widgets.widget import _instances
+    from perfdoc import update_block
+
+    from conquest_widget.games.conquest_cards.widget import App, CardsBoard
+    from conquest_widget.ui.controller import MatchController
+
+    sent = [0]
+    original = Widget._send
+
+    def _send(self, msg, buffers=None):
+        sent[0] += len(json.dumps(msg, default=str)) + sum(len(b) for b in buffers or [])
+        return original(self, msg, buffers)
+
+    monkeypatch.setattr(Widget, "_send", _send)
+
+    def click(b) -> int:
+        sent[0] = 0
+        b.click()
+        return sent[0]
+
+    def play(c: MatchController, board: CardsBoard) -> dict[str, list[int]]:
+        out: dict[str, list[int]] = {"draw": [], "select": [], "play": [], "turn": []}
+        while not c.is_over:
+            turn = click(board.draw_button)
+            out["draw"].append(turn)
+            while True:
+                free = [b for b in board.hand_buttons if not b.disabled and b.layout.display != "none"
+                        and "cwc-selected" not in b._dom_classes and "cw-card-JK" not in b._dom_classes]
+                if not free:
+                    break
+                n = click(free[0])
+                out["select"].append(n)
+                turn += n
+            faces = [b for f, b in board.panels[c.viewer].faces.items() if not b.disabled]
+            n = click(faces[-1] if faces else board.end_button)
+            out["play"].append(n)
+            out["turn"].append(turn + n)
+        return out
+
+    def med(xs: list[int]) -> str:
+        return f"{statistics.median(xs):,.0f} B (max {max(xs):,})" if xs else "-"
+
+    rows = []
+    for label, make in (("board alone", "board"), ("board in the shell's MatchApp", "app")):
+        W.Widget.close_all()
+        if make == "board":
+            m = ConquestCards(CardsSetup(tuple(PlayerSeat(f"P{i}", cpu=i > 0, bot="easy") for i in range(3)), None), seed=9)
+            c = MatchController(m, humans={0})
+            board = CardsBoard(c, "en")
+        else:
+            app = App(save_dir=tmp_path / "saves")
+            app.new_game()
+            app.n_players.value = 3
+            for i, (_name, kind) in enumerate(app.seat_rows[:3]):
+                kind.value = "human" if i == 0 else "easy"
+            app.speed.value = "instant"
+            app.seed.value = "9"
+            app.start()
+            c, board = app.controller, app.board
+        # widgets are created with their whole state (comm open, not counted by _send)
+        first = sum(len(json.dumps(w.get_state(), default=str)) for w in _instances.values())
+        out = play(c, board)
+        rows += [
+            (f"{label}: state of every live widget at the start", f"{first:,} B"),
+            (f"{label}: per draw click (median)", med(out["draw"])),
+            (f"{label}: per card selected (median)", med(out["select"])),
+            (f"{label}: per play click incl. the CPUs' replies (median)", med(out["play"])),
+            (f"{label}: per whole human turn (median, {len(out['turn'])} turns)", med(out["turn"])),
+        ]
+    print()
+    for a, b in rows:
+        print(f"  {a}: {b}")
+    update_block("cards-widget-bench", "Conquest (card game) widget (issue 12)",
+                 "Bytes the kernel sends to the browser per click on the card table, 1 human vs 2 Easy CPUs "
+                 "(Instant), counted over every comm message (`tests/benchmarks/test_bench_conquest_cards.py::"
+                 "test_bench_card_widget_bytes_per_play`).  The board reuses its widgets and sends only changed "
+                 "traits, one message per changed widget.",
+                 "bytes", "Bytes per click", rows)

@@ -77,6 +77,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "ui_player": ("Player {n}", "プレイヤー{n}"),
     "ui_you": ("you", "あなた"),
     "ui_cards": ("{n} cards", "{n}枚"),
+    "ui_card_one": ("1 card", "1枚"),
     "ui_deck": ("Deck: {n}", "山札：{n}枚"),
     "ui_draw_button": ("Draw ({n} left)", "引く（残り{n}枚）"),
     "ui_total": ("total {total}", "合計{total}"),

@@ -103,9 +103,10 @@ def results_html(outcome: Mapping[str, Any], view: Mapping[str, Any], lang: str 
     chain = details.get("chain", {})
     ranks = outcome.get("ranks") or details.get("ranks") or []
     heads = ["res_rank", "res_player"]
-    cells = "".join(f"<th>{html_text(t(h, lang))}</th>" for h in heads)
-    cells += "".join(f"<th>{html_text(face_name(f, lang))}</th>" for f in FACES)
-    cells += "".join(f"<th>{html_text(t(h, lang))}</th>" for h in ("points", "res_sum", "res_aces"))
+    th = "<th style='padding:2px 10px;text-align:left'>{}</th>"
+    cells = "".join(th.format(html_text(t(h, lang))) for h in heads)
+    cells += "".join(th.format(html_text(face_name(f, lang))) for f in FACES)
+    cells += "".join(th.format(html_text(t(h, lang))) for h in ("points", "res_sum", "res_aces"))
     rows = []
     order = sorted(range(len(names)), key=lambda s: (ranks[s] if s < len(ranks) else 99, s))
     for s in order:
@@ -115,7 +116,7 @@ def results_html(outcome: Mapping[str, Any], view: Mapping[str, Any], lang: str 
         tds = [str(ranks[s]) if s < len(ranks) else "", html_text(names[s]) + (f" {SUIT_SYMBOL.get(suit, '')}" if suit else "")]
         tds += [f"<b>{x}</b>" if w else str(x) for x, w in zip(totals, won, strict=True)]
         tds += [str(chain.get(k, [""] * len(names))[s]) for k in ("points", "sum", "aces")]
-        rows.append("<tr>" + "".join(f"<td>{x}</td>" for x in tds) + "</tr>")
+        rows.append("<tr>" + "".join(f"<td style='padding:2px 10px'>{x}</td>" for x in tds) + "</tr>")
     parts = [f"<div class='cwc-results'><h4>{html_text(t('res_heading', lang))}</h4>",
              f"<table class='cwc-score' style='border-collapse:collapse'><tr>{cells}</tr>{''.join(rows)}</table>",
              "<ol>" + "".join(f"<li>{html_text(x)}</li>" for x in lines[:-1]) + "</ol>",

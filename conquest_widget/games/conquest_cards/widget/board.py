@@ -291,7 +291,7 @@ class CardsBoard(W.VBox):
         n = p["hand_size"]
         hand = "" if seat == viewer else f" {backs_html(n)}"
         panel.head.value = (f"<span class='cwc-name'>{html_text(p['name'])}</span>{html_text(you)} "
-                            f"<b>{SUIT_SYMBOL[suit]}</b> · {html_text(t('ui_cards', lang, n=n))}{hand}")
+                            f"<b>{SUIT_SYMBOL[suit]}</b> · {html_text(t('ui_card_one' if n == 1 else 'ui_cards', lang, n=n))}{hand}")
         if seat in to_act:
             panel.add_class("cwc-turn")
         else:
