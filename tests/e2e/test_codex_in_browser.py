@@ -171,3 +171,33 @@ def test_a_whole_codex_game_against_cpus(codex: Page, artifacts, n_cpus: int) ->
     assert {"roll", "place", "confirm", "end"} <= seen
     shot(page, artifacts, f"{n_cpus}cpu-09-results")
     assert page.page_errors == []  # type: ignore[attr-defined]
+
+
+def test_codex_board_in_japanese(codex: Page, artifacts) -> None:
+    page = codex
+    set_up(page, 1)
+    page.get_by_role("button", name="Start", exact=True).click()
+    expect(page.locator(".cw-market")).to_be_visible()
+    page.get_by_role("button", name="日本語", exact=True).click()
+    expect(page.locator(".cw-market")).to_contain_text("市場")
+    expect(page.locator(".cw-market")).to_contain_text("未上場")
+    share = first_visible(page, 'button[class*="cw-share-"]')
+    expect(share).to_contain_text("の無料株を受け取る")
+    version = page.evaluate(_VERSION_JS)
+    share.click()
+    acted(page, version)
+    roll = page.locator("button.cw-roll")
+    expect(roll).to_have_text("ダイスを振る")
+    version = page.evaluate(_VERSION_JS)
+    roll.click()
+    acted(page, version)
+    expect(page.locator(".cw-dice")).to_contain_text("領域")
+    if page.locator(f'path.cw-plot[stroke="{LEGAL}"]').count():
+        click_legal_plot(page)
+        page.wait_for_function(f"() => ['confirm', 'joker'].includes(({_STATE_JS})())", timeout=60_000)
+        if page.evaluate(_STATE_JS) == "joker":
+            first_visible(page, '.cw-joker button[class*="cw-joker-"]:not(.cw-joker-cancel)').click()
+        expect(page.locator(".cw-preview")).to_contain_text("置きますか")
+        expect(page.locator("button.cw-confirm")).to_have_text("確定")
+    shot(page, artifacts, "ja-preview")
+    assert page.page_errors == []  # type: ignore[attr-defined]

@@ -9,7 +9,8 @@ import random
 import pytest
 from ipywidgets import Widget
 
-from conquest_widget.games.codex.engine import CodexMatch, CodexSetup
+from conquest_widget.games.codex.bots import BOTS
+from conquest_widget.games.codex.engine import CodexMatch, CodexSetup, Place, Roll
 from conquest_widget.games.codex.rules import FACTIONS
 from conquest_widget.games.codex.setup import CodexPlayer
 from conquest_widget.games.codex.widget import (
@@ -304,3 +305,21 @@ def test_a_finished_game_ended_by_a_group_of_15_is_recorded(tmp_path) -> None:
     assert "group_15" in c.outcome()["reason"]
     assert app.message.value == ""
     assert app.store.results("codex")
+
+
+def test_an_eliminated_human_is_told_so() -> None:
+    # seat 1 (the human) holds tide only and has no cash; seat 0's ember conquers the only
+    # tide group: seat 1 is in debt with nothing sellable and is eliminated
+    m = new_match(3, k=3, picks=["ember", "tide", "sun"], dice=[[1, EMBER]])
+    m.edit_pieces("tide", [(1, 1, 1)])
+    m.edit_pieces("ember", [(1, 2, 2)])
+    m.apply(Roll(), 0)
+    m.apply(Place(1, 1, 2, "ember"), 0)
+    c = MatchController(m, humans={1}, bots={0: BOTS["easy"](), 2: BOTS["easy"]()}, play_cpus=False)
+    board = CodexBoard(c, "en")
+    assert c.view["players"][1]["eliminated"] and c.viewer == 1 and c.legal == []
+    assert "<s>Player 2</s>" in board.players_html.value and "eliminated" in board.players_html.value
+    assert "Player 2 is eliminated · Player 1 is playing" in board.status.value
+    assert not any(visible(b) for b in (board.roll_button, board.end_button, board.forced_box))
+    c.run_cpus()                                    # the CPUs play the game out
+    assert c.is_over and "eliminated: shares forfeited" in results_html(c.outcome(), c.view, "en")

@@ -403,6 +403,9 @@ class CodexBoard(W.VBox):
                 text = f"{t('ui_your_turn', lang, player=self._name(acting))} — {hint}"
             else:
                 text = t("ui_waiting", lang, player=self._name(acting))
+                players = v.get("players", [])
+                if c.viewer is not None and c.viewer < len(players) and players[c.viewer]["eliminated"]:
+                    text = f"{t('ev_eliminated', lang, player=self._name(c.viewer))} · {text}"
             text = f"{head} · {text}" if head else text
         value = f"<h4 style='margin:4px 0'>{html_text(text)}</h4>"
         if self.status.value != value:
