@@ -15,7 +15,7 @@ from ipywidgets.widgets.widget import (
 )
 
 from conquest_widget.core.protocol import CHANCE
-from conquest_widget.games.conquest_cards.cards import FACES, JOKER
+from conquest_widget.games.conquest_cards.cards import DISPLAY, FACES, JOKER
 from conquest_widget.games.conquest_cards.engine import ConquestCards
 from conquest_widget.games.conquest_cards.setup import CardsSetup, PlayerSeat
 from conquest_widget.games.conquest_cards.widget import (
@@ -173,6 +173,30 @@ def test_joker_is_played_by_clicking_it_then_an_opponents_face_card():
     assert "now -5" in event_text(c.events[-1], "en", ["A", "B"]) or c.events[-1]["type"] == "joker"
 
 
+def test_rule_2_received_cards_are_placed_by_clicking_them_then_a_face_card():
+    from conquest_widget.games.conquest_cards.cards import number_cards
+
+    hands = [["7H", "2S"], ["5S", "3C"]]
+    rest = [c for c in number_cards() if c not in {"7H", "2S", "5S", "3C"}]
+    piles = [[rest[0:9], rest[9:18], []], [rest[18:27], rest[27:36], []]]
+    m = pos_match(hands, piles, deck=[], stage="play", reveal_hands=True)
+    c = MatchController(m, humans={0})
+    board = CardsBoard(c, "en")
+    board.end_button.click()  # the last turn ends: hands revealed; the CPU places 7♥, then seat 0 places 5♠
+    assert c.view["stage"] == "place" and board.received_area.layout.display is None
+    assert "The hands are revealed" in board.status.value
+    placed = [b for b in board.received_buttons if "cw-place-5S" in b._dom_classes]
+    assert len(placed) == 1 and not placed[0].disabled
+    assert all(board.panels[0].faces[f].disabled for f in FACES)  # pick the card first
+    placed[0].click()
+    assert "Place 5♠" in board.status.value and not board.panels[0].faces["K"].disabled
+    board.panels[0].faces["K"].click()
+    assert m.is_over and m.state["piles"][0][2] == ["5S"] and m.state["piles"][1][2] == ["7H"]
+    assert board.received_area.layout.display == "none"
+    html = results_html(c.outcome(), c.view, "en")
+    assert "Player 1&#x27;s hand at the end: 2♠ 7♥" in html and "Dead cards: 2♠ 3♣" in html
+
+
 def test_only_selections_that_stay_legal_are_enabled():
     m = pos_match([["7S", "9S", "9H", "2D", "7H"], ["2H"]], stage="play")
     c = MatchController(m, humans={0})
@@ -307,6 +331,11 @@ def test_set_lang_and_event_text():
     assert board.draw_button.description.startswith("引く")
     board.set_lang("en")
     assert "draw a card" in board.status.value and board.end_button.description == "End turn"
+    board.draw_button.click()
+    drawn = next(e["card"] for e in reversed(c.events) if e["type"] == "draw")
+    assert f"Player 1 drew {DISPLAY[drawn]}" in board.recent.value  # with the player's name
+    board.end_button.click()  # the CPU plays its turn: "since your last turn" shows it, named
+    assert "Player 2 drew a card" in board.recent.value and "Player 1 drew" not in board.recent.value
     names = ["Ann", "Ben"]
     lines = [event_text(e, "en", names) for e in c.events]
     assert any(x and "Ann was dealt" in x for x in lines)

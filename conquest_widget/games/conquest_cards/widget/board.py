@@ -39,7 +39,7 @@ import ipywidgets as W
 from conquest_widget.core.safe_text import html_text
 
 from ..cards import DISPLAY, FACES, JOKER, SUIT_SYMBOL, value
-from ..text import t
+from ..text import describe_event, t
 from .style import CSS, backs_html, card_class, card_label, pile_html
 
 _CARD_LAYOUT = {"width": "46px", "height": "66px", "margin": "0 2px"}
@@ -110,6 +110,9 @@ class CardsBoard(W.VBox):
         self.status.add_class("cw-status")
         self.msg = W.HTML()
         self.msg.add_class("cwc-msg")
+        self.recent = W.HTML()
+        self.recent.add_class("cwc-recent")
+        self.recent.add_class("cw-recent")
         self.panels = [_SeatPanel(self, s) for s in range(n)]
         self.others = W.HBox(layout=W.Layout(flex_flow="row wrap", justify_content="space-around"))
         self.mine = W.Box()
@@ -135,7 +138,7 @@ class CardsBoard(W.VBox):
                                              layout=W.Layout(align_items="center")),
                         self.mine, self.hand_title, self.hand_box, self.received_area])
         table.add_class("cwc-table")
-        super().__init__([self.style_html, self.status, self.msg, table])
+        super().__init__([self.style_html, self.status, self.msg, self.recent, table])
         self.add_class("cwc-board")
         self.add_class("cw-cards-board")
         controller.observe(self._on_version, names="version")
@@ -280,6 +283,28 @@ class CardsBoard(W.VBox):
             self.end_button.description = t("end_turn", lang)
             self.end_button.disabled = not legal["end"]
         self.status.value = self._status_html(view, legal, armed, selected, me, viewer)
+        self.recent.value = self._recent_html(c.events, players, viewer)
+
+    #: most lines of "since your last turn"
+    RECENT = 6
+
+    def _recent_html(self, events: list[dict[str, Any]], players: list[dict[str, Any]], viewer: int | None) -> str:
+        """What happened since the viewer's last play, with the players' names (the
+        viewer's own events: its own draws show its card; others' draws only a count)."""
+        if viewer is None:
+            return ""
+        names = [p["name"] for p in players]
+        lines: list[str] = []
+        for e in reversed(events):
+            kind = e.get("type")
+            if kind in ("play", "pass", "joker", "place") and e.get("seat") == viewer and lines:
+                break
+            if kind in ("select", "unselect"):
+                continue
+            lines.append(describe_event(e, self.lang, names))
+            if len(lines) >= self.RECENT:
+                break
+        return "".join(f"<div>{html_text(x)}</div>" for x in reversed(lines))
 
     def _draw_panel(self, panel: _SeatPanel, p: dict[str, Any], me: int, viewer: int | None,
                     to_act: list[int], legal: dict[str, Any], armed: tuple[str, str] | None,

@@ -31,6 +31,7 @@ CSS = """
 .cwc-board .cwc-status { background: #fffbe6; border: 1px solid #e6c36a; border-radius: 6px;
   padding: 4px 8px; }
 .cwc-board .cwc-msg { color: #a40000; }
+.cwc-board .cwc-recent { font-size: 12px; color: #333; margin: 2px 0 4px 4px; }
 .cwc-c { display: inline-block; min-width: 26px; height: 38px; line-height: 38px; padding: 0 3px;
   background: #fff; color: #222; border: 1px solid #777; border-radius: 4px; text-align: center;
   font: bold 14px/38px sans-serif; margin-left: -12px; box-shadow: 1px 1px 1px rgba(0,0,0,.35); }
