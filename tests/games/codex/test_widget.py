@@ -364,3 +364,34 @@ def test_the_replay_explorer_steps_forward_over_a_checkpoint() -> None:
     ex.go(0)
     ex.go(ex.replay.length)
     assert ex.controller.view == m.view(None)
+
+
+def test_cpus_playing_in_the_background_are_drawn_one_by_one(monkeypatch) -> None:
+    import asyncio
+
+    from conquest_widget.ui import controller as controller_module
+
+    monkeypatch.setitem(controller_module.CPU_DELAYS, "fast", 0.0)
+
+    async def main() -> tuple[list[str], CodexBoard, MatchController]:
+        setup = make_setup([SeatChoice("Ann"), SeatChoice("Bo", bot="easy")], {"k": 3})
+        c = MatchController(CodexMatch(setup, seed=2), humans={0}, cpu_speed="fast", play_cpus=False)
+        board = CodexBoard(c, "en")
+        statuses: list[str] = []
+        board.status.observe(lambda ch: statuses.append(ch["new"]), names="value")
+        rng = random.Random(2)
+        for _ in range(40):                           # the picks and a few whole turns
+            for _ in range(1000):
+                if c.legal or c.is_over:
+                    break
+                await asyncio.sleep(0)
+            if c.is_over:
+                break
+            assert c.legal and board._version == c.version
+            play_one_step(board, rng)
+        return statuses, board, c
+
+    statuses, board, c = asyncio.run(main())
+    assert any("Bo is playing" in s for s in statuses)           # drawn while the CPU played
+    assert any("Your move, Ann" in s for s in statuses)
+    assert f"cw-v-{c.version}" in board._dom_classes
