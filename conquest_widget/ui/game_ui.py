@@ -13,7 +13,7 @@ the cover screen between humans, saving, the log, the results screen with the st
         seat_choices=seat_choices,   # (setup) -> list[SeatChoice]: who is human, which CPU level
         board=CardsBoard,            # Board(controller, lang): the game's own widget
         results_html=results_html,   # (outcome: dict, view: dict, lang) -> HTML (escaped)
-        event_text=event_text,       # (event: dict, lang) -> one log line (plain text) or None
+        event_text=event_text,       # (event: dict, lang, names=None) -> one log line (plain text) or None
     )
 
 and its ``spec.py`` names ``widget="conquest_widget.games.<id>.widget:App"`` where
@@ -38,8 +38,10 @@ and its ``spec.py`` names ``widget="conquest_widget.games.<id>.widget:App"`` whe
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 HUMAN = "human"
@@ -83,7 +85,10 @@ class Option:
 
 @dataclass(frozen=True)
 class GameUI:
-    """Everything the shell needs from a game (see the module docstring)."""
+    """Everything the shell needs from a game (see the module docstring).
+
+    ``event_text(event, lang)`` may take a third argument ``names`` (the players' names in
+    seat order): the shell then passes them, so log lines can name the players."""
 
     game: str
     make_setup: Callable[[list[SeatChoice], dict[str, Any]], Any]
@@ -97,6 +102,19 @@ class GameUI:
         "en": ("Ann", "Ben", "Chika", "Dai", "Emi", "Fumi"),
         "ja": ("あん", "べん", "ちか", "だい", "えみ", "ふみ"),
     })
+
+    @cached_property
+    def _event_text_takes_names(self) -> bool:
+        try:
+            return "names" in inspect.signature(self.event_text).parameters
+        except (TypeError, ValueError):
+            return False
+
+    def log_line(self, event: dict[str, Any], lang: str, names: Sequence[str]) -> str | None:
+        """``event_text`` of ``event``, given the players' names when it takes them."""
+        if self._event_text_takes_names:
+            return self.event_text(event, lang, names=list(names))
+        return self.event_text(event, lang)
 
     def app_class(self) -> type:
         """A :class:`~conquest_widget.ui.match_app.MatchApp` subclass for this game

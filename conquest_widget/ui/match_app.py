@@ -184,7 +184,8 @@ class MatchApp(W.VBox):
 
     def _option_widget(self, o: Option) -> W.Widget:
         if o.kind == "bool":
-            w: W.Widget = W.Checkbox(value=bool(o.default), indent=False)
+            w: W.Widget = W.Checkbox(value=bool(o.default), indent=False, layout=W.Layout(width="auto"),
+                                     style={"description_width": "initial"})
         elif o.kind == "choice":
             w = W.Dropdown(value=o.default, layout=W.Layout(width="160px"))
         else:
@@ -335,7 +336,8 @@ class MatchApp(W.VBox):
 
     def _redraw_log(self) -> None:
         c = self.controller
-        lines = [line for e in c.events if (line := self.ui.event_text(e, self.lang))]
+        names = [s.name for s in self._seats]
+        lines = [line for e in c.events if (line := self.ui.log_line(e, self.lang, names))]
         self.log_view.value = (f"<details open><summary>{html_text(self._t('log'))}</summary>"
                           f"<div style='max-height:200px;overflow:auto;font-size:90%'>"
                           + "".join(f"<div>{html_text(x)}</div>" for x in lines[-LOG_LINES:][::-1])

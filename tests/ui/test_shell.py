@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import html
+from dataclasses import replace
+
+import ipywidgets as W
 
 from conquest_widget import ConquestApp, JapanConquestApp, games
+from conquest_widget.core import registry
+from conquest_widget.core.registry import get
 
 
 def _click(button) -> None:
@@ -37,7 +42,7 @@ def test_language_switch_relabels_the_picker_and_the_hosted_game(tmp_path) -> No
     app = ConquestApp(save_dir=tmp_path)
     app.language.value = "ja"
     assert "全国制覇すごろく" in app.cards["japan_conquest"][0].value
-    assert app.cards["codex"][1].description == "近日公開"
+    assert app.cards["codex"][1].description == ("遊ぶ" if get("codex").playable else "近日公開")
     game = app.play("japan_conquest")
     assert game.controller.lang == "ja"
     assert app.language.layout.display == "none"  # one language switch on screen: the game's
@@ -47,14 +52,33 @@ def test_language_switch_relabels_the_picker_and_the_hosted_game(tmp_path) -> No
     assert app.language.layout.display is None and "Japan Conquest" in app.cards["japan_conquest"][0].value
 
 
-def test_a_game_not_built_cannot_be_opened(tmp_path) -> None:
+def test_a_game_not_built_cannot_be_opened(tmp_path, monkeypatch) -> None:
+    monkeypatch.setitem(registry._specs(), "codex", replace(get("codex"), widget=None))
     app = ConquestApp(save_dir=tmp_path)
-    unbuilt = [g.id for g in games() if not g.playable]
-    for gid in unbuilt:
-        try:
-            app.play(gid)
-        except ValueError as exc:
-            assert "not playable yet" in str(exc)
-        else:
-            raise AssertionError(f"{gid} opened although it has no widget")
+    assert app.cards["codex"][1].disabled and app.cards["codex"][1].description == "coming soon"
+    try:
+        app.play("codex")
+    except ValueError as exc:
+        assert "not playable yet" in str(exc)
+    else:
+        raise AssertionError("codex opened although it has no widget")
     assert app.game_widget is None
+
+
+def test_a_hosted_game_follows_the_shells_language_switch(tmp_path) -> None:
+    app = ConquestApp(save_dir=tmp_path)
+    game = app.play("codex")
+    assert app.language.layout.display is None  # the hosted game has no switch of its own
+    app.language.value = "ja"
+    assert game.lang == "ja" and "新しいゲーム" in [b.description for b in _buttons(game)]
+    app.language.value = "en"
+    assert "New game" in [b.description for b in _buttons(game)]
+    app.show_picker()
+    assert app.game_widget is None
+
+
+def _buttons(w):
+    out = [w] if isinstance(w, W.Button) else []
+    for c in getattr(w, "children", ()):
+        out.extend(_buttons(c))
+    return out
