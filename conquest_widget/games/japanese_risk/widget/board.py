@@ -1,0 +1,718 @@
+"""The Japanese Risk board in the shared shell: the prefecture map (what the viewer
+knows), the income controls, moves and attacks by clicking, exact odds before launching,
+battles round by round with the dice, the defender's commit question, ninja windows, and
+a knowledge panel.
+
+It draws only from a :class:`~conquest_widget.ui.controller.MatchController`'s published
+traits (``view``, ``legal``, ``events``, ``version``) and sends moves only with
+``controller.act``:
+
+    >>> from conquest_widget.games.japanese_risk.engine import JapaneseRisk, RiskSetup
+    >>> from conquest_widget.ui.controller import MatchController
+    >>> c = MatchController(JapaneseRisk(RiskSetup(("Aki", "Ben"), bots=("human", "easy")), seed=3), humans={0})
+    >>> b = RiskBoard(c, "en")
+    >>> mine = c.view["me"]["cards"][0]
+    >>> b.click(mine); b.alloc == {mine: 1}
+    True
+    >>> b.buttons["place_confirm"].click(); dict(c.view["me"]["card_armies"])[mine]
+    1
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import ipywidgets as W
+
+from conquest_widget.core.safe_text import html_text
+from conquest_widget.maps.japan.board import japan
+from conquest_widget.maps.japan.prefecture_map import PrefectureMap
+
+from ..engine import CASTLE_COST, NINJA_COST
+from ..odds import MAX_ARMIES, battle_odds_float
+from ..text import t
+
+#: seat colours (5 players at most)
+COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e")
+UNKNOWN_FILL = "#c8c8c8"
+NEUTRAL_FILL = "#efe3c2"
+MOVE_BORDER = "#00a651"
+ATTACK_BORDER = "#d50000"
+SELECT_BORDER = "#111111"
+DICE = "⚀⚁⚂⚃⚄⚅"
+#: events that tell a seat who owns a territory (the knowledge panel's "how")
+KNOWING = ("revealed", "castle_built", "deployed", "moved", "captured", "committed", "handed_over", "undefended")
+
+
+def pref_name(code: int, lang: str) -> str:
+    """The prefecture's name in ``lang``.
+
+    >>> pref_name(13, "ja")
+    '東京都'
+    """
+    return japan().prefecture(code).name(lang)
+
+
+def _button(cls: str, on_click: Any, **kw: Any) -> W.Button:
+    b = W.Button(layout=W.Layout(width="auto"), **kw)
+    b.add_class(cls)
+    b.on_click(lambda _b: on_click())
+    return b
+
+
+def territory_style(owner: Any, viewer: Any, *, revealed: bool, selected: bool = False,
+                    move: bool = False, attack: bool = False, alloc: bool = False) -> dict[str, Any]:
+    """The map style of a territory as the viewer knows it: a seat's colour, neutral, or
+    unknown (grey, dashed); selected / legal-move / attack-target borders.
+
+    >>> territory_style(None, 0, revealed=False)["fill_color"]
+    '#c8c8c8'
+    >>> territory_style(1, 0, revealed=True, attack=True)["color"]
+    '#d50000'
+    """
+    if owner is None:
+        style = {"fill_color": UNKNOWN_FILL, "fill_opacity": 0.55, "color": "#8a8a8a", "weight": 1,
+                 "dash_array": "3 3"}
+    elif owner == "neutral":
+        style = {"fill_color": NEUTRAL_FILL, "fill_opacity": 0.8, "color": "#8a7a50", "weight": 1, "dash_array": None}
+    else:
+        mine_secret = owner == viewer and not revealed
+        style = {"fill_color": COLOURS[owner % len(COLOURS)], "fill_opacity": 0.35 if mine_secret else 0.7,
+                 "color": "#555555", "weight": 1, "dash_array": "6 3" if mine_secret else None}
+    if attack:
+        style.update(color=ATTACK_BORDER, weight=4, dash_array=None)
+    elif move:
+        style.update(color=MOVE_BORDER, weight=4, dash_array=None)
+    elif alloc:
+        style.update(color="#000000", weight=3, dash_array="2 3")
+    if selected:
+        style.update(color=SELECT_BORDER, weight=5, dash_array=None)
+    return style
+
+
+def _pct(p: float) -> str:
+    return f"{100 * p:.1f}%"
+
+
+class RiskBoard(W.VBox):
+    """The Japanese Risk board for one controller (see the module docstring)."""
+
+    def __init__(self, controller: Any, lang: str = "en", *, auto_hold: bool = True, **kwargs: Any) -> None:
+        self.controller = controller
+        self.lang = lang
+        #: a human with no ninja in reserve passes ninja windows without being asked
+        self.auto_hold = auto_hold
+        self.selected: int | None = None
+        self.alloc: dict[int, int] = {}
+        self.strike_target: int | None = None
+        self.renders = 0
+        self._viewer: Any = -2
+        self._version = -1
+        self._acting = False
+        self.map = PrefectureMap(height="560px")
+        self.map.on_region_click(self.click)
+        self.status = W.HTML()
+        self.status.add_class("cw-status")
+        self.info = W.HTML()
+        self.info.add_class("cw-selected-info")
+        self.count = W.BoundedIntText(value=1, min=1, max=1, description=t("ui_count", lang),
+                                      layout=W.Layout(width="170px"))
+        self.count.add_class("cw-count")
+        self.use_ninjas = W.Checkbox(value=False, indent=False, description=t("ui_use_ninjas", lang))
+        self.use_ninjas.add_class("cw-use-ninjas")
+        self.use_ninjas.observe(lambda _c: self.render(force=True), names="value")
+        self.buttons: dict[str, W.Button] = {
+            "place_confirm": _button("cw-place-confirm", self._place_confirm, button_style="primary"),
+            "place_reset": _button("cw-place-reset", self._place_reset),
+            "plus": _button("cw-plus", lambda: self._alloc(+1), description="+1"),
+            "minus": _button("cw-minus", lambda: self._alloc(-1), description="−1"),
+            "castle": _button("cw-castle", self._castle),
+            "ninja": _button("cw-buy-ninja", self._buy_ninja),
+            "deploy": _button("cw-deploy", self._deploy),
+            "launch": _button("cw-launch", lambda: self._act({"type": "launch"}), button_style="danger"),
+            "end_turn": _button("cw-end-turn", lambda: self._act({"type": "end_turn"}), button_style="primary"),
+            "clear": _button("cw-clear", self._clear),
+            "commit": _button("cw-commit", lambda: self._act({"type": "commit", "count": int(self.count.value)})),
+            "commit_all": _button("cw-commit-all", self._commit_all, button_style="primary"),
+            "commit_none": _button("cw-commit-none", lambda: self._act({"type": "commit", "count": 0})),
+            "strike": _button("cw-strike", self._strike, button_style="danger"),
+            "hold": _button("cw-hold", lambda: self._act({"type": "hold"}), button_style="primary"),
+        }
+        self.actions = W.VBox()
+        self.actions.add_class("cw-actions")
+        self.odds = W.HTML()
+        self.odds.add_class("cw-odds")
+        self.battle = W.HTML()
+        self.battle.add_class("cw-battle")
+        self.knowledge = W.HTML()
+        self.knowledge.add_class("cw-knowledge")
+        self.message = W.HTML()
+        self.message.add_class("cw-board-message")
+        panel = W.VBox([self.status, self.message, self.actions, self.info, self.odds, self.battle, self.knowledge],
+                       layout=W.Layout(width="400px", min_width="320px", overflow="hidden auto", max_height="760px",
+                                       padding="0 0 0 8px"))
+        super().__init__([W.HBox([W.Box([self.map], layout=W.Layout(flex="1 1 auto", min_width="420px")), panel])],
+                         **kwargs)
+        self.add_class("cw-risk-board")
+        controller.observe(self._on_version, names="version")
+        self.render(force=True)
+
+    # ------------------------------------------------------------ language
+    def set_lang(self, lang: str) -> None:
+        """Switch between English (``"en"``) and Japanese (``"ja"``)."""
+        self.lang = lang
+        self.count.description = t("ui_count", lang)
+        self.use_ninjas.description = t("ui_use_ninjas", lang)
+        self.render(force=True)
+
+    def _t(self, key: str, **kw: Any) -> str:
+        return t(key, self.lang, **kw)
+
+    # ------------------------------------------------------------ reading the traits
+    @property
+    def view(self) -> dict[str, Any]:
+        return self.controller.view
+
+    def _names(self) -> list[str]:
+        return [str(p["name"]) for p in self.view.get("players", [])]
+
+    def _who(self, seat: Any) -> str:
+        names = self._names()
+        if isinstance(seat, int) and 0 <= seat < len(names):
+            return names[seat]
+        return t("neutral", self.lang) if seat == "neutral" else self._t("ui_unknown")
+
+    def _legal(self) -> dict[str, Any]:
+        """The legal actions sorted for drawing: per kind, the largest count per key."""
+        out: dict[str, Any] = {"place": {}, "castle": set(), "ninja": 0, "deploy": {}, "move": {}, "attack": {},
+                               "ninja_move": {}, "launch": False, "end_turn": False, "commit": [], "hold": False,
+                               "strike": {}}
+        for a in self.controller.legal:
+            k = a["type"]
+            if k == "place":
+                out["place"][a["territory"]] = max(out["place"].get(a["territory"], 0), a["count"])
+            elif k == "castle":
+                out["castle"].add(a["territory"])
+            elif k == "ninja":
+                out["ninja"] = max(out["ninja"], a["count"])
+            elif k == "deploy":
+                out["deploy"][a["territory"]] = max(out["deploy"].get(a["territory"], 0), a["count"])
+            elif k in ("move", "ninja_move"):
+                key = (a["src"], a["dst"])
+                out[k][key] = max(out[k].get(key, 0), a["count"])
+            elif k == "attack":
+                key = (a["src"], a["target"], a["ninja"])
+                out["attack"][key] = max(out["attack"].get(key, 0), a["count"])
+            elif k == "commit":
+                out["commit"].append(a["count"])
+            elif k == "strike":
+                out["strike"][a["target"]] = max(out["strike"].get(a["target"], 0), a["count"])
+            elif k in ("launch", "end_turn", "hold"):
+                out[k] = True
+        return out
+
+    def mode(self) -> str:
+        """What the viewer is asked to do now: ``income``, ``turn``, ``commit``,
+        ``window``, or ``wait``."""
+        leg = self.controller.legal
+        if not leg:
+            return "wait"
+        kinds = {a["type"] for a in leg}
+        if kinds & {"place", "castle", "ninja"}:
+            return "income"
+        if "commit" in kinds:
+            return "commit"
+        if kinds & {"hold", "strike"}:
+            return "window"
+        return "turn"
+
+    # ------------------------------------------------------------ acting
+    def _act(self, action: Mapping[str, Any]) -> None:
+        self._acting = True
+        try:
+            self.controller.act(dict(action))
+        finally:
+            self._acting = False
+        self.render(force=True)
+
+    def click(self, code: int) -> None:
+        """A click on prefecture ``code`` (from the map or a test)."""
+        mode = self.mode()
+        if mode == "income":
+            if code in self._legal()["place"]:
+                self.selected = code
+                self._alloc(+1)
+                return
+            self.selected = code
+        elif mode == "turn":
+            leg = self._legal()
+            src = self.selected
+            if src is not None and src != code:
+                ninja = bool(self.use_ninjas.value)
+                n = int(self.count.value)
+                if not ninja and (src, code) in leg["move"]:
+                    self._act({"type": "move", "src": src, "dst": code, "count": min(n, leg["move"][(src, code)])})
+                    return
+                if ninja and (src, code) in leg["ninja_move"] and (src, code, True) not in leg["attack"]:
+                    self._act({"type": "ninja_move", "src": src, "dst": code,
+                               "count": min(n, leg["ninja_move"][(src, code)])})
+                    return
+                if (src, code, ninja) in leg["attack"]:
+                    self.selected = None
+                    self._act({"type": "attack", "src": src, "target": code, "ninja": ninja,
+                               "count": min(n, leg["attack"][(src, code, ninja)])})
+                    return
+            self.selected = None if code == src else code
+            self.use_ninjas.value = False if self.selected is None else self.use_ninjas.value
+        elif mode == "window":
+            self.strike_target = code if code in self._legal()["strike"] else None
+            self.selected = code
+        else:
+            self.selected = None if code == self.selected else code
+        self.render(force=True)
+
+    def _alloc(self, delta: int) -> None:
+        code = self.selected
+        leg = self._legal()
+        if code is None or code not in leg["place"]:
+            return
+        left = self._income_left() - sum(self.alloc.values())
+        n = self.alloc.get(code, 0) + delta
+        if delta > 0 and left <= 0:
+            return
+        if n <= 0:
+            self.alloc.pop(code, None)
+        else:
+            self.alloc[code] = n
+        self.render(force=True)
+
+    def _income_left(self) -> int:
+        return int(self.view.get("me", {}).get("income_left", 0))
+
+    def _place_confirm(self) -> None:
+        alloc, self.alloc = dict(self.alloc), {}
+        for code, n in sorted(alloc.items()):
+            if self.mode() != "income":
+                break
+            self._act({"type": "place", "territory": code, "count": n})
+
+    def _place_reset(self) -> None:
+        self.alloc = {}
+        self.render(force=True)
+
+    def _castle(self) -> None:
+        if self.selected is not None:
+            self.alloc.pop(self.selected, None)
+            self._act({"type": "castle", "territory": self.selected})
+
+    def _buy_ninja(self) -> None:
+        self._act({"type": "ninja", "count": 1})
+
+    def _deploy(self) -> None:
+        code = self.selected
+        leg = self._legal()
+        if code in leg["deploy"]:
+            self._act({"type": "deploy", "territory": code, "count": min(int(self.count.value), leg["deploy"][code])})
+
+    def _clear(self) -> None:
+        self.selected = None
+        self.strike_target = None
+        self.render(force=True)
+
+    def _commit_all(self) -> None:
+        leg = self._legal()
+        if leg["commit"]:
+            self._act({"type": "commit", "count": max(leg["commit"])})
+
+    def _strike(self) -> None:
+        target = self.strike_target
+        leg = self._legal()
+        if target in leg["strike"]:
+            self.strike_target = None
+            self._act({"type": "strike", "target": target, "count": min(int(self.count.value), leg["strike"][target])})
+
+    # ------------------------------------------------------------ drawing
+    def _on_version(self, _change: Any = None) -> None:
+        if self._acting:
+            return
+        self.render()
+
+    def render(self, force: bool = False) -> None:
+        """Redraw from the controller's traits (once per ``version`` unless ``force``)."""
+        c = self.controller
+        if not force and c.version == self._version:
+            return
+        self._version = c.version
+        if c.viewer != self._viewer or c.cover:  # another player (or the cover): forget local choices
+            self._viewer = None if c.cover else c.viewer
+            self.selected = None
+            self.alloc = {}
+            self.strike_target = None
+        mode = self.mode()
+        if mode != "income":
+            self.alloc = {}
+        self.renders += 1
+        from . import remember_names
+
+        remember_names(self._names())
+        self._draw_map(mode)
+        self._draw_status(mode)
+        self._draw_actions(mode)
+        self._draw_info(mode)
+        self._draw_odds(mode)
+        self._draw_battle()
+        self._draw_knowledge()
+        self.message.value = (f"<div style='color:#b00020'>{html_text(c.message)}</div>" if c.message else "")
+        if (self.auto_hold and mode == "window" and not self._legal()["strike"] and not c.cover):
+            self._act({"type": "hold"})
+
+    def _my_moves(self) -> tuple[dict[int, tuple[int, int]], dict[int, tuple[int, int]]]:
+        v = self.view
+        moves = {m[0]: (m[1], m[2]) for m in v.get("turn", {}).get("moves", [])} if v.get("current") == v.get("seat") else {}
+        nmoves = {m[0]: (m[1], m[2]) for m in v.get("me", {}).get("ninja_moves", [])}
+        return moves, nmoves
+
+    def _draw_map(self, mode: str) -> None:
+        v = self.view
+        viewer = v.get("seat")
+        leg = self._legal()
+        sel = self.selected
+        ninja = bool(self.use_ninjas.value)
+        move_dst: set[int] = set()
+        attack_dst: set[int] = set()
+        if mode == "turn" and sel is not None:
+            move_dst = {d for (s, d) in (leg["ninja_move"] if ninja else leg["move"]) if s == sel}
+            attack_dst = {d for (s, d, nj) in leg["attack"] if s == sel and nj == ninja}
+            move_dst -= attack_dst
+        elif mode == "window":
+            attack_dst = set(leg["strike"]) if self.strike_target is None else {self.strike_target}
+        pending = v.get("turn", {}).get("pending")
+        if pending and v.get("current") == viewer:
+            attack_dst.add(pending["target"])
+        cards = dict(map(tuple, v.get("me", {}).get("card_armies", [])))
+        my_ninjas = dict(map(tuple, v.get("me", {}).get("ninjas", [])))
+        styles: dict[int, dict[str, Any]] = {}
+        labels: dict[int, str] = {}
+        for terr in v.get("territories", []):
+            code = terr["code"]
+            styles[code] = territory_style(terr["owner"], viewer, revealed=terr["revealed"], selected=code == sel,
+                                           move=code in move_dst, attack=code in attack_dst,
+                                           alloc=code in self.alloc)
+            labels[code] = self._label(code, terr, cards.get(code, 0) + self.alloc.get(code, 0),
+                                       my_ninjas.get(code, 0), code in self.alloc)
+        self.map.apply_styles(styles)
+        self.map.set_labels(labels)
+
+    @staticmethod
+    def _label(code: int, terr: Mapping[str, Any], card: int, my_ninjas: int, planned: bool) -> str:
+        bits = []
+        if terr["castle"]:
+            bits.append("🏯")
+        if terr["armies"]:
+            bits.append(f"<b class='cw-armies'>{int(terr['armies'])}</b>")
+        if terr["ninjas"]:
+            bits.append(f"<span class='cw-ninjas'>🥷{int(terr['ninjas'])}</span>")
+        if card:
+            # the viewer's own card armies: a private badge (the view holds only the viewer's)
+            style = "border:1px dashed #000" if planned else "border:1px solid #000"
+            bits.append(f"<span class='cw-card-badge' style='background:#fff;{style};border-radius:6px;"
+                        f"padding:0 3px;font-size:10px'>✋{card}</span>")
+        if not bits:
+            return ""
+        return (f"<div class='cw-label cw-label-{code}' style='font-size:11px;text-align:center;line-height:1.1;"
+                f"pointer-events:none;white-space:nowrap'>{' '.join(bits)}</div>")
+
+    def _draw_status(self, mode: str) -> None:
+        v = self.view
+        if not v:
+            self.status.value = ""
+            return
+        limit = self._t("ui_of_limit", n=v["round_limit"]) if v.get("round_limit") else ""
+        parts = [html_text(self._t("ui_round", round=v.get("round", 0), limit=limit))]  # each part is HTML
+        phase = v.get("phase")
+        if phase == "income":
+            parts.append(html_text(self._t("ui_phase_income")))
+        elif phase == "turns" and v.get("current") is not None:
+            parts.append(html_text(self._t("ui_phase_turns", player=self._who(v["current"]))))
+        elif phase == "over":
+            parts.append(html_text(self._t("ui_phase_over")))
+        seat = v.get("seat")
+        me = v.get("me")
+        if seat is not None and me is not None:
+            colour = COLOURS[seat % len(COLOURS)]
+            parts.append(f"<span style='color:{colour};font-weight:bold'>■</span> "
+                         + html_text(self._t("ui_you", player=self._who(seat))))
+            if phase == "income":
+                parts.append(f"<span class='cw-income-left'>{html_text(self._t('ui_income_left', n=me['income_left']))}</span>")
+            parts.append(f"<span class='cw-reserve'>{html_text(self._t('ui_reserve', n=me['reserve']))}</span>")
+        if mode == "wait" and v.get("to_act") and phase != "over":
+            parts.append(html_text(self._t("ui_waiting", players=", ".join(self._who(s) for s in v["to_act"]))))
+        self.status.value = "<div>" + "<br>".join(parts) + "</div>"
+
+    def _draw_actions(self, mode: str) -> None:
+        b = self.buttons
+        leg = self._legal()
+        v = self.view
+        rows: list[W.Widget] = []
+        if mode == "income":
+            me = v["me"]
+            left = me["income_left"] - sum(self.alloc.values())
+            rows.append(W.HTML(html_text(self._t("ui_click_own"))))
+            rows.append(W.HTML(f"<span class='cw-to-place'>{html_text(self._t('ui_to_place', n=sum(self.alloc.values())))}"
+                               f" / {int(me['income_left'])}</span>"))
+            b["plus"].disabled = self.selected not in leg["place"] or left <= 0
+            b["minus"].disabled = self.alloc.get(self.selected or 0, 0) <= 0
+            b["place_confirm"].description = self._t("ui_place_confirm")
+            b["place_confirm"].disabled = not self.alloc
+            b["place_reset"].description = self._t("ui_place_reset")
+            b["place_reset"].disabled = not self.alloc
+            b["castle"].description = self._t("ui_castle", cost=CASTLE_COST)
+            b["castle"].disabled = self.selected not in leg["castle"] or left < CASTLE_COST - self.alloc.get(self.selected or 0, 0)
+            b["ninja"].description = self._t("ui_buy_ninja", cost=NINJA_COST)
+            b["ninja"].disabled = not leg["ninja"] or left < NINJA_COST
+            rows += [W.HBox([b["plus"], b["minus"], b["castle"]]), W.HBox([b["ninja"]]),
+                     W.HBox([b["place_confirm"], b["place_reset"]])]
+        elif mode == "turn":
+            pending = v.get("turn", {}).get("pending")
+            sel = self.selected
+            moves, nmoves = self._my_moves()
+            if pending:
+                groups = pending["groups"]
+                armies = sum(g[1] for g in groups if not g[3])
+                ninjas = sum(g[1] for g in groups if g[3])
+                sea = sum(g[1] for g in groups if g[2])
+                pref = pref_name(pending["target"], self.lang)
+                rows.append(W.HTML(f"<div class='cw-pending'><b>{html_text(self._t('ui_pending', pref=pref, armies=armies, ninjas=ninjas, sea=sea))}</b><br>"
+                                   f"{html_text(self._t('ui_pending_hint', pref=pref))}</div>"))
+            else:
+                rows.append(W.HTML(html_text(self._t("ui_pick_src" if sel is None else "ui_pick_dest"))))
+            mv = sum(moves.get(sel, (0, 0))) if sel is not None else 0
+            nmv = sum(nmoves.get(sel, (0, 0))) if sel is not None else 0
+            dep = leg["deploy"].get(sel, 0) if sel is not None else 0
+            ninja = bool(self.use_ninjas.value) and nmv > 0
+            if not nmv and self.use_ninjas.value:
+                self.use_ninjas.value = False
+            top = nmv if ninja else max(mv, dep)
+            if top >= 1:
+                self.count.max = max(top, 1)
+                if self.count.value > top or self.count.value < 1 or self._count_src != (sel, ninja):
+                    self.count.value = top
+                self._count_src = (sel, ninja)
+                rows.append(self.count)
+            if nmv:
+                rows.append(self.use_ninjas)
+            b["deploy"].description = self._t("ui_deploy")
+            if dep:
+                rows.append(b["deploy"])
+            b["launch"].description = self._t("ui_launch")
+            b["end_turn"].description = self._t("ui_end_turn")
+            b["clear"].description = self._t("ui_clear")
+            b["launch"].disabled = not leg["launch"]
+            b["end_turn"].disabled = not leg["end_turn"]
+            row = [b["launch"]] if leg["launch"] else [b["end_turn"]]
+            if sel is not None:
+                row.append(b["clear"])
+            rows.append(W.HBox(row))
+        elif mode == "commit":
+            bt = v["battle"]
+            t_ = bt["target"]
+            card = dict(map(tuple, v["me"]["card_armies"])).get(t_, 0)
+            rows.append(W.HTML("<div class='cw-commit-ask'><b>" + html_text(self._t(
+                "ui_commit_title", pref=pref_name(t_, self.lang), attacker=self._who(bt["attacker"]) if bt["attacker"] is not None else "🥷",
+                armies=bt["armies"], ninjas=bt["ninjas"])) + "</b><br>"
+                + html_text(self._t("ui_commit_card", n=card, b=bt["defenders"])) + "</div>"))
+            top = max(leg["commit"])
+            lo = min(leg["commit"])
+            self.count.max = max(top, 1)
+            self.count.min = 1
+            self.count.value = top
+            b["commit"].description = self._t("ui_commit")
+            b["commit_all"].description = self._t("ui_commit_all", n=top)
+            b["commit_none"].description = self._t("ui_commit_none")
+            row = [b["commit_all"], b["commit"]]
+            if lo == 0:
+                row.append(b["commit_none"])
+            rows += [self.count, W.HBox(row)]
+        elif mode == "window":
+            w = v.get("window") or {}
+            trig = self._t("ui_trigger_battle" if w.get("trigger") == "battle" else "ui_trigger_turn")
+            rows.append(W.HTML(f"<b class='cw-window-ask'>{html_text(self._t('ui_window_title', trigger=trig))}</b>"))
+            b["hold"].description = self._t("ui_hold")
+            row = [b["hold"]]
+            if leg["strike"]:
+                rows.append(W.HTML(html_text(self._t("ui_strike_pick"))))
+                tgt = self.strike_target
+                if tgt is not None:
+                    self.count.max = max(leg["strike"][tgt], 1)
+                    self.count.min = 1
+                    self.count.value = min(max(self.count.value, 1), leg["strike"][tgt])
+                    rows.append(self.count)
+                    b["strike"].description = self._t("ui_strike", pref=pref_name(tgt, self.lang))
+                    row.insert(0, b["strike"])
+            rows.append(W.HBox(row))
+        self.actions.children = rows
+
+    _count_src: Any = None
+
+    def _draw_info(self, mode: str) -> None:
+        code = self.selected
+        v = self.view
+        if code is None or not v.get("territories"):
+            self.info.value = ""
+            return
+        terr = v["territories"][code - 1]
+        lines = [f"<b>{html_text(pref_name(code, self.lang))}</b>",
+                 html_text(self._t("ui_owner", owner=self._who(terr["owner"]))),
+                 html_text(self._t("ui_on_board", n=terr["armies"]))]
+        me = v.get("me") or {}
+        card = dict(map(tuple, me.get("card_armies", []))).get(code, 0)
+        if card:
+            lines.append(html_text(self._t("ui_on_card", n=card)))
+        if terr["castle"]:
+            lines.append("🏯 " + html_text(t("castle", self.lang)))
+            if terr["wounded"]:
+                lines.append(html_text(self._t("ui_wounded", n=terr["wounded"])))
+        moves, nmoves = self._my_moves()
+        if code in moves:
+            lines.append(html_text(self._t("ui_moves_left", fresh=moves[code][0], half=moves[code][1])))
+        mine = dict(map(tuple, me.get("ninjas", []))).get(code, 0)
+        if mine:
+            lines.append(html_text(self._t("ui_my_ninjas_here", n=mine, m=sum(nmoves.get(code, (0, 0))))))
+        elif terr["ninjas"]:
+            lines.append(html_text(self._t("ui_ninjas_here", n=terr["ninjas"])))
+        self.info.value = "<div class='cw-info'>" + "<br>".join(lines) + "</div>"
+
+    def _odds_line(self, att: int, dfn: int, *, castle: bool = False, wounded: int = 0, sea: int = 0,
+                   prefix: str = "") -> str:
+        att, dfn = min(att, MAX_ARMIES), min(dfn, MAX_ARMIES)
+        o = battle_odds_float(att, dfn, castle=castle, wounded=min(wounded, 1) if castle and dfn else 0,
+                              sea=min(sea, att))
+        text = self._t("ui_odds_vs", n=dfn, castle=self._t("ui_odds_castle") if castle else "", win=_pct(o.win),
+                       ea=f"{o.expected_attackers:.2f}", ed=f"{o.expected_defenders:.2f}")
+        return f"<div>{html_text(prefix + (': ' if prefix else '') + text)}</div>"
+
+    def _draw_odds(self, mode: str) -> None:
+        v = self.view
+        terrs = v.get("territories") or []
+        target, att, sea = None, 0, 0
+        pending = v.get("turn", {}).get("pending") if v.get("current") == v.get("seat") else None
+        if mode == "turn" and pending:
+            target = pending["target"]
+            att = sum(g[1] for g in pending["groups"])
+            sea = sum(g[1] for g in pending["groups"] if g[2])
+        elif mode == "commit" or (v.get("battle") and mode == "wait"):
+            bt = v["battle"]
+            target, att, sea = bt["target"], bt["armies"] + bt["ninjas"], bt["sea"] if bt["preroll"] else 0
+        if target is None or not att or not terrs:
+            self.odds.value = ""
+            return
+        terr = terrs[target - 1]
+        rows = []
+        dfn = terr["armies"]
+        castle = terr["castle"]
+        if dfn:
+            rows.append(self._odds_line(att, dfn, castle=castle, wounded=terr["wounded"], sea=sea))
+        elif mode == "commit":
+            me = v.get("me") or {}
+            card = dict(map(tuple, me.get("card_armies", []))).get(target, 0)
+            for n in sorted({1, card}):
+                if n:
+                    rows.append(self._odds_line(att, n, castle=castle, sea=sea))
+        else:
+            if terr["owner"] in (None, "neutral"):
+                rows.append(self._odds_line(att, 2, sea=sea, prefix=self._t("ui_odds_neutral")))
+            if terr["owner"] != "neutral":
+                for n in (1, 2, 3, 5, 8):
+                    rows.append(self._odds_line(att, n, castle=castle, sea=sea,
+                                                prefix=self._t("ui_odds_hidden", n=n)))
+        self.odds.value = (f"<div class='cw-odds-box' style='background:#fff8e1;padding:4px;margin:4px 0'>"
+                           f"<b>{html_text(self._t('ui_odds_title'))} — {html_text(pref_name(target, self.lang))}</b>"
+                           + "".join(rows) + "</div>")
+
+    def _draw_battle(self) -> None:
+        events = self.controller.events
+        start = None
+        for i in range(len(events) - 1, -1, -1):
+            if events[i].get("type") in ("launch", "strike"):
+                start = i
+                break
+        if start is None:
+            self.battle.value = ""
+            return
+        first = events[start]
+        target = first.get("territory")
+        rows = []
+        n = 0
+        for e in events[start:]:
+            k = e.get("type")
+            if k == "preroll":
+                rows.append(f"<div class='cw-battle-preroll'>{html_text(self._t('ui_sea_dice'))}: "
+                            f"{self._dice(e['dice'], 4)} — {html_text(self._t('ui_hits', n=e['hits']))}</div>")
+            elif k == "battle_round":
+                n += 1
+                rows.append(f"<div class='cw-battle-round'><b>{html_text(self._t('ui_battle_round', n=n))}</b> "
+                            f"{html_text(self._t('ui_attack_dice'))} {self._dice(e['att'], 3)} ({int(e['ah'])}) · "
+                            f"{html_text(self._t('ui_defence_dice'))} {self._dice(e['dfn'], 4)} ({int(e['dh'])}) → "
+                            f"{int(e['attackers'])} : {int(e['defenders'])}</div>")
+            elif k in ("committed", "captured", "held", "ninjas_won", "handed_over", "undefended", "neutral_armies",
+                       "revealed"):
+                from . import event_text
+
+                line = event_text(e, self.lang, self._names())
+                if line:
+                    rows.append(f"<div>{html_text(line)}</div>")
+            elif k in ("turn", "round", "end_turn"):
+                break
+        self.battle.value = (f"<div class='cw-battle-box' style='border-top:1px solid #ccc;margin-top:4px'>"
+                             f"<b>{html_text(self._t('ui_battle_title', pref=pref_name(target, self.lang) if isinstance(target, int) else '?'))}</b>"
+                             + "".join(rows) + "</div>")
+
+    @staticmethod
+    def _dice(dice: Sequence[int], hit: int) -> str:
+        return "".join(
+            f"<span style='font-size:18px;color:{'#c62828' if int(d) <= hit else '#777'}'>{DICE[int(d) - 1]}</span>"
+            for d in dice if isinstance(d, int) and 1 <= d <= 6)
+
+    def _draw_knowledge(self) -> None:
+        v = self.view
+        seat = v.get("seat")
+        if not v.get("territories"):
+            self.knowledge.value = ""
+            return
+        learned: dict[int, tuple[int, str]] = {}
+        rnd = 0
+        for e in self.controller.events:
+            k = e.get("type")
+            if k == "round":
+                rnd = e.get("round", rnd)
+            elif k in KNOWING and isinstance(e.get("territory"), int):
+                learned[e["territory"]] = (rnd, k)
+        terrs = v["territories"]
+        out = [f"<details open><summary><b>{html_text(self._t('ui_knowledge'))}</b></summary>"]
+        for p in v.get("players", []):
+            if p["seat"] == seat:
+                continue
+            known = [x for x in terrs if x["owner"] == p["seat"]]
+            colour = COLOURS[p["seat"] % len(COLOURS)]
+            out.append(f"<div class='cw-k-player cw-k-player-{int(p['seat'])}' style='margin-top:4px'>"
+                       f"<span style='color:{colour}'>■</span> "
+                       + html_text(self._t("ui_k_player", player=p["name"], n=p["territories"], castles=p["castles"],
+                                           pool=p["hidden_pool"]))
+                       + " — " + html_text(self._t("ui_k_known", known=len(known), n=p["territories"])) + "<ul style='margin:0'>")
+            for x in known:
+                rnd_, how = learned.get(x["code"], (0, ""))
+                out.append("<li>" + html_text(self._t(
+                    "ui_k_row", pref=pref_name(x["code"], self.lang), armies=x["armies"],
+                    castle=" 🏯" if x["castle"] else "", round=rnd_ or "?",
+                    how=self._t(f"ui_how_{how}") if how else "?")) + "</li>")
+            out.append("</ul></div>")
+        neutral = [pref_name(x["code"], self.lang) for x in terrs if x["owner"] == "neutral"]
+        if neutral:
+            out.append("<div>" + html_text(self._t("ui_k_neutral", codes=", ".join(neutral))) + "</div>")
+        unknown = sum(1 for x in terrs if x["owner"] is None)
+        out.append("<div>" + html_text(self._t("ui_k_unknown", n=unknown)) + "</div></details>")
+        self.knowledge.value = "<div class='cw-knowledge-box' style='font-size:90%'>" + "".join(out) + "</div>"
+
+
+__all__ = ["COLOURS", "RiskBoard", "territory_style"]

@@ -1,0 +1,450 @@
+"""The Japanese Risk board in a kernel: whole games played only through the board's
+controls (map clicks and buttons), hot-seat secrecy of every live widget's state, the
+incremental restyle, the shell's setup and texts."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from typing import Any
+
+import ipywidgets as W
+import pytest
+from ipywidgets.widgets.widget import (
+    _instances,  # what Widget.widgets (deprecated) returns
+)
+
+from conquest_widget.games.japanese_risk.engine import NEUTRAL, JapaneseRisk, RiskSetup
+from conquest_widget.games.japanese_risk.widget import (
+    UI,
+    RiskBoard,
+    event_text,
+    make_setup,
+    results_html,
+    seat_choices,
+)
+from conquest_widget.games.japanese_risk.widget.board import (
+    ATTACK_BORDER,
+    COLOURS,
+    MOVE_BORDER,
+)
+from conquest_widget.maps.japan.prefecture_map import PrefectureMap
+from conquest_widget.ui.controller import MatchController
+from conquest_widget.ui.game_ui import SeatChoice
+
+
+@pytest.fixture(autouse=True)
+def _fresh_widgets():
+    """Every test starts with no live widget (the secrecy scan reads all of them)."""
+    W.Widget.close_all()
+    yield
+    W.Widget.close_all()
+
+
+# ------------------------------------------------------------------ helpers
+def shown(widget: W.Widget) -> list[W.Widget]:
+    """The widgets of ``widget``'s tree a player can see."""
+    out, stack = [], [widget]
+    while stack:
+        w = stack.pop()
+        if getattr(w, "layout", None) is not None and w.layout.display == "none":
+            continue
+        out.append(w)
+        if isinstance(w, W.Box):
+            stack.extend(reversed(w.children))
+    return out
+
+
+def button(board: RiskBoard, cls: str) -> W.Button | None:
+    """The shown, enabled button with CSS class ``cls`` (None if there is none)."""
+    for w in shown(board):
+        if isinstance(w, W.Button) and cls in w._dom_classes and not w.disabled:
+            return w
+    return None
+
+
+def press(board: RiskBoard, cls: str) -> None:
+    b = button(board, cls)
+    assert b is not None, f"no enabled {cls} button"
+    b.click()
+    assert not board.controller.message, board.controller.message
+
+
+def select(board: RiskBoard, code: int) -> None:
+    """Click ``code`` until it is the selected territory (a second click deselects)."""
+    board.map.click(code)
+    if board.selected != code:
+        board.map.click(code)
+    assert board.selected == code
+
+
+def lit(board: RiskBoard, colour: str) -> list[int]:
+    """Prefectures whose border shows ``colour`` on the map (what the player sees)."""
+    return [c for c, p in board.map.polygons.items() if p.color == colour]
+
+
+def play_turn_step(board: RiskBoard, rng: random.Random, steps: int) -> None:
+    """One player's decision, taken by clicking what the board shows."""
+    c = board.controller
+    mode = board.mode()
+    v = c.view
+    if mode == "income":
+        me = v["me"]
+        if rng.random() < 0.15 and button(board, "cw-buy-ninja"):
+            press(board, "cw-buy-ninja")
+            return
+        while board.alloc and sum(board.alloc.values()) < me["income_left"] or not board.alloc:
+            board.map.click(rng.choice(me["cards"]))
+            if sum(board.alloc.values()) >= me["income_left"]:
+                break
+        press(board, "cw-place-confirm")
+    elif mode == "commit":
+        press(board, rng.choice([x for x in ("cw-commit-all", "cw-commit", "cw-commit-none") if button(board, x)]))
+    elif mode == "window":
+        strikes = lit(board, ATTACK_BORDER)
+        if strikes and rng.random() < 0.5:
+            board.map.click(rng.choice(strikes))
+            press(board, "cw-strike")
+        else:
+            press(board, "cw-hold")
+    elif mode == "turn":
+        if button(board, "cw-launch"):
+            if rng.random() < 0.3:  # add a group to the attack if one can join it
+                target = v["turn"]["pending"]["target"]
+                srcs = [m[0] for m in v["turn"]["moves"]]
+                rng.shuffle(srcs)
+                for s in srcs:
+                    select(board, s)
+                    if target in lit(board, ATTACK_BORDER) and board.map.polygons[s].color != ATTACK_BORDER:
+                        board.map.click(target)
+                        assert not c.message, c.message
+                        return
+                    if board.selected is not None:
+                        press(board, "cw-clear")
+            press(board, "cw-launch")
+            return
+        if steps > 40 or rng.random() < 0.08:
+            press(board, "cw-end-turn")
+            return
+        # deploy from a card, or move / attack with a stack
+        cards = [cc for cc, n in v["me"]["card_armies"] if n]
+        movers = [m[0] for m in v["turn"]["moves"]] + [m[0] for m in v["me"].get("ninja_moves", [])]
+        if cards and (not movers or rng.random() < 0.5):
+            select(board, rng.choice(cards))
+            press(board, "cw-deploy")
+            return
+        if not movers:
+            press(board, "cw-end-turn")
+            return
+        src = rng.choice(movers)
+        select(board, src)
+        if board.count in shown(board):
+            board.count.value = rng.randint(board.count.min, board.count.max)
+        if board.use_ninjas in shown(board) and rng.random() < 0.5:
+            board.use_ninjas.value = True
+        dests = lit(board, ATTACK_BORDER) + lit(board, MOVE_BORDER)
+        if not dests:
+            press(board, "cw-end-turn")
+            return
+        board.map.click(rng.choice(dests))
+        assert not c.message, c.message
+    else:  # pragma: no cover - the loop only calls this when a human acts
+        raise AssertionError(f"nothing to do in mode {mode}")
+
+
+def play_by_clicks(c: MatchController, board: RiskBoard, rng: random.Random, *, limit: int = 4000,
+                   on_cover: Any = None) -> int:
+    """Click through a whole game; hot seat: ``on_cover`` runs on each cover screen, then
+    the screen is passed with ``uncover``."""
+    clicks = 0
+    steps = 0
+    last_turn = None
+    while not c.is_over:
+        assert clicks < limit, "the game did not end"
+        if c.cover:
+            if on_cover is not None:
+                on_cover()
+            c.uncover()
+            if on_cover is not None:
+                on_cover()
+            continue
+        turn = (c.view.get("round"), c.view.get("current"))
+        steps = steps + 1 if turn == last_turn else 0
+        last_turn = turn
+        assert board.mode() != "wait", f"the human has nothing to do but the game is not over: {c.view.get('to_act')}"
+        play_turn_step(board, rng, steps)
+        clicks += 1
+    return clicks
+
+
+# ------------------------------------------------------------------ games by clicks
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_human_vs_cpu_played_to_the_end_by_clicks(seed: int) -> None:
+    setup = make_setup([SeatChoice("Ann"), SeatChoice("Bo", bot="normal")], {"round_limit": 3})
+    m = JapaneseRisk(setup, seed=seed)
+    c = MatchController(m, humans={0}, bots=None)
+    board = RiskBoard(c, "en")
+    clicks = play_by_clicks(c, board, random.Random(seed))
+    out = c.outcome()
+    assert out is not None and clicks > 5
+    assert out["reason"] in ("round_limit", "shogun")
+    # the final board shows the public end: the results text names the reason
+    assert "round limit" in results_html(out, c.view, "en") or "Shogun" in results_html(out, c.view, "en")
+    assert board.renders >= c.version // 2
+
+
+def test_three_players_with_a_defender_decision_and_japanese() -> None:
+    setup = make_setup([SeatChoice("Ann"), SeatChoice("Bo", "easy"), SeatChoice("Chika", "hard")], {"round_limit": 2})
+    c = MatchController(JapaneseRisk(setup, seed=7), humans={0})
+    board = RiskBoard(c, "ja")
+    play_by_clicks(c, board, random.Random(7))
+    assert c.is_over
+    assert "巡" in board.status.value
+    board.set_lang("en")
+    assert "Round" in board.status.value
+
+
+def test_clicks_only_send_legal_moves_and_highlights_match_legal() -> None:
+    setup = RiskSetup(("Ann", "Bo"), round_limit=4, bots=("human", "easy"))
+    c = MatchController(JapaneseRisk(setup, seed=11), humans={0})
+    board = RiskBoard(c, "en")
+    rng = random.Random(11)
+    checked = 0
+    while not c.is_over and checked < 60:
+        if board.mode() == "turn" and not button(board, "cw-launch"):
+            movers = [m[0] for m in c.view["turn"]["moves"]]
+            if movers:
+                src = movers[0]
+                select(board, src)
+                legal_moves = {a["dst"] for a in c.legal if a["type"] == "move" and a["src"] == src}
+                legal_attacks = {a["target"] for a in c.legal if a["type"] == "attack" and a["src"] == src and not a["ninja"]}
+                assert set(lit(board, MOVE_BORDER)) == legal_moves - legal_attacks
+                assert set(lit(board, ATTACK_BORDER)) == legal_attacks
+                press(board, "cw-clear")
+                checked += 1
+        play_turn_step(board, rng, 0)
+    assert checked > 0
+
+
+def test_income_plus_minus_castle_and_ninja() -> None:
+    c = MatchController(JapaneseRisk(RiskSetup(("Ann", "Bo"), bots=("human", "easy")), seed=5), humans={0})
+    board = RiskBoard(c, "en")
+    me = c.view["me"]
+    a, b = me["cards"][:2]
+    assert me["income_left"] == 9
+    board.map.click(a)
+    board.map.click(a)
+    press(board, "cw-minus")
+    assert board.alloc == {a: 1}
+    assert "✋1" in board.map.label_of(a)                       # the planned armies, a private badge
+    press(board, "cw-buy-ninja")                                # 3 of 9
+    assert c.view["me"]["reserve"] == 1 and board.alloc == {a: 1}
+    board.map.click(b)
+    press(board, "cw-castle")                                   # 5 more: 1 left
+    assert c.view["territories"][b - 1]["castle"] and c.view["territories"][b - 1]["owner"] == 0
+    assert button(board, "cw-castle") is None and button(board, "cw-buy-ninja") is None
+    board.map.click(b)                                          # nothing left beyond the one planned
+    assert board.alloc == {a: 1}
+    press(board, "cw-place-confirm")
+    assert dict(map(tuple, c.view["me"]["card_armies"])) == {a: 1}
+    assert c.view["phase"] == "turns"
+
+
+def test_exact_odds_are_shown_before_launching() -> None:
+    """Gather an attack by clicks; the odds box shows the exact win chance of the engine's
+    odds for exactly that battle."""
+    from conquest_widget.games.japanese_risk.odds import battle_odds
+
+    for seed in range(1, 40):
+        W.Widget.close_all()
+        c = MatchController(JapaneseRisk(RiskSetup(("Ann", "Bo"), bots=("human", "easy")), seed=seed), humans={0})
+        board = RiskBoard(c, "en")
+        me = c.view["me"]
+        board.map.click(me["cards"][0])
+        for _ in range(me["income_left"] - 1):
+            board.map.click(me["cards"][0])
+        press(board, "cw-place-confirm")
+        if board.mode() != "turn":
+            continue
+        src = me["cards"][0]
+        select(board, src)
+        press(board, "cw-deploy")
+        select(board, src)
+        targets = lit(board, ATTACK_BORDER)
+        if not targets:
+            continue
+        terr = c.view["territories"][targets[0] - 1]
+        if terr["armies"]:
+            continue
+        n = board.count.value
+        board.map.click(targets[0])
+        assert button(board, "cw-launch") is not None
+        sea = sum(g[1] for g in c.view["turn"]["pending"]["groups"] if g[2])
+        win = float(battle_odds(n, 2, sea=sea).win)
+        assert f"{100 * win:.1f}%" in board.odds.value
+        press(board, "cw-launch")
+        assert "cw-battle-round" in board.battle.value or "hands over" in board.battle.value \
+            or "took" in board.battle.value or "holds" in board.battle.value
+        return
+    pytest.fail("no seed gave an attack on an empty territory")
+
+
+# ------------------------------------------------------------------ hot seat secrecy
+def all_states() -> str:
+    """The state of every live widget, as one JSON text (what a page could receive)."""
+    return json.dumps([w.get_state() for w in list(_instances.values())], ensure_ascii=False, default=str)
+
+
+BADGE = re.compile(r"cw-label-(\d+)'[^>]*>(?:(?!cw-label-).)*?cw-card-badge[^>]*>✋(\d+)")
+
+
+def secrets_leaked(m: JapaneseRisk, seat: int) -> list[str]:
+    """What of the other seats' secrets appears in any live widget while ``seat`` views:
+    their card armies (private badges), their unrevealed territories (coloured), the
+    number of ninjas in their reserve (the status line)."""
+    s = m.state
+    text = all_states()
+    found = []
+    for code, n in BADGE.findall(text):
+        code, n = int(code), int(n)
+        if s["owner"][code] != seat:
+            found.append(f"card badge {n} on {code} (owner {s['owner'][code]})")
+    for code in range(1, 48):
+        o = s["owner"][code]
+        if o not in (seat, NEUTRAL) and not s["revealed"][code]:
+            poly = next(w for w in _instances.values() if isinstance(w, W.Widget)
+                        and getattr(w, "class_name", "") == f"cw-pref cw-pref-{code}")
+            if poly.fill_color == COLOURS[o]:
+                found.append(f"owner {o} of unrevealed {code} shown")
+    for n in re.findall(r"cw-reserve'>[^<]*?(\d+)<", text):
+        if int(n) != s["reserve"][seat]:
+            found.append(f"reserve {n} shown (viewer has {s['reserve'][seat]})")
+    return found
+
+
+def test_hot_seat_never_shows_the_other_players_secrets() -> None:
+    m = JapaneseRisk(RiskSetup(("Ann", "Bo"), round_limit=2), seed=4)
+    c = MatchController(m, humans={0, 1})
+    board = RiskBoard(c, "en")
+    checks = 0
+    problems: list[str] = []
+
+    def on_cover() -> None:
+        nonlocal checks
+        seat = c.viewer if not c.cover else None
+        if seat is None:  # the cover: the public view only, nobody's secrets
+            for p in range(2):
+                problems.extend(f"cover: {x}" for x in secrets_leaked(m, p) if "badge" in x or "reserve" in x)
+        else:
+            problems.extend(secrets_leaked(m, seat))
+        checks += 1
+
+    rng = random.Random(4)
+    play_by_clicks(c, board, rng, on_cover=on_cover)
+    assert checks >= 4
+    assert problems == []
+
+
+def test_the_secrets_check_can_fail() -> None:
+    """The scan finds a card badge / a reserve / an owner colour of the other seat when
+    one is rendered on purpose (so the hot-seat test above can fail)."""
+    m = JapaneseRisk(RiskSetup(("Ann", "Bo")), seed=4)
+    c = MatchController(m, humans={0, 1})
+    board = RiskBoard(c, "en")
+    theirs = next(code for code in range(1, 48) if m.state["owner"][code] == 1)
+    board.map.set_labels({theirs: RiskBoard._label(theirs, c.view["territories"][theirs - 1], 7, 0, False)})
+    assert any("card badge 7" in x for x in secrets_leaked(m, 0))
+    W.Widget.close_all()
+    board = RiskBoard(c, "en")
+    board.map.apply_styles({theirs: {"fill_color": COLOURS[1]}})
+    assert any(f"unrevealed {theirs}" in x for x in secrets_leaked(m, 0))
+    W.Widget.close_all()
+    board = RiskBoard(c, "en")
+    m.state["reserve"][1] = 2
+    board.status.value = "<span class='cw-reserve'>Ninjas in reserve: 2</span>"
+    assert any("reserve 2" in x for x in secrets_leaked(m, 0))
+
+
+def test_label_icons_of_a_former_viewer_are_closed() -> None:
+    m = JapaneseRisk(RiskSetup(("Ann", "Bo")), seed=9)
+    c = MatchController(m, humans={0, 1})
+    board = RiskBoard(c, "en")
+    mine = c.view["me"]["cards"][0]
+    for _ in range(9):
+        board.map.click(mine)
+    press(board, "cw-place-confirm")
+    assert c.cover == "Bo"
+    assert "✋" not in all_states()                 # the cover: the public view only
+    c.uncover()
+    assert "✋" not in all_states()                 # Bo has placed nothing; Ann's badge is gone
+
+
+# ------------------------------------------------------------------ incremental restyle
+def test_restyle_touches_only_changed_prefectures() -> None:
+    c = MatchController(JapaneseRisk(RiskSetup(("Ann", "Bo"), bots=("human", "easy")), seed=2), humans={0})
+    board = RiskBoard(c, "en")
+    mine = c.view["me"]["cards"][0]
+    board.map.click(mine)                       # only that territory's border changes
+    assert board.map.touched == [mine]
+    board.render(force=True)                    # nothing changed: nothing touched
+    assert board.map.touched == []
+    sent: list[int] = []
+    for code, poly in board.map.polygons.items():
+        poly.observe(lambda _ch, code=code: sent.append(code), names=["fill_color", "color", "weight", "dash_array",
+                                                                       "fill_opacity"])
+    board.map.click(c.view["me"]["cards"][1])   # the selection moves: two borders change, nothing else
+    assert set(sent) == {mine, c.view["me"]["cards"][1]}
+    assert sorted(board.map.touched) == sorted({mine, c.view["me"]["cards"][1]})
+
+
+def test_prefecture_map_rejects_bad_codes_and_keys() -> None:
+    from conquest_widget.errors import ConquestError
+
+    pm = PrefectureMap(labels=False)
+    with pytest.raises(ConquestError, match="unknown prefecture 48"):
+        pm.apply_styles({48: {}})
+    with pytest.raises(ConquestError, match="style keys"):
+        pm.apply_styles({1: {"colour": "red"}})
+    with pytest.raises(ConquestError, match="labels=False"):
+        pm.set_labels({1: "x"})
+    assert all(p.class_name == f"cw-pref cw-pref-{c}" for c, p in pm.polygons.items())
+
+
+# ------------------------------------------------------------------ the shell's pieces
+def test_setup_round_trip_and_seat_choices() -> None:
+    s = make_setup([SeatChoice("Ann"), SeatChoice("Bo", "hard"), SeatChoice("Chika")], {"round_limit": 0,
+                                                                                        "shogun_players": True})
+    assert s.round_limit is None and s.shogun == "players"
+    again = RiskSetup.from_dict(json.loads(json.dumps(s.to_dict())))
+    assert again == s and [x.bot for x in seat_choices(again)] == ["human", "hard", "human"]
+    assert RiskSetup.from_dict({"players": ["A", "B"]}).bots == ()          # old documents load
+    m = JapaneseRisk(s, seed=1)
+    assert JapaneseRisk.from_dict(m.to_dict()).setup.players[1].cpu
+    from conquest_widget.errors import SetupError
+
+    with pytest.raises(SetupError, match="bots must list one entry per player"):
+        RiskSetup.from_dict({"players": ["A", "B"], "bots": ["human"]})
+    with pytest.raises(SetupError, match="round_limit"):
+        make_setup([SeatChoice("A"), SeatChoice("B")], {"round_limit": -1})
+    assert [o.key for o in UI.options] == ["round_limit", "shogun_players"]
+
+
+def test_event_text_en_ja_and_only_the_viewers_events() -> None:
+    m = JapaneseRisk(RiskSetup(("Ann", "Bo")), seed=3)
+    names = ["Ann", "Bo"]
+    mine = [event_text(e, "en", names) for e in m.events_for(0)]
+    assert any("Ann was dealt 9" in x for x in mine)
+    assert all(x for x in mine)
+    ja = [event_text(e, "ja", names) for e in m.events_for(1)]
+    assert any("第1巡" in x for x in ja)
+    # placements are private: Ann's placement is in her log only
+    m.apply(m.legal_actions(0)[0], 0)
+    assert any("placed" in (event_text(e, "en", names) or "") for e in m.events_for(0))
+    assert not any("placed" in (event_text(e, "en", names) or "") for e in m.events_for(1))
+
+
+def test_results_html_escapes_names() -> None:
+    html = results_html({"reason": "shogun", "ranks": [1, 2], "details": {"winner": 0, "territories": [25, 10]}},
+                        {"players": [{"seat": 0, "name": "<script>"}, {"seat": 1, "name": "Bo"}]}, "ja")
+    assert "<script>" not in html and "&lt;script&gt;" in html and "将軍" in html
