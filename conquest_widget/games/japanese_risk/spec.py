@@ -14,7 +14,7 @@ SPEC = GameSpec(
     version=1,
     engine="conquest_widget.games.japanese_risk.engine:JapaneseRisk",
     bots="conquest_widget.games.japanese_risk.bots",
-    widget=None,
+    widget="conquest_widget.games.japanese_risk.widget:App",
     seed_document="002_968c30bb395a3f41.txt",
     icon="🏯",
 )
