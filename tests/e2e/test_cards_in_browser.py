@@ -12,6 +12,7 @@ Screenshots go to ``test-artifacts/e2e/cards-*.png``.
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from pathlib import Path
@@ -23,7 +24,8 @@ from conquest_widget.games.conquest_cards.cards import JOKER
 from conquest_widget.saves import SaveStore
 
 TIMEOUT_S = 420
-CODE = re.compile(r"(?<![0-9A-Za-z])(10|[2-9A])([SHCD])(?![0-9A-Za-z])")
+# a card code standing alone (not a colour like #9C27B0, not URL-encoding like %E6%9C%AC)
+CODE = re.compile(r"(?<![0-9A-Za-z#%])(10|[2-9A])([SHCD])(?![0-9A-Za-z])")
 SHOWN = re.compile(r"(10|[2-9A])(♠|♥|♣|♦|\\u2660|\\u2665|\\u2663|\\u2666)")
 SUIT_OF = {"♠": "S", "♥": "H", "♣": "C", "♦": "D", "\\u2660": "S", "\\u2665": "H", "\\u2663": "C", "\\u2666": "D"}
 
@@ -85,7 +87,7 @@ def turn_over(page: Page) -> None:
         " !!document.querySelector('.cw-cards-board button.cw-end-turn[disabled]')", timeout=60_000)
 
 
-def play_to_the_end(page: Page, artifacts: Path, tag: str, on_quiet=None) -> set[str]:
+def play_to_the_end(page: Page, artifacts: Path, tag: str, on_quiet=None, on_cover=None) -> set[str]:
     """Play the human's turns by clicking until the results screen; returns the kinds of
     step taken.  Every click waits for its visible effect.  ``on_quiet(turn)`` runs at the
     start of each of the human's turns."""
@@ -99,6 +101,8 @@ def play_to_the_end(page: Page, artifacts: Path, tag: str, on_quiet=None) -> set
         if state == "results":
             return seen
         if state == "cover":
+            if on_cover:
+                on_cover()
             page.locator(".cw-cover button").click()
             expect(page.locator(".cw-cover button")).to_be_hidden()
             continue
@@ -217,3 +221,52 @@ def cards_in(frames: list[str]) -> set[str]:
     found = {a + b for a, b in CODE.findall(text)}
     found |= {a + SUIT_OF[b] for a, b in SHOWN.findall(text)}
     return found
+
+
+def test_hot_seat_the_page_holds_only_the_viewers_hand(page: Page, voila_url: str, artifacts: Path,
+                                                      served_dir: Path) -> None:
+    """Two humans at one screen: the cover screen between their turns, and at the start of
+    every turn the whole page (every element, hidden ones too, with its classes and
+    attributes) holds no card of the other hand or of the deck, while it does show the
+    viewer's own hand."""
+    open_cards(page, voila_url)
+    page.get_by_role("button", name="New game", exact=True).click()
+    page.locator(".cw-n-players select").select_option(label="2")
+    for i in range(2):
+        page.locator(f".cw-seat-{i} select").select_option(label="Human")
+    page.locator(".cw-cpu-speed").get_by_role("button", name="Instant", exact=True).click()
+    page.get_by_role("button", name="Start", exact=True).click()
+    expect(page.locator(".cw-cards-board")).to_be_visible()
+    store = SaveStore(served_dir / "conquest_saves")
+    viewers: list[int] = []
+    covers = [0]
+
+    def check(turn: int) -> None:
+        for _ in range(100):
+            st = store.load_autosave("conquest_cards").state
+            if st["stage"] == "draw":
+                break
+            time.sleep(0.1)
+        viewer = st["turn"]
+        hidden = set(st["deck"]) | set(st["hands"][1 - viewer])
+        # the whole app's DOM (hidden elements too), classes and attributes included
+        html = page.evaluate("() => document.querySelector('.cw-shell').outerHTML")
+        found = cards_in([html])
+        if hidden & found:
+            (artifacts / "hotseat-leak.html").write_text(html + "\n<!-- " + json.dumps(st) + " -->")
+        assert not hidden & found, f"turn {turn}: the page of seat {viewer} holds {sorted(hidden & found)}"
+        assert set(st["hands"][viewer]) <= found
+        viewers.append(viewer)
+        if turn == 3:
+            shot(page, artifacts, "hotseat-turn")
+
+    def on_cover() -> None:
+        covers[0] += 1
+        if covers[0] == 1:
+            expect(page.locator(".cw-cover")).to_contain_text("Pass the screen to")
+            assert not page.locator(".cw-cards-board").is_visible()
+            shot(page, artifacts, "hotseat-cover")
+
+    play_to_the_end(page, artifacts, "hotseat", on_quiet=check, on_cover=on_cover)
+    assert covers[0] >= 10 and {0, 1} <= set(viewers), (covers, viewers)
+    shot(page, artifacts, "hotseat-results")

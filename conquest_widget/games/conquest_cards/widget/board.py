@@ -42,6 +42,9 @@ from ..cards import DISPLAY, FACES, JOKER, SUIT_SYMBOL, value
 from ..text import describe_event, t
 from .style import CSS, backs_html, card_class, card_label, pile_html
 
+#: the label of an unused card button: not "" — ipywidgets' button view keeps its old text
+#: in the page when the description becomes empty (a hidden button would still say "10♦")
+_BLANK = " "
 _CARD_LAYOUT = {"width": "46px", "height": "66px", "margin": "0 2px"}
 _FACE_LAYOUT = {"width": "50px", "height": "70px", "margin": "0 auto 2px auto"}
 
@@ -249,7 +252,7 @@ class CardsBoard(W.VBox):
                     classes.append("cwc-dim")
                 self._set_button(b, card_label(code, lang), classes, not enabled, visible=True)
             else:
-                self._set_button(b, "", ["cwc-card"], True, visible=False)
+                self._set_button(b, _BLANK, ["cwc-card"], True, visible=False)
         if viewer is not None:
             self.hand_title.value = html_text(f"{t('hand', lang)} ({len(hand)})")
         else:
@@ -269,7 +272,7 @@ class CardsBoard(W.VBox):
                     classes.append("cwc-selected")
                 self._set_button(b, card_label(code, lang), classes, not enabled, visible=True)
             else:
-                self._set_button(b, "", ["cwc-card"], True, visible=False)
+                self._set_button(b, _BLANK, ["cwc-card"], True, visible=False)
         self.received_title.value = html_text(t("ui_received", lang)) if received else ""
         self.received_area.layout.display = None if received else "none"
         # deck and buttons
