@@ -1,0 +1,872 @@
+"""The shell's replay explorer: scrub through any registered game's log, look at it from
+one seat (or the public view, or — as an explicit choice — every seat), and branch off.
+
+Three layers, from the engine up:
+
+- :class:`Replay` loads a match (a :class:`~conquest_widget.core.match.Match`, its
+  ``to_dict()`` document, a save file's document or a JSON file) **once**, keeping a small
+  state record (:meth:`Match.snapshot`) every ``every`` log entries; position ``k`` (after
+  the first ``k`` actions, with the chance they drew) is shown by restoring the nearest
+  record at or before ``k`` into one working match and applying the logged actions since,
+  chance outcomes forced from the log.  Loading is linear in the log; showing a point costs
+  at most ``every`` log entries of replay.
+- :class:`ReplayController` publishes the same traits as the
+  :class:`~conquest_widget.ui.controller.MatchController` (``viewer``, ``view``, ``legal``
+  — always empty —, ``events``, ``cover``, ``message``, ``version``, ``cpu_busy``) for its
+  ``index``, so a game's own board draws a replay exactly as it draws a live match;
+  :meth:`~ReplayController.act` refuses with a message.
+- :class:`ReplayExplorer` is the widget: slider and ``|< < > >|`` buttons, a seat chooser
+  (public view / each seat / "Show everything"), the move list, the game's board (or a
+  readable HTML rendering of the view for a game without one), and "Branch here".
+
+Hidden information stays hidden: the explorer opens on the public view (or the seat
+asked for) and its widgets only ever hold what the chosen viewer may see; only "Show
+everything" (``reveal_all=True``) draws every seat's view side by side.
+
+    >>> from conquest_widget.core.bots import RandomBot, play_bots
+    >>> from conquest_widget.games.codex.engine import CodexMatch
+    >>> import random
+    >>> m = CodexMatch(CodexMatch.random_setup(random.Random(1), 3), seed=4)
+    >>> _ = play_bots(m, {s: RandomBot() for s in range(3)}, seed=2, max_actions=60)
+    >>> c = ReplayController(m, viewer=None)
+    >>> c.index == c.length == 60, c.legal
+    (True, [])
+    >>> c.index = 10
+    >>> c.view == CodexMatch.from_dict(c.document()).view(None)
+    True
+    >>> c.act({"type": "end_turn"}); c.message
+    'This is a replay: use “Branch here” to play on from this position.'
+    >>> b = c.branch(); len(b.log) == len(c.document()["log"]), len(m.log) > len(b.log)
+    (True, True)
+"""
+
+from __future__ import annotations
+
+import bisect
+import copy
+import html
+import importlib
+import json
+import os
+from collections import deque
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+import ipywidgets as W
+from traitlets import (
+    Bool,
+    Dict,
+    HasTraits,
+    Int,
+    List,
+    TraitError,
+    Unicode,
+    observe,
+    validate,
+)
+
+from conquest_widget.core import registry
+from conquest_widget.core.match import Match
+from conquest_widget.core.protocol import CHANCE, Action, Event
+from conquest_widget.errors import (
+    ConquestError,
+    NoSuchSeatError,
+    SerializationError,
+    UnknownGameError,
+)
+
+__all__ = ["DEFAULT_EVERY", "NoSuchPositionError", "Replay", "ReplayController", "ReplayExplorer", "game_ui"]
+
+#: log entries between two checkpoints (state records) of a replay
+DEFAULT_EVERY = 32
+#: moves listed before and after the shown one in the explorer's move list
+MOVES_AROUND = 12
+#: the largest JSON file :class:`Replay` reads (a game's save is far smaller)
+MAX_FILE_BYTES = 32 * 1024 * 1024
+
+LABELS: dict[str, tuple[str, str]] = {
+    "title": ("Replay: {game}", "リプレイ：{game}"),
+    "position": ("Move {k} of {n}", "{n}手中{k}手目"),
+    "start": ("start", "開始"),
+    "public": ("Public view", "公開情報"),
+    "everything": ("Show everything", "すべて表示"),
+    "seat_view": ("{name}'s view", "{name}の視点"),
+    "view_of": ("View", "視点"),
+    "moves": ("Moves", "手順"),
+    "branch": ("Branch here", "ここから分岐"),
+    "branched": ("A new game starts from move {k}: it is independent of this replay.",
+                 "{k}手目から新しいゲームを始めました（このリプレイとは別です）。"),
+    "read_only": ("This is a replay: use “Branch here” to play on from this position.",
+                  "これはリプレイです。続きを遊ぶには「ここから分岐」を使ってください。"),
+    "everything_note": ("Showing every player's secrets.", "すべてのプレイヤーの秘密を表示しています。"),
+    "player": ("Player {n}", "プレイヤー{n}"),
+    "moved": ("{name} moved", "{name}の手番"),
+    "over": ("game over", "終了"),
+    "first": ("|<", "|<"),
+    "prev": ("<", "<"),
+    "next": (">", ">"),
+    "last": (">|", ">|"),
+}
+
+
+def _t(key: str, lang: str, **fmt: Any) -> str:
+    en, ja = LABELS[key]
+    return (ja if lang == "ja" else en).format(**fmt)
+
+
+class NoSuchPositionError(ConquestError, IndexError):
+    """A replay position outside ``0..length``."""
+
+
+# --------------------------------------------------------------------------- loading
+def _read_file(path: Path) -> Any:
+    try:
+        if path.stat().st_size > MAX_FILE_BYTES:
+            raise SerializationError(f"{path}: the file is larger than {MAX_FILE_BYTES} bytes: not a game")
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SerializationError(f"{path}: cannot read the game file: {exc}") from None
+    try:
+        return json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as exc:
+        raise SerializationError(f"{path}: not a valid JSON game file: {exc}") from None
+
+
+def load_match(source: Any, *, engine: type[Match] | None = None, name: object = None) -> Match:
+    """A match from ``source``: a :class:`Match` (returned as is), a Japan Conquest
+    ``Game``, a ``Match.to_dict()`` document, a save file's document (autosave or slot,
+    checked against the saves' schema), or the path of a JSON file holding one of those.
+    ``engine`` reads documents of a game that is not registered (tests).  Bad input raises
+    :class:`SerializationError` (or the saves' :class:`~conquest_widget.errors.CorruptSaveError`)
+    naming the problem.
+
+        >>> load_match({"game": "chess", "log": []})
+        Traceback (most recent call last):
+        ...
+        conquest_widget.errors.SerializationError: not a replayable game: unknown game 'chess': ...
+    """
+    if isinstance(source, Match):
+        return source
+    from conquest_widget.games.japan_conquest.game import (
+        Game,  # a Japan save may hold an engine Game
+    )
+
+    if isinstance(source, Game):
+        from conquest_widget.games.japan_conquest.match import JapanMatch
+
+        return JapanMatch.from_game(source)
+    if isinstance(source, (str, os.PathLike)):
+        path = Path(source)
+        return load_match(_read_file(path), engine=engine, name=path)
+    prefix = f"{name}: " if name is not None else ""
+    if not isinstance(source, Mapping):
+        raise SerializationError(f"{prefix}cannot replay a {type(source).__name__}: expected a match, "
+                                 "its to_dict() document, a save document or a JSON file")
+    if "format" in source and "match" in source:  # a save file (autosave or slot)
+        from conquest_widget.saves.schema import check_game
+
+        engines = {engine.spec.id: engine} if engine is not None else None
+        return load_match(check_game(dict(source), name or "document", engines=engines), engine=engine)
+    game = source.get("game")
+    try:
+        cls = engine if engine is not None and game == engine.spec.id else registry.get(str(game)).engine_class()
+    except UnknownGameError as exc:
+        raise SerializationError(f"{prefix}not a replayable game: {exc}"[:300]) from None
+    try:
+        return cls.from_dict(source)
+    except RecursionError:
+        raise SerializationError(f"{prefix}the game data is nested too deeply") from None
+    except SerializationError as exc:
+        raise SerializationError(f"{prefix}{exc}"[:400]) from None
+
+
+def game_ui(game: str) -> Any:
+    """The game's :class:`~conquest_widget.ui.game_ui.GameUI` (``UI`` of
+    ``conquest_widget.games.<game>.widget``), or None when the game has none.
+
+        >>> game_ui("codex").game, game_ui("no_such_game")
+        ('codex', None)
+    """
+    name = f"conquest_widget.games.{game}.widget"
+    try:
+        module = importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name is not None and name.startswith(exc.name):
+            return None
+        raise
+    return getattr(module, "UI", None)
+
+
+def player_names(match: Match, lang: str = "en") -> list[str]:
+    """The players' names of ``match`` (``Player n`` where the setup names none)."""
+    out = []
+    for i, p in enumerate(getattr(match.setup, "players", ())):
+        name = getattr(p, "name", None)
+        if not isinstance(name, str):
+            name = p if isinstance(p, str) else _t("player", lang, n=i + 1)
+        out.append(str(name))
+    return out
+
+
+#: the lists a match (and Japan Conquest's engine game inside its match) grows as it is
+#: played and a snapshot cuts back: the log, the events
+_LIST_PATHS = (("log",), ("events",), ("game", "log"), ("game", "events"))
+
+
+def _get(obj: Any, path: tuple[str, ...]) -> Any:
+    for name in path:
+        obj = getattr(obj, name, None)
+    return obj
+
+
+class Replay:
+    """One match's log, loaded once, with state records every ``every`` log entries.
+
+    Position ``k`` (``0 <= k <= length``) is the match after its first ``k`` actions
+    (position 0: after the start, deals included).  The working match is private: use
+    :meth:`view`, :meth:`events`, :meth:`outcome`, :meth:`document` and :meth:`branch`.
+
+        >>> from conquest_widget.games.conquest_cards.engine import ConquestCards
+        >>> from conquest_widget.core.bots import RandomBot, play_bots
+        >>> import random
+        >>> m = ConquestCards(ConquestCards.random_setup(random.Random(2), 2), seed=9)
+        >>> _ = play_bots(m, {0: RandomBot(), 1: RandomBot()}, seed=1)
+        >>> r = Replay(m, every=8)
+        >>> r.length == sum(e["seat"] != -1 for e in m.log), r.checkpoints[:3]
+        (True, [0, ...])
+        >>> r.view(5, 0) == ConquestCards.from_dict(r.document(5)).view(0)
+        True
+        >>> r.view(5, 7)
+        Traceback (most recent call last):
+        ...
+        conquest_widget.errors.NoSuchSeatError: there is no seat 7: seats are 0-1 (None = the public view)
+    """
+
+    def __init__(self, source: Any, *, every: int = DEFAULT_EVERY, engine: type[Match] | None = None) -> None:
+        if not isinstance(every, int) or isinstance(every, bool) or every < 1:
+            raise ValueError(f"every must be a whole number >= 1, got {every!r}")
+        original = load_match(source, engine=engine)
+        self.engine: type[Match] = type(original)
+        self.spec = self.engine.spec
+        self.every = every
+        self._doc = original.to_dict()  # a copy: the source is never touched
+        log = self._doc["log"]
+        self._log = log
+        actions: list[tuple[int, Action]] = []
+        forced = []
+        for entry in log:
+            if entry["seat"] == CHANCE:
+                forced.append(entry["outcome"])
+            else:
+                actions.append((entry["seat"], self.engine.codec.from_dict(entry["action"])))
+        self._actions = actions
+        m = self.engine(self.engine.setup_class.from_dict(self._doc["setup"]), seed=self._doc["seed"], forced=forced)
+        #: log length and event count at each position
+        self._log_end = [len(m.log)]
+        self._ev_end = [len(m.events)]
+        self._cp_pos = [0]
+        self._cp = [m.snapshot()]
+        # events as they were emitted (an event holding a list of the state would
+        # otherwise show that list as it is at the end of the game)
+        events: list[Event] = copy.deepcopy(m.events)
+        for seat, action in actions:
+            m.apply(action, seat)
+            events += copy.deepcopy(m.events[len(events):])
+            self._log_end.append(len(m.log))
+            self._ev_end.append(len(m.events))
+            if len(m.log) - self._log_end[self._cp_pos[-1]] >= every:
+                self._cp_pos.append(len(self._log_end) - 1)
+                self._cp.append(m.snapshot())
+        if m.log != log or m.chance.forced:
+            raise SerializationError(f"{self.spec.id}: the log does not reproduce itself on replay")
+        self._events = events
+        #: the match's growing lists at the end (a snapshot cuts them back; see :meth:`_pad`)
+        self._final = {path: list(lst) for path in _LIST_PATHS if isinstance(lst := _get(m, path), list)}
+        self._match = m
+        self._pos: int | None = len(actions)
+        self._seat_events: dict[int | None, tuple[list[dict[str, Any]], list[int]]] = {}
+
+    # ------------------------------------------------------------ positions
+    @property
+    def length(self) -> int:
+        """The number of actions (the last position)."""
+        return len(self._actions)
+
+    @property
+    def n_seats(self) -> int:
+        return self._match.n_seats
+
+    @property
+    def checkpoints(self) -> list[int]:
+        """The positions that have a state record."""
+        return list(self._cp_pos)
+
+    def log_length(self, k: int) -> int:
+        """How many log entries (actions and chance) position ``k`` holds."""
+        return self._log_end[self._check(k)]
+
+    def action(self, k: int) -> tuple[int, Action]:
+        """``(seat, action)`` of the ``k``-th action (``1 <= k <= length``)."""
+        if not isinstance(k, int) or not 1 <= k <= self.length:
+            raise NoSuchPositionError(f"there is no action {k!r}: actions are numbered 1-{self.length}")
+        return self._actions[k - 1]
+
+    def _check(self, k: Any) -> int:
+        if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k <= self.length:
+            raise NoSuchPositionError(f"there is no position {k!r}: positions are 0-{self.length}")
+        return k
+
+    def _check_seat(self, seat: Any) -> int | None:
+        if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.n_seats):
+            raise NoSuchSeatError(f"there is no seat {seat!r}: seats are 0-{self.n_seats - 1} (None = the public view)")
+        return seat
+
+    def at(self, k: int) -> Match:
+        """The working match at position ``k`` (restore the nearest record at or before
+        ``k``, or go on from the shown position when that is shorter, then apply the logged
+        actions, chance forced from the log).  Read it; never change it."""
+        k = self._check(k)
+        if k == self._pos:
+            return self._match
+        m = self._match
+        i = bisect.bisect_right(self._cp_pos, k) - 1
+        start = self._cp_pos[i]
+        if self._pos is None or not start <= self._pos < k:
+            self._pos = None
+            self._pad(m)
+            m.restore(self._cp[i])
+        else:
+            start = self._pos
+        self._pos = None  # until the position is reached
+        m.chance.forced = deque(e["outcome"] for e in self._log[self._log_end[start]:self._log_end[k]]
+                                if e["seat"] == CHANCE)
+        for seat, action in self._actions[start:k]:
+            m.apply(action, seat)
+        if m.chance.forced or len(m.log) != self._log_end[k]:  # the engine is not deterministic
+            raise SerializationError(f"{self.spec.id}: position {k} does not replay the same way twice")
+        self._pos = k
+        return m
+
+    def _pad(self, m: Match) -> None:
+        """Give the working match its whole log and events back before a restore: a
+        snapshot goes back to *an earlier point* (it cuts the lists to its lengths), so a
+        record after the shown position needs the lists at least that long.  The entries
+        put back are the ones the same replay produced."""
+        for path, final in self._final.items():
+            lst = _get(m, path)
+            if isinstance(lst, list) and len(lst) < len(final):
+                lst[len(lst):] = final[len(lst):]
+
+    # ------------------------------------------------------------ what a seat sees
+    def view(self, k: int, seat: int | None) -> dict[str, Any]:
+        """``view(seat)`` of the match at position ``k`` (None = the public view)."""
+        seat = self._check_seat(seat)
+        return self.at(k).view(seat)
+
+    def events(self, k: int, seat: int | None) -> list[dict[str, Any]]:
+        """The events up to position ``k`` as ``seat`` received them."""
+        k, seat = self._check(k), self._check_seat(seat)
+        seen, counts = self._seen(seat)
+        return seen[: counts[self._ev_end[k]]]
+
+    def step_events(self, k: int, seat: int | None) -> list[dict[str, Any]]:
+        """The events of the ``k``-th action alone (position 0: those of the start)."""
+        k, seat = self._check(k), self._check_seat(seat)
+        seen, counts = self._seen(seat)
+        lo = counts[self._ev_end[k - 1]] if k else 0
+        return seen[lo: counts[self._ev_end[k]]]
+
+    def _seen(self, seat: int | None) -> tuple[list[dict[str, Any]], list[int]]:
+        if seat not in self._seat_events:
+            seen: list[dict[str, Any]] = []
+            counts = [0]
+            for e in self._events:
+                d = e.for_seat(seat)
+                if d is not None:
+                    seen.append(d)
+                counts.append(len(seen))
+            self._seat_events[seat] = (seen, counts)
+        return self._seat_events[seat]
+
+    def outcome(self, k: int) -> dict[str, Any] | None:
+        """The outcome at position ``k`` (None while the match is not over)."""
+        out = self.at(k).outcome()
+        return None if out is None else out.to_dict()
+
+    def to_act(self, k: int) -> tuple[int, ...]:
+        return self.at(k).to_act()
+
+    def names(self, lang: str = "en") -> list[str]:
+        return player_names(self._match, lang)
+
+    # ------------------------------------------------------------ documents and branches
+    def document(self, k: int | None = None) -> dict[str, Any]:
+        """The save document of the match cut at position ``k`` (default: the whole log)."""
+        k = self.length if k is None else self._check(k)
+        doc = dict(self._doc)
+        doc["log"] = json.loads(json.dumps(self._log[: self._log_end[k]]))
+        return doc
+
+    def branch(self, k: int | None = None) -> Match:
+        """A new, independent, live match at position ``k`` (replayed from the log prefix):
+        play on from there.  Chance after ``k`` continues from the same seed, so a branch
+        that repeats the recorded actions repeats the recorded game."""
+        return self.engine.from_dict(self.document(k))
+
+
+# --------------------------------------------------------------------------- controller
+class ReplayController(HasTraits):
+    """The :class:`~conquest_widget.ui.controller.MatchController` traits for position
+    ``index`` of a replay, read only.
+
+    ``source``: a :class:`Replay` (shared, e.g. by one controller per seat) or anything
+    :class:`Replay` loads.  ``viewer``: the seat whose view is published (None = the public
+    view).  ``reveal_all=True`` (an explicit choice) also publishes ``views``: every seat's
+    view and the public one, for "show everything".
+    """
+
+    viewer = Int(None, allow_none=True)
+    view = Dict()
+    legal = List()
+    events = List()
+    cover = Unicode("")
+    message = Unicode("")
+    version = Int(0)
+    cpu_speed = Unicode("instant")
+    cpu_busy = Bool(False)
+    #: the position shown: after the first ``index`` actions (0 = the start)
+    index = Int(0)
+    #: with ``reveal_all``: ``{"public": view(None), "seats": [view(0), view(1), ...]}``
+    views = Dict()
+
+    def __init__(self, source: Any, *, viewer: int | None = None, index: int | None = None,
+                 reveal_all: bool = False, lang: str = "en", every: int = DEFAULT_EVERY,
+                 engine: type[Match] | None = None) -> None:
+        super().__init__()
+        self.replay = source if isinstance(source, Replay) else Replay(source, every=every, engine=engine)
+        self.reveal_all = bool(reveal_all)
+        self.lang = lang
+        self.humans: frozenset[int] = frozenset()
+        self._ready = False
+        self.viewer = self.replay._check_seat(viewer)
+        self.index = self.replay.length if index is None else self.replay._check(index)
+        self._ready = True
+        self._publish()
+
+    @validate("index")
+    def _valid_index(self, proposal: Any) -> int:
+        try:
+            return self.replay._check(proposal["value"])
+        except NoSuchPositionError as exc:
+            raise TraitError(str(exc)) from None
+
+    @validate("viewer")
+    def _valid_viewer(self, proposal: Any) -> int | None:
+        try:
+            return self.replay._check_seat(proposal["value"])
+        except NoSuchSeatError as exc:
+            raise TraitError(str(exc)) from None
+
+    @observe("index", "viewer")
+    def _moved(self, _change: Any) -> None:
+        if self._ready:
+            self._publish()
+
+    # ------------------------------------------------------------ reading
+    @property
+    def spec(self) -> Any:
+        return self.replay.spec
+
+    @property
+    def length(self) -> int:
+        """The last position (the number of actions)."""
+        return self.replay.length
+
+    @property
+    def is_over(self) -> bool:
+        return self.replay.outcome(self.index) is not None
+
+    def outcome(self) -> dict[str, Any] | None:
+        return self.replay.outcome(self.index)
+
+    def document(self) -> dict[str, Any]:
+        """The save document of the match up to the shown position."""
+        return self.replay.document(self.index)
+
+    def step(self, delta: int) -> None:
+        """Move ``delta`` actions (clamped to the start and the end)."""
+        self.index = max(0, min(self.length, self.index + delta))
+
+    def branch(self, index: int | None = None) -> Match:
+        """A new live match at ``index`` (default: the shown position); see :meth:`Replay.branch`."""
+        return self.replay.branch(self.index if index is None else index)
+
+    # ------------------------------------------------------------ the controller surface
+    def act(self, action: Action | Mapping[str, Any]) -> None:
+        """Refused: a replay is read only (``message`` says how to play on)."""
+        self.message = _t("read_only", self.lang)
+
+    def uncover(self) -> None:
+        """Nothing to uncover in a replay."""
+
+    def start_cpus(self) -> None:
+        """CPUs never move in a replay."""
+
+    def stop_cpus(self) -> None:
+        """CPUs never move in a replay."""
+
+    def _publish(self) -> None:
+        r, k, seat = self.replay, self.index, self.viewer
+        with self.hold_trait_notifications():
+            self.view = r.view(k, seat)
+            self.legal = []
+            self.events = r.events(k, seat)
+            if self.reveal_all:
+                self.views = {"public": r.view(k, None), "seats": [r.view(k, s) for s in range(r.n_seats)]}
+            self.message = ""
+            self.version += 1
+
+
+# --------------------------------------------------------------------------- the widget
+def _close_tree(widget: Any) -> None:
+    """Close ``widget`` and every widget reachable from its traits (children, map
+    layers, layouts...), so nothing of a board drawn for one viewer stays alive."""
+    seen: set[int] = set()
+    stack = [widget]
+    while stack:
+        w = stack.pop()
+        if id(w) in seen or not isinstance(w, W.Widget):
+            continue
+        seen.add(id(w))
+        for name in w.keys:
+            value = getattr(w, name, None)
+            if isinstance(value, W.Widget):
+                stack.append(value)
+            elif isinstance(value, (list, tuple)):
+                stack.extend(v for v in value if isinstance(v, W.Widget))
+            elif isinstance(value, dict):
+                stack.extend(v for v in value.values() if isinstance(v, W.Widget))
+        W.Widget.close(w)
+
+
+def render_view(view: Mapping[str, Any], title: str = "") -> str:
+    """A readable, escaped HTML rendering of a view (for games without a board).
+
+        >>> render_view({"hand": ["<b>"]}, "Ann")
+        '<div class="cw-replay-view"><b>Ann</b><pre>{\\n &quot;hand&quot;: [\\n  &quot;&lt;b&gt;&quot;\\n ]\\n}</pre></div>'
+    """
+    head = f"<b>{html.escape(title)}</b>" if title else ""
+    body = html.escape(json.dumps(view, indent=1, ensure_ascii=False, default=str))
+    return f'<div class="cw-replay-view">{head}<pre>{body}</pre></div>'
+
+
+class _Pane:
+    """One board (or HTML rendering) drawn from one controller."""
+
+    def __init__(self, controller: ReplayController, ui: Any, lang: str, title: str) -> None:
+        self.controller = controller
+        self.title = title
+        if ui is not None:
+            self.widget = ui.board(controller, lang)
+            self.html = None
+        else:
+            self.html = W.HTML(layout=W.Layout(overflow="auto", max_height="480px"))
+            self.widget = self.html
+            controller.observe(self._redraw, names="version")
+            self._redraw()
+
+    def _redraw(self, _change: Any = None) -> None:
+        if self.html is not None:
+            self.html.value = render_view(self.controller.view, self.title)
+
+    def set_lang(self, lang: str) -> None:
+        if hasattr(self.widget, "set_lang"):
+            self.widget.set_lang(lang)
+
+    def close(self) -> None:
+        self.controller.unobserve_all()
+        _close_tree(self.widget)
+
+
+class ReplayExplorer(W.VBox):
+    """The replay explorer widget for any registered game (see the module docstring).
+
+    ``source``: a :class:`Match`, a save document, a JSON file, or a :class:`Replay`.
+    ``viewer``: the seat to open from (None, the default: the public view);
+    ``reveal_all=True`` opens on "Show everything".  ``on_branch(match)`` is called with
+    the new match when "Branch here" is clicked (the shell opens it to play on); without
+    it the branches are kept in :attr:`branches`.  ``ui`` overrides the game's
+    :class:`~conquest_widget.ui.game_ui.GameUI` (None = look it up; ``False`` = no board,
+    the view as HTML).
+    """
+
+    def __init__(self, source: Any, *, viewer: int | None = None, lang: str = "en", reveal_all: bool = False,
+                 index: int | None = None, every: int = DEFAULT_EVERY, engine: type[Match] | None = None,
+                 ui: Any = None, on_branch: Callable[[Match], Any] | None = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.replay = source if isinstance(source, Replay) else Replay(source, every=every, engine=engine)
+        self.lang = "ja" if lang == "ja" else "en"
+        self.ui = game_ui(self.replay.spec.id) if ui is None else (ui or None)
+        self.on_branch = on_branch
+        #: the matches "Branch here" made (when no ``on_branch`` takes them)
+        self.branches: list[Match] = []
+        n = self.replay.length
+        start = n if index is None else self.replay._check(index)
+        self._reveal_all = bool(reveal_all)
+        self._viewer = None if self._reveal_all else self.replay._check_seat(viewer)
+        self._panes: list[_Pane] = []
+        self._moving = False
+        self._lines: dict[tuple[Any, ...], str] = {}
+
+        self.add_class("cw-replay")
+        self.title = W.HTML()
+        self.slider = W.IntSlider(value=start, min=0, max=n, step=1, readout=False, continuous_update=True,
+                                  layout=W.Layout(width="100%"))
+        self.position_label = W.HTML()
+        self.buttons = {key: W.Button(description=_t(key, self.lang), layout=W.Layout(width="auto"))
+                        for key in ("first", "prev", "next", "last")}
+        self.buttons["first"].on_click(lambda _b: self.go(0))
+        self.buttons["prev"].on_click(lambda _b: self.go(self.index - 1))
+        self.buttons["next"].on_click(lambda _b: self.go(self.index + 1))
+        self.buttons["last"].on_click(lambda _b: self.go(self.replay.length))
+        self.seat_chooser = W.Dropdown(layout=W.Layout(width="auto"))
+        self.moves = W.Select(rows=10, layout=W.Layout(width="100%"))
+        self.moves_title = W.HTML()
+        self.branch_button = W.Button(description=_t("branch", self.lang), layout=W.Layout(width="auto"))
+        self.branch_button.on_click(lambda _b: self.branch_here())
+        self.message = W.HTML()
+        self.message.add_class("cw-message")
+        self.boards = W.HBox(layout=W.Layout(flex_flow="row wrap", align_items="flex-start"))
+        self.slider.observe(lambda ch: self.go(ch["new"]), names="value")
+        self.moves.observe(self._on_move_pick, names="value")
+        nav = W.HBox([*self.buttons.values(), self.position_label, self.seat_chooser, self.branch_button])
+        side = W.VBox([self.moves_title, self.moves], layout=W.Layout(width="320px", min_width="240px"))
+        self.children = [self.title, self.slider, nav, self.message, W.HBox([self.boards, side])]
+        self._index = start
+        self._fill_seat_chooser()
+        self.seat_chooser.observe(self._on_seat_pick, names="value")
+        self._build_panes()
+        self._refresh()
+
+    # ------------------------------------------------------------ state
+    @property
+    def index(self) -> int:
+        """The position shown (after the first ``index`` actions)."""
+        return self._index
+
+    @property
+    def viewer(self) -> int | None:
+        """The seat whose view is shown (None: the public view, or every seat with reveal_all)."""
+        return self._viewer
+
+    @property
+    def reveal_all(self) -> bool:
+        return self._reveal_all
+
+    @property
+    def controller(self) -> ReplayController:
+        """The controller of the (first) board shown."""
+        return self._panes[0].controller
+
+    @property
+    def controllers(self) -> list[ReplayController]:
+        return [p.controller for p in self._panes]
+
+    @property
+    def boards_shown(self) -> list[Any]:
+        """The board widgets (one, or one per seat when showing everything)."""
+        return [p.widget for p in self._panes]
+
+    # ------------------------------------------------------------ moving
+    def go(self, k: int) -> None:
+        """Show position ``k`` (clamped to ``0..length``)."""
+        k = max(0, min(self.replay.length, int(k)))
+        if self._moving:
+            return
+        self._moving = True
+        try:
+            self._index = k
+            for p in self._panes:
+                p.controller.index = k
+            self._refresh()
+        finally:
+            self._moving = False
+
+    def show_seat(self, viewer: int | None) -> None:
+        """Show ``viewer``'s view (None = public): the boards drawn for the previous
+        choice are closed, so none of their secrets stay in a widget."""
+        self._reveal_all = False
+        self._viewer = self.replay._check_seat(viewer)
+        self._set_chooser(f"seat:{viewer}" if viewer is not None else "public")
+        self._build_panes()
+        self._refresh()
+
+    def show_everything(self) -> None:
+        """The explicit choice: every seat's view side by side."""
+        self._reveal_all = True
+        self._viewer = None
+        self._set_chooser("all")
+        self._build_panes()
+        self._refresh()
+
+    def branch_here(self) -> Match:
+        """A new live match at the shown position (given to ``on_branch``, else kept in
+        :attr:`branches`); the replay and its source are untouched."""
+        m = self.replay.branch(self.index)
+        self.message.value = html.escape(_t("branched", self.lang, k=self.index))
+        if self.on_branch is not None:
+            self.on_branch(m)
+        else:
+            self.branches.append(m)
+        return m
+
+    def set_lang(self, lang: str) -> None:
+        """Switch between English and Japanese."""
+        self.lang = "ja" if lang == "ja" else "en"
+        for key, b in self.buttons.items():
+            b.description = _t(key, self.lang)
+        self.branch_button.description = _t("branch", self.lang)
+        for p in self._panes:
+            p.controller.lang = self.lang
+            p.set_lang(self.lang)
+        self._fill_seat_chooser()
+        self._refresh()
+
+    def close(self) -> None:
+        """Close the explorer and every widget of its boards."""
+        for p in self._panes:
+            p.controller.unobserve_all()
+        self._panes = []
+        _close_tree(self)
+
+    # ------------------------------------------------------------ building
+    def _names(self) -> list[str]:
+        return self.replay.names(self.lang)
+
+    def _fill_seat_chooser(self) -> None:
+        names = self._names()
+        options = [(_t("public", self.lang), "public")]
+        options += [(_t("seat_view", self.lang, name=n), f"seat:{i}") for i, n in enumerate(names)]
+        options.append((_t("everything", self.lang), "all"))
+        self._choosing = True
+        try:
+            self.seat_chooser.options = options
+            self.seat_chooser.value = self._chooser_value()
+        finally:
+            self._choosing = False
+        self.seat_chooser.description = _t("view_of", self.lang)
+
+    def _chooser_value(self) -> str:
+        if self._reveal_all:
+            return "all"
+        return "public" if self._viewer is None else f"seat:{self._viewer}"
+
+    def _set_chooser(self, value: str) -> None:
+        self._choosing = True
+        try:
+            self.seat_chooser.value = value
+        finally:
+            self._choosing = False
+
+    def _on_seat_pick(self, change: Any) -> None:
+        if self._choosing:
+            return
+        value = change["new"]
+        if value == "all":
+            self.show_everything()
+        elif value == "public":
+            self.show_seat(None)
+        else:
+            self.show_seat(int(value.split(":")[1]))
+
+    def _build_panes(self) -> None:
+        old, old_boxes = self._panes, list(self.boards.children)
+        names = self._names()
+        seats: list[int | None] = list(range(self.replay.n_seats)) if self._reveal_all else [self._viewer]
+        panes = []
+        for s in seats:
+            c = ReplayController(self.replay, viewer=s, index=self._index, lang=self.lang)
+            title = _t("public", self.lang) if s is None else _t("seat_view", self.lang, name=names[s])
+            panes.append(_Pane(c, self.ui, self.lang, title))
+        self._panes = panes
+        if self._reveal_all:
+            self.boards.children = [W.VBox([W.HTML(f"<b>{html.escape(p.title)}</b>"), p.widget]) for p in panes]
+        else:
+            self.boards.children = [p.widget for p in panes]
+        # only now that nothing shows them: close the boards drawn for the previous choice
+        for p in old:
+            p.close()
+        for box in old_boxes:
+            _close_tree(box)
+
+    def _move_text(self, k: int, names: list[str]) -> str:
+        """The line of the move list for the ``k``-th action, as the viewer may know it."""
+        key = (k, self._viewer, self._reveal_all, self.lang)
+        if key in self._lines:
+            return self._lines[key]
+        lang = self.lang
+        seat = None if self._reveal_all else self._viewer
+        if k == 0:
+            return f"0. {_t('start', lang)}"
+        actor, action = self.replay.action(k)
+        lines: list[str] = []
+        if self.ui is not None:
+            for e in self.replay.step_events(k, seat):
+                line = self.ui.event_text(e, lang)
+                if line:
+                    lines.append(str(line))
+        if not lines:
+            name = names[actor] if 0 <= actor < len(names) else str(actor)
+            if self._reveal_all or actor == seat or not self.replay.spec.hidden_information:
+                lines.append(f"{name}: {action}")
+            else:  # another seat's action in a hidden-information game: only that it moved
+                lines.append(_t("moved", lang, name=name))
+        text = self._lines[key] = f"{k}. " + " · ".join(lines)
+        return text
+
+    def _future_text(self, k: int, names: list[str]) -> str:
+        """A move after the shown position in a hidden-information game: only who plays
+        it (what the viewer learns from it is not known yet at the shown position)."""
+        actor, _action = self.replay.action(k)
+        return f"{k}. " + (names[actor] if 0 <= actor < len(names) else str(actor))
+
+    def _fill_moves(self) -> None:
+        """The moves around the shown position (``MOVES_AROUND`` each side)."""
+        names = self._names()
+        k, n = self._index, self.replay.length
+        secret_future = self.replay.spec.hidden_information and not self._reveal_all
+        lo, hi = max(0, k - MOVES_AROUND), min(n, k + MOVES_AROUND)
+        options = [((self._future_text(j, names) if secret_future and j > k else self._move_text(j, names)), j)
+                   for j in range(lo, hi + 1)]
+        self._moving = True
+        try:
+            if list(self.moves.options) != options:
+                self.moves.options = options
+            self.moves.value = k
+        finally:
+            self._moving = False
+        self.moves_title.value = f"<b>{html.escape(_t('moves', self.lang))}</b>"
+
+    def _on_move_pick(self, change: Any) -> None:
+        if not self._moving and change["new"] is not None:
+            self.go(change["new"])
+
+    def _refresh(self) -> None:
+        k, n = self._index, self.replay.length
+        self._moving = True
+        try:
+            self.slider.value = k
+        finally:
+            self._moving = False
+        self._fill_moves()
+        game = self.replay.spec.title.get(self.lang, self.replay.spec.id)
+        self.title.value = f"<h3>{html.escape(_t('title', self.lang, game=game))}</h3>"
+        over = f" — {_t('over', self.lang)}" if self.replay.outcome(k) is not None else ""
+        self.position_label.value = html.escape(_t("position", self.lang, k=k, n=n) + over)
+        self.buttons["first"].disabled = self.buttons["prev"].disabled = k == 0
+        self.buttons["next"].disabled = self.buttons["last"].disabled = k == n
+        if self._reveal_all and not self.message.value:
+            self.message.value = html.escape(_t("everything_note", self.lang))
+        elif not self._reveal_all and self.message.value == html.escape(_t("everything_note", self.lang)):
+            self.message.value = ""
