@@ -395,3 +395,31 @@ def test_app_records_the_finished_game_in_the_results(tmp_path):
     play_by_clicks(app.controller, app.board, random.Random(1))
     assert app.screen == "results"
     assert "Problem" not in app.message.value, app.message.value
+
+
+def test_cpu_turns_are_drawn_step_by_step_at_the_chosen_speed():
+    """In a kernel (a running event loop) at CPU speed "fast" every CPU action is its own
+    redraw of the table, the status says who is playing, and the human's turn comes back."""
+    import asyncio
+
+    async def scenario() -> tuple[list[str], bool]:
+        m = ConquestCards(CardsSetup((PlayerSeat("Ann"), PlayerSeat("Ben", cpu=True, bot="easy"),
+                                      PlayerSeat("Chika", cpu=True, bot="easy")), ("S", "H", "C")), seed=4)
+        c = MatchController(m, humans={0}, cpu_speed="fast")
+        board = CardsBoard(c, "en")
+        statuses: list[str] = []
+        c.observe(lambda _ch: statuses.append(board.status.value), names="version")
+        board.draw_button.click()
+        board.end_button.click()  # Ben and Chika now play in the background, one action at a time
+        assert c.legal == []
+        for _ in range(200):
+            await asyncio.sleep(0.05)
+            if c.legal and not c.cpu_busy:
+                break
+        return statuses, not board.draw_button.disabled
+
+    statuses, my_turn = asyncio.run(scenario())
+    cpu_steps = [s for s in statuses if "is playing" in s]
+    assert len(cpu_steps) >= 4  # at least draw + play/pass for each of the two CPUs, drawn one by one
+    assert any("Ben" in s for s in cpu_steps) and any("Chika" in s for s in cpu_steps)
+    assert my_turn
