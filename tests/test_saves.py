@@ -490,7 +490,7 @@ def test_backup_export_inspect_restore_reproduces_everything(tmp_path, store):
     path = tmp_path / "backup.json"
     doc = store.export_backup(path)
     assert json.loads(path.read_text(encoding="utf-8")) == doc
-    assert (doc["format"], doc["schema_version"], doc["skipped"]) == ("conquest_widget.saves.backup", 2, [])
+    assert (doc["format"], doc["schema_version"], doc["skipped"]) == ("conquest_widget.saves.backup", 3, [])
 
     summary = SaveStore(tmp_path / "other").inspect_backup(path)
     assert summary.valid and summary.problems == ()

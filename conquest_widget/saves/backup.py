@@ -1,24 +1,31 @@
 """One-file backups of a whole save directory: building, checking and summarising them.
 
 A backup is one JSON document holding every file of the directory *as it is stored*
-(the autosave, the five slots, results, records and preferences; ``null`` where a
-file is absent).  :func:`analyse_backup` checks every part with the same validators
-the loaders use and returns a :class:`BackupSummary` listing what it holds and every
-problem found, plus the files a restore would write.  Nothing here writes files; see
-:meth:`conquest_widget.saves.SaveStore.restore_backup`.
+(the autosave of every game, the five slots, results, records and preferences; ``null``
+where a file is absent).  :func:`analyse_backup` checks every part with the same
+validators the loaders use and returns a :class:`BackupSummary` listing what it holds
+and every problem found, plus the files a restore would write.  Nothing here writes
+files; see :meth:`conquest_widget.saves.SaveStore.restore_backup`.
 
-    >>> doc = backup_document(exported_at="2025-01-01T00:00:00Z", autosave=None, slots={},
+Backup schema version 3 keeps each game's autosave under ``autosaves`` by game id (the
+file it restores to is :func:`autosave_file` of that id); versions 1 and 2 had one
+``autosave``, which restores to the autosave file of the game it holds.
+
+    >>> doc = backup_document(exported_at="2025-01-01T00:00:00Z", autosaves={}, slots={},
     ...                       results=None, records=None, preferences=None, skipped=[])
+    >>> doc["schema_version"], doc["autosaves"]
+    (3, {})
     >>> summary, files = analyse_backup(doc, "backup.json")
-    >>> summary.valid, summary.results, [s.status for s in summary.slots]
-    (True, 0, ['empty', 'empty', 'empty', 'empty', 'empty'])
+    >>> summary.valid, summary.results, [s.status for s in summary.slots], summary.autosaves
+    (True, 0, ['empty', 'empty', 'empty', 'empty', 'empty'], {})
     >>> sorted(files)[:3]
-    ['autosave.json', 'preferences.json', 'records.json']
+    ['preferences.json', 'records.json', 'results.json']
 """
 
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -29,6 +36,8 @@ from conquest_widget.errors import (
     InvalidBackupError,
     SaveError,
     SaveFileError,
+    UnknownGameError,
+    WrongGameError,
 )
 from conquest_widget.saves import schemas
 from conquest_widget.saves.atomic import (
@@ -39,11 +48,11 @@ from conquest_widget.saves.atomic import (
     parse_json,
     read_bytes,
 )
-from conquest_widget.saves.games import Engines
+from conquest_widget.saves.games import JAPAN, Engines
 from conquest_widget.saves.info import SlotInfo
 from conquest_widget.saves.schema import (
     BACKUP_FORMAT,
-    SCHEMA_VERSION,
+    BACKUP_SCHEMA_VERSION,
     check_envelope,
     check_preferences,
     check_records,
@@ -57,13 +66,47 @@ AUTOSAVE_FILE = "autosave.json"
 RESULTS_FILE = "results.json"
 RECORDS_FILE = "records.json"
 PREFERENCES_FILE = "preferences.json"
-#: largest backup file read (every file of a directory at its limit fits)
+#: largest backup file read (nine files at their byte limit; the value limit below binds
+#: long before a directory of files that large: real saves are a few kilobytes each)
 MAX_BACKUP_BYTES = (SLOT_COUNT + 4) * MAX_FILE_BYTES
 #: most JSON values in a backup (counted before parsing: a 45 MB backup of ``{}`` is
 #: refused at once instead of costing gigabytes of memory)
 MAX_BACKUP_NODES = 3 * MAX_NODES
 
 BackupSource = str | os.PathLike | bytes | Mapping[str, Any]
+
+
+_GAME_ID = re.compile(r"[a-z][a-z0-9_]{0,47}")
+#: the name of an autosave file: Japan Conquest's ``autosave.json``, any other game's
+#: ``autosave-<game id>.json`` (group 1 is the game id)
+AUTOSAVE_NAME = re.compile(r"^autosave(?:-([a-z][a-z0-9_]{0,47}))?\.json$")
+
+
+def autosave_file(game: str | None = None) -> str:
+    """The autosave file of a game: Japan Conquest keeps ``autosave.json`` (format 1 and
+    2 saves), every other game its own ``autosave-<game>.json``, so that playing one
+    game never replaces another game's autosave.
+
+        >>> autosave_file(), autosave_file("codex")
+        ('autosave.json', 'autosave-codex.json')
+    """
+    if game is None or game == JAPAN:
+        return AUTOSAVE_FILE
+    if not isinstance(game, str) or not _GAME_ID.fullmatch(game):
+        raise UnknownGameError(f"not a game id: {game!r}"[:200])
+    return f"autosave-{game}.json"
+
+
+def autosave_game(name: str) -> str | None:
+    """The game whose autosave file is called ``name`` (None if it is no autosave file).
+
+        >>> autosave_game("autosave.json"), autosave_game("autosave-codex.json"), autosave_game("slot-1.json")
+        ('japan_conquest', 'codex', None)
+    """
+    found = AUTOSAVE_NAME.match(name)
+    if found is None or name == "autosave-japan_conquest.json":  # Japan's is autosave.json
+        return None
+    return found.group(1) or JAPAN
 
 
 def slot_file(slot: int) -> str:
@@ -79,8 +122,10 @@ def slot_file(slot: int) -> str:
 class BackupSummary:
     """What a backup holds, shown before restoring it.
 
-    ``slots`` has one :class:`SlotInfo` per slot 1-5 and ``autosave`` one for the
-    autosave (status ``"empty"`` when absent); ``results`` is the number of results;
+    ``slots`` has one :class:`SlotInfo` per slot 1-5; ``autosaves`` one per game whose
+    autosave the backup holds (game id → info, Japan Conquest first), and ``autosave`` is
+    Japan Conquest's (``autosave.json``; status ``"empty"`` when absent);
+    ``results`` is the number of results;
     ``skipped`` lists files that were unreadable at export time and are not in the
     backup; ``problems`` lists everything that would make a restore fail (``valid`` is
     True when it is empty).
@@ -96,6 +141,7 @@ class BackupSummary:
     preferences: dict[str, Any]
     skipped: tuple[dict[str, str], ...] = ()
     problems: tuple[str, ...] = field(default_factory=tuple)
+    autosaves: dict[str, SlotInfo] = field(default_factory=dict)
 
     @property
     def valid(self) -> bool:
@@ -106,6 +152,7 @@ class BackupSummary:
         """Plain JSON-compatible data (for the widget)."""
         d = asdict(self)
         d["autosave"] = self.autosave.to_dict()
+        d["autosaves"] = {g: info.to_dict() for g, info in self.autosaves.items()}
         d["slots"] = [s.to_dict() for s in self.slots]
         d["valid"] = self.valid
         return d
@@ -114,19 +161,20 @@ class BackupSummary:
 def backup_document(
     *,
     exported_at: str,
-    autosave: dict[str, Any] | None,
+    autosaves: Mapping[str, dict[str, Any]],
     slots: Mapping[int, dict[str, Any] | None],
     results: dict[str, Any] | None,
     records: dict[str, Any] | None,
     preferences: dict[str, Any] | None,
     skipped: list[dict[str, str]],
 ) -> dict[str, Any]:
-    """A backup document from the stored documents of each file (None when absent)."""
+    """A backup document (schema version 3) from the stored documents of each file (None
+    when absent); ``autosaves`` maps game ids to their autosave documents."""
     return {
         "format": BACKUP_FORMAT,
-        "schema_version": SCHEMA_VERSION,
+        "schema_version": BACKUP_SCHEMA_VERSION,
         "exported_at": exported_at,
-        "autosave": autosave,
+        "autosaves": dict(autosaves),
         "slots": {str(n): slots.get(n) for n in range(1, SLOT_COUNT + 1)},
         "results": results,
         "records": records,
@@ -171,13 +219,16 @@ def analyse_backup(
     data: Any, source: str, engines: Engines | None = None
 ) -> tuple[BackupSummary, dict[str, dict[str, Any] | None]]:
     """Check every part of a backup; returns its summary and the files a restore writes
-    (file name → document, None for a file to remove).
+    (file name → document, None for a file to remove).  Autosave files are listed only
+    for the games whose autosave the backup holds: a restore removes the others.  An
+    autosave must hold the game its key (version 3) names; a version-1/2 backup's one
+    autosave restores to the autosave file of the game it holds.
 
     Raises :class:`InvalidBackupError` only when the document as a whole is unusable
     (not an object, wrong format, newer version); problems inside it are listed in
     ``summary.problems``."""
     try:
-        check_envelope(data, BACKUP_FORMAT, source)
+        check_envelope(data, BACKUP_FORMAT, source, newest=BACKUP_SCHEMA_VERSION)
     except CorruptSaveError as exc:
         raise InvalidBackupError(source, [exc.problem]) from None
     problems: list[str] = []
@@ -209,32 +260,72 @@ def analyse_backup(
     if not isinstance(exported_at, str) or any(p.startswith("$.exported_at") for p in problems):
         exported_at = None
 
-    # autosave and slots
-    def game_part(doc: Any, slot: int | None, file: str, where: str) -> SlotInfo:
-        files[file] = None
+    # autosaves and slots
+    def game_part(doc: Any, slot: int | None, file: str, where: str, game: str | None = None) -> tuple[SlotInfo, str]:
+        """The info of one saved game and the file it restores to (for a version-1/2
+        autosave, ``file`` is a placeholder: the file is the autosave of its game)."""
         if doc is None:
-            return SlotInfo.empty(slot, file)
+            return SlotInfo.empty(slot, file), file
         if not sized(doc, where):
-            return SlotInfo.corrupt(slot, file, "too large or not JSON data")
+            return SlotInfo.corrupt(slot, file, "too large or not JSON data"), file
         try:
-            game, checked = load_game(doc, where, engines=engines)
+            match, checked = load_game(doc, where, game=game, engines=engines)
+        except WrongGameError as exc:  # an autosave holding another game than its name says
+            problems.append(str(exc))
+            return SlotInfo.corrupt(slot, file, str(exc)), file
         except (CorruptSaveError, SaveError) as exc:
             problems.append(str(exc))
-            return SlotInfo.corrupt(slot, file, getattr(exc, "problem", str(exc)))
-        except Exception as exc:  # noqa: BLE001 - e.g. WrongGameError is not a SaveError
+            return SlotInfo.corrupt(slot, file, getattr(exc, "problem", str(exc))), file
+        except Exception as exc:  # noqa: BLE001 - whatever a hostile document makes a loader raise
             problems.append(f"{where}: {exc}")
-            return SlotInfo.corrupt(slot, file, str(exc))
+            return SlotInfo.corrupt(slot, file, str(exc)), file
+        if slot is None:
+            file = autosave_file(checked["game"])
+        if file in files:  # pragma: no cover - keys are unique; a v1/2 backup has one autosave
+            problems.append(f"{where}: a second document for {file}")
+            return SlotInfo.corrupt(slot, file, "a second document for this file"), file
         files[file] = doc
-        return SlotInfo.from_game(slot, file, game, saved_at=checked["saved_at"])
+        return SlotInfo.from_game(slot, file, match, saved_at=checked["saved_at"]), file
 
-    autosave = game_part(data.get("autosave"), None, AUTOSAVE_FILE, part("autosave", AUTOSAVE_FILE))
+    autosaves: dict[str, SlotInfo] = {}
+    version = data.get("schema_version")
+    if version >= 3:
+        if "autosave" in data:
+            problems.append(f"{source}: $.autosave: a version-{version} backup keeps every autosave under $.autosaves")
+        autosaves_data = data.get("autosaves", {})
+        if not isinstance(autosaves_data, dict):
+            autosaves_data = {}
+        for game, doc in autosaves_data.items():
+            try:
+                file = autosave_file(game)
+            except UnknownGameError:
+                problems.append(f"{source}: $.autosaves: {game[:60]!r} is not a game id")
+                continue
+            info, _ = game_part(doc, None, file, part(f"autosaves.{game}", file), game)
+            if doc is not None:
+                autosaves[game] = info
+    else:
+        if "autosaves" in data:
+            problems.append(f"{source}: $.autosaves: only a version-3 backup has per-game autosaves (this is version {version})")
+        doc = data.get("autosave")
+        info, file = game_part(doc, None, AUTOSAVE_FILE, part("autosave", AUTOSAVE_FILE))
+        if doc is not None:
+            named = doc.get("game") if isinstance(doc, dict) else None
+            game = info.game or (named if isinstance(named, str) and _GAME_ID.fullmatch(named) else JAPAN)
+            autosaves[game] = info
+    if JAPAN in autosaves:  # Japan Conquest first, then in the backup's order
+        autosaves = {JAPAN: autosaves[JAPAN], **autosaves}
+    autosave = autosaves.get(JAPAN, SlotInfo.empty(None, AUTOSAVE_FILE))
+
     slots_data = data.get("slots", {})
     if not isinstance(slots_data, dict):
         slots_data = {}
     slots = tuple(
-        game_part(slots_data.get(str(n)), n, slot_file(n), part(f"slots.{n}", slot_file(n)))
+        game_part(slots_data.get(str(n)), n, slot_file(n), part(f"slots.{n}", slot_file(n)))[0]
         for n in range(1, SLOT_COUNT + 1)
     )
+    for n in range(1, SLOT_COUNT + 1):
+        files.setdefault(slot_file(n), None)
 
     # results, records, preferences
     results: list[dict[str, Any]] = []
@@ -284,12 +375,14 @@ def analyse_backup(
         preferences=preferences,
         skipped=skipped,
         problems=tuple(problems),
+        autosaves=autosaves,
     )
     return summary, files
 
 
 __all__ = [
     "AUTOSAVE_FILE",
+    "AUTOSAVE_NAME",
     "MAX_BACKUP_BYTES",
     "PREFERENCES_FILE",
     "RECORDS_FILE",
@@ -297,6 +390,8 @@ __all__ = [
     "SLOT_COUNT",
     "BackupSummary",
     "analyse_backup",
+    "autosave_file",
+    "autosave_game",
     "backup_document",
     "load_backup_source",
     "slot_file",

@@ -51,8 +51,12 @@ from conquest_widget.saves.schemas import (
     RESULTS_FORMAT,
 )
 
-#: the schema version this package writes and the newest it reads (for every file kind)
+#: the schema version this package writes and the newest it reads (for every file of
+#: the directory)
 SCHEMA_VERSION = 2
+#: the schema version of the backups this package writes and the newest it reads
+#: (version 3 holds the autosave of every game; versions 1 and 2 are still read)
+BACKUP_SCHEMA_VERSION = 3
 
 #: the most results kept in the results file (the oldest are dropped; records keep counting)
 MAX_RESULTS = 1000
@@ -64,9 +68,9 @@ def _fail(source: object, problem: str) -> CorruptSaveError:
     return CorruptSaveError(source, problem)
 
 
-def check_envelope(data: Any, fmt: str, source: object) -> int:
-    """Check ``data`` is a JSON object of format ``fmt`` with a readable schema version;
-    returns the version (1 or 2)."""
+def check_envelope(data: Any, fmt: str, source: object, *, newest: int = SCHEMA_VERSION) -> int:
+    """Check ``data`` is a JSON object of format ``fmt`` with a readable schema version
+    (1 to ``newest``); returns the version."""
     if not isinstance(data, dict):
         raise _fail(source, f"expected a JSON object, found {type(data).__name__}")
     found = data.get("format")
@@ -75,11 +79,11 @@ def check_envelope(data: Any, fmt: str, source: object) -> int:
     version = data.get("schema_version")
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
         raise _fail(source, f"bad schema_version {repr(version)[:40]} (expected an integer >= 1)")
-    if version > SCHEMA_VERSION:
+    if version > newest:
         raise UnsupportedSaveVersionError(
             source,
             f"written by a newer version of conquest_widget (schema version {version}; this package reads "
-            f"1-{SCHEMA_VERSION}): left untouched; upgrade conquest_widget to use it",
+            f"1-{newest}): left untouched; upgrade conquest_widget to use it",
         )
     return version
 
@@ -316,6 +320,7 @@ def check_preferences(data: Any, source: object, engines: Engines | None = None)
 
 __all__ = [
     "BACKUP_FORMAT",
+    "BACKUP_SCHEMA_VERSION",
     "GAME_FORMAT",
     "MAX_RESULTS",
     "OUTCOMES",

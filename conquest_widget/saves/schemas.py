@@ -393,14 +393,24 @@ PREFERENCES_DOC = _obj(
 )
 
 _NULLABLE_OBJECT = {"oneOf": [{"type": "null"}, {"type": "object"}]}
-_FILES = ["autosave.json", *(f"slot-{n}.json" for n in range(1, 6)), "results.json", "records.json", "preferences.json"]
+#: the name of a data file: an autosave (Japan Conquest's ``autosave.json``, every other
+#: game's ``autosave-<game>.json``), a slot, results, records or preferences
+DATA_FILE_NAME = r"^(autosave(-[a-z][a-z0-9_]{0,47})?|slot-[1-5]|results|records|preferences)\.json$"
 
-#: a backup: the stored documents of each file (each checked by its own schema)
+#: a backup: the stored documents of each file (each checked by its own schema).
+#: Version 3 holds every game's autosave under ``autosaves`` (game id → document);
+#: versions 1 and 2 had the one ``autosave``.
 BACKUP_DOC = _obj(
     {
-        **envelope(BACKUP_FORMAT, (1, 2)),
+        **envelope(BACKUP_FORMAT, (1, 2, 3)),
         "exported_at": DATE_TIME,
         "autosave": _NULLABLE_OBJECT,
+        "autosaves": {
+            "type": "object",
+            "maxProperties": 50,
+            "propertyNames": {"pattern": GAME_ID},
+            "additionalProperties": {"type": "object"},
+        },
         "slots": {
             "oneOf": [
                 {"type": "null"},
@@ -412,8 +422,11 @@ BACKUP_DOC = _obj(
         "preferences": _NULLABLE_OBJECT,
         "skipped": {
             "type": "array",
-            "maxItems": len(_FILES),
-            "items": _obj({"file": {"enum": _FILES}, "problem": {"type": "string", "maxLength": 1000}}, ("file", "problem")),
+            "maxItems": 60,
+            "items": _obj(
+                {"file": {"type": "string", "pattern": DATA_FILE_NAME}, "problem": {"type": "string", "maxLength": 1000}},
+                ("file", "problem"),
+            ),
         },
     },
     ("format", "schema_version", "exported_at"),
@@ -422,6 +435,7 @@ BACKUP_DOC = _obj(
 __all__ = [
     "BACKUP_DOC",
     "BACKUP_FORMAT",
+    "DATA_FILE_NAME",
     "GAME_DOC",
     "GAME_FORMAT",
     "GAME_ID",

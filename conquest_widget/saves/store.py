@@ -1,5 +1,5 @@
-"""SaveStore: a save directory of plain JSON files (autosave, 5 slots, results,
-records against CPUs, preferences) and its backups.
+"""SaveStore: a save directory of plain JSON files (an autosave per game, 5 slots,
+results, records against CPUs, preferences) and its backups.
 
     >>> import tempfile
     >>> from conquest_widget.games.japan_conquest import Game, GameSetup
@@ -32,6 +32,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from conquest_widget.core import registry
 from conquest_widget.errors import (
     ConfirmationRequiredError,
     CorruptSaveError,
@@ -44,6 +45,7 @@ from conquest_widget.errors import (
     SlotOccupiedError,
     UnknownGameError,
     UnsupportedSaveVersionError,
+    WrongGameError,
 )
 from conquest_widget.saves.atomic import (
     MAX_FILE_BYTES,
@@ -56,6 +58,7 @@ from conquest_widget.saves.atomic import (
 )
 from conquest_widget.saves.backup import (
     AUTOSAVE_FILE,
+    AUTOSAVE_NAME,
     MAX_BACKUP_BYTES,
     PREFERENCES_FILE,
     RECORDS_FILE,
@@ -64,6 +67,8 @@ from conquest_widget.saves.backup import (
     BackupSource,
     BackupSummary,
     analyse_backup,
+    autosave_file,
+    autosave_game,
     backup_document,
     load_backup_source,
     slot_file,
@@ -88,7 +93,9 @@ from conquest_widget.saves.schema import (
 DEFAULT_DIRECTORY = "conquest_saves"
 #: what :meth:`SaveStore.delete_category` accepts
 CATEGORIES = ("autosave", "slots", "results", "records", "preferences", "extras")
-#: the data files of a directory, in backup order
+#: the data files with fixed names (Japan Conquest's autosave, the slots, results,
+#: records, preferences); every other game's autosave is ``autosave-<game>.json``
+#: (:func:`autosave_file`): :meth:`SaveStore.data_files` lists them all
 DATA_FILES = (
     AUTOSAVE_FILE,
     *(slot_file(n) for n in range(1, SLOT_COUNT + 1)),
@@ -96,29 +103,15 @@ DATA_FILES = (
     RECORDS_FILE,
     PREFERENCES_FILE,
 )
-
+#: the slot files
+SLOT_FILES = DATA_FILES[1 : SLOT_COUNT + 1]
+#: the fixed-name game files (Japan Conquest's autosave and the slots)
 GAME_FILES = DATA_FILES[: SLOT_COUNT + 1]
 
-
-_GAME_ID = re.compile(r"[a-z][a-z0-9_]{0,47}")
-
-
-def autosave_file(game: str | None = None) -> str:
-    """The autosave file of a game: Japan Conquest keeps ``autosave.json`` (format 1 and
-    2 saves), every other game its own ``autosave-<game>.json``, so that playing one
-    game never replaces another game's autosave.
-
-        >>> autosave_file(), autosave_file("codex")
-        ('autosave.json', 'autosave-codex.json')
-    """
-    if game is None or game == JAPAN:
-        return AUTOSAVE_FILE
-    if not isinstance(game, str) or not _GAME_ID.fullmatch(game):
-        raise UnknownGameError(f"not a game id: {game!r}"[:200])
-    return f"autosave-{game}.json"
-
-_SET_ASIDE = re.compile(r"^(autosave|slot-[1-5]|results|records|preferences)\.corrupt-\d{8}T\d{6}Z(-\d+)?\.json$")
+_DATA_STEM = r"(autosave(?:-[a-z][a-z0-9_]{0,47})?|slot-[1-5]|results|records|preferences)"
+_SET_ASIDE = re.compile(rf"^{_DATA_STEM}\.corrupt-\d{{8}}T\d{{6}}Z(-\d+)?\.json$")
 _PRE_RESTORE = re.compile(r"^pre-restore-\d{8}T\d{6}Z(-\d+)?\.backup\.json$")
+_TEMP = re.compile(rf"^{re.escape(TEMP_PREFIX)}{_DATA_STEM}\.json\..*{re.escape(TEMP_SUFFIX)}$", re.DOTALL)
 
 
 def check_slot(slot: object) -> int:
@@ -217,22 +210,63 @@ class SaveStore:
 
     def _remove_stale_temps(self) -> None:
         # Only while holding the lock: every writer holds it, so any temp file is stale.
-        prefixes = tuple(f"{TEMP_PREFIX}{name}." for name in DATA_FILES)
         try:
             names = os.listdir(self.directory)
         except OSError:
             return
         for name in names:
-            if name.startswith(prefixes) and name.endswith(TEMP_SUFFIX):
+            if _TEMP.match(name):
                 try:
                     os.unlink(self._path(name))
                 except OSError:
                     pass
 
+    # ------------------------------------------------------------ which files
+    def games(self) -> list[str]:
+        """The ids of the games this store can save: the registry's (Japan Conquest
+        first) and those given in ``engines``."""
+        ids = [spec.id for spec in registry.all_games()]
+        return ids + [g for g in self.engines if g not in ids]
+
+    def _autosave_files(self, *, present: bool = False) -> list[str]:
+        """The autosave file of every game this store knows; with ``present``, also the
+        autosave files in the directory of games it does not know (a newer version's)."""
+        names = [autosave_file(g) for g in self.games()]
+        if present:
+            try:
+                listed = os.listdir(self.directory)
+            except OSError:
+                listed = []
+            names += sorted(n for n in listed if autosave_game(n) is not None and n not in names)
+        return names
+
+    def data_files(self) -> list[str]:
+        """The name of every data file of this store, whether present or not: the
+        autosave of each game it knows (:meth:`games`; Japan Conquest's
+        ``autosave.json`` first), the five slots, results, records and preferences — what
+        a backup holds and a restore replaces.
+
+            >>> import tempfile
+            >>> SaveStore(tempfile.mkdtemp()).data_files()[:5]
+            ['autosave.json', 'autosave-conquest_cards.json', 'autosave-codex.json', 'autosave-japanese_risk.json', 'slot-1.json']
+        """
+        return [*self._autosave_files(), *DATA_FILES[1:]]
+
+    def _listed_files(self) -> list[str]:
+        """:meth:`data_files` and the autosaves of unknown games found in the directory."""
+        return [*self._autosave_files(present=True), *DATA_FILES[1:]]
+
     def _check(self, name: str, data: Any) -> Any:
-        """The validator of each data file (with this store's extra engines)."""
+        """The validator of each data file (with this store's extra engines).  An
+        autosave must hold the game its name says."""
         path = self._path(name)
-        if name in GAME_FILES:
+        game = autosave_game(name)
+        if game is not None:
+            try:
+                return load_game(data, path, game=game, engines=self.engines)
+            except WrongGameError as exc:
+                raise CorruptSaveError(path, _wrong_game(exc)) from None
+        if name in SLOT_FILES:
             return load_game(data, path, engines=self.engines)
         if name == RESULTS_FILE:
             return check_results(data, path, self.engines)
@@ -326,7 +360,14 @@ class SaveStore:
         data = self._read(name)
         if data is _MISSING:
             return None
-        match, doc = load_game(data, self._path(name), game=game, engines=self.engines)
+        expected = autosave_game(name)
+        if game is None and expected is not None:  # an autosave holds the game its name says
+            try:
+                match, doc = load_game(data, self._path(name), game=expected, engines=self.engines)
+            except WrongGameError as exc:
+                raise CorruptSaveError(self._path(name), _wrong_game(exc)) from None
+        else:
+            match, doc = load_game(data, self._path(name), game=game, engines=self.engines)
         if sig is not None:
             self._valid[name] = sig
         return match, doc
@@ -373,7 +414,9 @@ class SaveStore:
         Raises :class:`CorruptSaveError` when the file cannot be loaded, and
         :class:`~conquest_widget.errors.WrongGameError` when ``game`` is given and the
         autosave is another game's.  Each game has its own autosave (:func:`autosave_file`);
-        ``game=None`` reads Japan Conquest's."""
+        ``game=None`` reads Japan Conquest's; an autosave file holding another game than
+        its name says is never loaded (``CorruptSaveError`` naming the file, or
+        ``WrongGameError`` when ``game`` was given)."""
         loaded = self._load_game_file(autosave_file(game), game)
         return None if loaded is None else loaded[0]
 
@@ -383,7 +426,8 @@ class SaveStore:
         return self._exists(autosave_file(game))
 
     def autosave_info(self, game: str | None = None) -> SlotInfo:
-        """What the autosave of ``game`` holds (``slot`` is None; status empty/used/corrupt)."""
+        """What the autosave of ``game`` holds (``slot`` is None; status empty/used/corrupt;
+        a file holding another game than its name says is ``"corrupt"``)."""
         return self._info(None, autosave_file(game))
 
     def clear_autosave(self, game: str | None = None) -> bool:
@@ -472,6 +516,8 @@ class SaveStore:
             return cached[1]
         try:
             loaded = self._load_game_file(name)
+        except WrongGameError as exc:
+            return SlotInfo.corrupt(slot, name, _wrong_game(exc))
         except CorruptSaveError as exc:
             return SlotInfo.corrupt(slot, name, exc.problem)
         except SaveFileError as exc:
@@ -591,22 +637,24 @@ class SaveStore:
 
     # ------------------------------------------------------------------ backup
     def export_backup(self, path: str | os.PathLike[str] | None = None) -> dict[str, Any]:
-        """Everything in one JSON document (and, when ``path`` is given, written there
-        atomically).  Unreadable files cannot be exported: they are listed under
-        ``"skipped"`` with their problem.
+        """Everything in one JSON document (backup schema version 3: the autosave of every
+        game, the slots, results, records, preferences) and, when ``path`` is given,
+        written there atomically.  Unreadable files cannot be exported: they are listed
+        under ``"skipped"`` with their problem (so is the autosave of a game this package
+        does not know).
 
             >>> import tempfile, pathlib
             >>> from conquest_widget.games.japan_conquest import Game, GameSetup
             >>> store = SaveStore(tempfile.mkdtemp())
             >>> _ = store.save_slot(3, Game(GameSetup.quick(["Tokyo", "Osaka"], seed=1)))
             >>> backup = store.export_backup(pathlib.Path(tempfile.mkdtemp()) / "backup.json")
-            >>> backup["format"], backup["slots"]["3"]["slot"], backup["slots"]["1"]
-            ('conquest_widget.saves.backup', 3, None)
+            >>> backup["format"], backup["schema_version"], backup["slots"]["3"]["slot"], backup["slots"]["1"]
+            ('conquest_widget.saves.backup', 3, 3, None)
         """
         with self._locked():
             docs: dict[str, Any] = {}
             skipped: list[dict[str, str]] = []
-            for name in DATA_FILES:
+            for name in self._listed_files():
                 try:
                     data = self._read(name)
                     if data is not _MISSING:
@@ -617,7 +665,9 @@ class SaveStore:
                 docs[name] = None if data is _MISSING else data
             doc = backup_document(
                 exported_at=self._timestamp(),
-                autosave=docs[AUTOSAVE_FILE],
+                autosaves={
+                    g: docs[f] for g in self.games() if docs.get(f := autosave_file(g)) is not None
+                },
                 slots={n: docs[slot_file(n)] for n in range(1, SLOT_COUNT + 1)},
                 results=docs[RESULTS_FILE],
                 records=docs[RECORDS_FILE],
@@ -634,11 +684,20 @@ class SaveStore:
         return doc
 
     def _is_own_file(self, target: Path) -> bool:
-        """True when ``target`` (or what it links to) is a data file or the lock."""
+        """True when ``target`` (or what it links to) is a file of the save data: a data
+        file (the autosave of any game included), the lock, a temporary file, a set-aside
+        unreadable file or a pre-restore backup."""
         own = {*DATA_FILES, LOCK_NAME}
         home = self.directory.resolve()
         for candidate in (target.parent.resolve() / target.name, target.resolve()):
-            if candidate.parent == home and (candidate.name in own or candidate.name.startswith(TEMP_PREFIX)):
+            name = candidate.name
+            if candidate.parent == home and (
+                name in own
+                or name.startswith(TEMP_PREFIX)
+                or AUTOSAVE_NAME.match(name)
+                or _SET_ASIDE.match(name)
+                or _PRE_RESTORE.match(name)
+            ):
                 return True
         return False
 
@@ -653,9 +712,12 @@ class SaveStore:
     def restore_backup(self, source: BackupSource, *, keep_previous: bool = True) -> BackupSummary:
         """Replace this directory's save data with a backup's.
 
-        Every part is validated first; if anything is wrong :class:`InvalidBackupError`
-        lists the problems and **nothing** is changed.  Files absent from the backup are
-        removed.  With ``keep_previous`` (default) the current data is first exported to
+        Every part is validated first (each autosave must hold the game its name says);
+        if anything is wrong :class:`InvalidBackupError` lists the problems and
+        **nothing** is changed.  Files absent from the backup are removed — the autosave
+        of every game this store knows included (:meth:`data_files`); an autosave of a
+        game this package does not know is left as it is.  A version-1/2 backup's one
+        autosave goes to the autosave file of the game it holds.  With ``keep_previous`` (default) the current data is first exported to
         ``pre-restore-<time>.backup.json`` in the directory; unreadable current files
         are renamed ``*.corrupt-<time>.json``, never destroyed.  Each file is replaced
         atomically.
@@ -674,14 +736,16 @@ class SaveStore:
         summary, files = analyse_backup(data, name, self.engines)
         if summary.problems:
             raise InvalidBackupError(name, list(summary.problems))
+        targets = self.data_files()
+        targets += [f for f in files if f not in targets]  # (none: the backup's games are this store's)
         with self._locked():
-            for file in DATA_FILES:  # refuse before writing anything
+            for file in targets:  # refuse before writing anything
                 problem = self._problem(file)
                 if problem is not None and not isinstance(problem, CorruptSaveError | UnsupportedSaveVersionError):
                     raise SaveFileError(problem.path, problem.problem + " (nothing was changed)")
                 if isinstance(problem, UnsupportedSaveVersionError):
                     raise UnsupportedSaveVersionError(problem.path, problem.problem + "; nothing was restored")
-            if keep_previous and any(self._exists(f) for f in DATA_FILES):
+            if keep_previous and any(self._exists(f) for f in self._listed_files()):
                 previous = self.export_backup()
                 stamp = self._now().strftime("%Y%m%dT%H%M%SZ")
                 target = self._path(f"pre-restore-{stamp}.backup.json")
@@ -690,8 +754,8 @@ class SaveStore:
                     n += 1
                     target = self._path(f"pre-restore-{stamp}-{n}.backup.json")
                 atomic_write_json(target, previous, max_bytes=MAX_BACKUP_BYTES)
-            for file in DATA_FILES:
-                doc = files[file]
+            for file in targets:
+                doc = files.get(file)
                 self._prepare_write(file)
                 if doc is None:
                     _unlink(self._path(file))
@@ -716,18 +780,24 @@ class SaveStore:
         return sorted(self._path(n) for n in names if pattern.match(n))
 
     def problems(self) -> dict[str, str]:
-        """Every unreadable data file of the directory: file name → problem ({} when all is well)."""
+        """Every unreadable data file of the directory: file name → problem ({} when all
+        is well).  Every game's autosave is checked (it must hold the game its name
+        says), and so is an autosave file of a game this package does not know."""
         out: dict[str, str] = {}
-        for name in DATA_FILES:
+        for name in self._listed_files():
             problem = self._problem(name)
             if problem is not None:
                 out[name] = problem.problem
         return out
 
-    def delete_category(self, category: str, *, confirm: bool = False) -> list[Path]:
+    def delete_category(self, category: str, *, confirm: bool = False, game: str | None = None) -> list[Path]:
         """Delete one kind of data: ``"autosave"``, ``"slots"``, ``"results"``,
         ``"records"``, ``"preferences"`` or ``"extras"`` (set-aside unreadable files and
         pre-restore backups).  Needs ``confirm=True``; returns the files deleted.
+
+        ``"autosave"`` deletes the autosave of every game (also of a game this package
+        does not know); with ``game=`` only that game's (``game`` is for ``"autosave"``
+        only).
 
             >>> import tempfile
             >>> store = SaveStore(tempfile.mkdtemp())
@@ -740,10 +810,15 @@ class SaveStore:
         """
         if category not in CATEGORIES:
             raise SaveError(f"unknown category {category!r}: expected one of {CATEGORIES}")
+        if game is not None and category != "autosave":
+            raise SaveError(f"game= selects an autosave; deleting {category} is not per game")
         if confirm is not True:
             raise ConfirmationRequiredError(f"deleting {category} needs confirm=True")
         with self._locked():
-            if category == "extras":
+            if category == "autosave":
+                names = [autosave_file(game)] if game is not None else self._autosave_files(present=True)
+                paths = [self._path(n) for n in names]
+            elif category == "extras":
                 paths = self.set_aside_files() + self.pre_restore_backups()
             elif category == "slots":
                 paths = [self._path(slot_file(n)) for n in range(1, SLOT_COUNT + 1)]
@@ -751,7 +826,6 @@ class SaveStore:
                 paths = [
                     self._path(
                         {
-                            "autosave": AUTOSAVE_FILE,
                             "results": RESULTS_FILE,
                             "records": RECORDS_FILE,
                             "preferences": PREFERENCES_FILE,
@@ -777,6 +851,14 @@ class _Missing:
 _MISSING: Any = _Missing()
 
 
+def _wrong_game(exc: WrongGameError) -> str:
+    """The problem of a WrongGameError, without the source it starts with:
+    ``"this file holds a game of 'codex', not of 'japan_conquest'"``."""
+    text = str(exc)
+    _, sep, rest = text.partition(": this file holds")
+    return ("this file holds" + rest).removesuffix(": it was not loaded") if sep else text
+
+
 def _unlink(path: Path) -> bool:
     try:
         os.unlink(path)
@@ -790,4 +872,14 @@ def _unlink(path: Path) -> bool:
     return True
 
 
-__all__ = ["CATEGORIES", "DATA_FILES", "DEFAULT_DIRECTORY", "GAME_FILES", "MAX_FILE_BYTES", "SaveStore", "check_slot"]
+__all__ = [
+    "CATEGORIES",
+    "DATA_FILES",
+    "DEFAULT_DIRECTORY",
+    "GAME_FILES",
+    "MAX_FILE_BYTES",
+    "SLOT_FILES",
+    "SaveStore",
+    "autosave_file",
+    "check_slot",
+]
