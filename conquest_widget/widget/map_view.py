@@ -138,7 +138,10 @@ class MapView(W.VBox):
         super().__init__(children=[self.map], **kwargs)
         self._small = {code for code, shape in shapes.items() if shape.area < SMALL_AREA and code != 47}
         self.map.observe(self._refresh, names="zoom")
-        controller.observe(self._refresh, names=["version", "legal_steps", "route", "selected_prefecture", "lang", "current_player"])
+        # one redraw per change: legal steps, route and current player change only together
+        # with ``version`` (the controller sets them in one batch), so observing them too
+        # redrew the map three times per click (issue 11)
+        controller.observe(self._refresh, names=["version", "selected_prefecture", "lang"])
         controller.observe(lambda _: self._show_hover(), names="lang")
         self._followed: tuple | None = None
         controller.observe(self._follow_player, names="version")

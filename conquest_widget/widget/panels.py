@@ -17,7 +17,13 @@ from conquest_widget.games.japan_conquest.text import (
     region_name,
     t,
 )
-from conquest_widget.widget.style import DIE_FACES, button_layout, dice_html, name_html
+from conquest_widget.widget.style import (
+    DIE_FACES,
+    button_layout,
+    dice_html,
+    name_html,
+    shared_style,
+)
 
 
 def _names(c: GameController) -> list[str]:
@@ -229,23 +235,50 @@ class InfoPanel(W.HTML):
 
 
 class LogView(W.VBox):
-    """Every event as a readable line, newest first; one HTML block per turn so a move
-    re-sends only the current turn's lines."""
+    """Every event as a readable line, newest first, one HTML block per turn for the last
+    ``RING`` turns.  The blocks are created once and reused in a ring: a new turn takes the
+    oldest block, sets its lines and moves it to the top with its layout's CSS ``order``, so
+    a move sends its new lines and one small layout update, and never opens a widget
+    (issue 18: the log used to open three new widgets every turn).
 
-    MAX_BLOCKS = 40
+    >>> from conquest_widget.controller import GameController
+    >>> from conquest_widget.games.japan_conquest import GameSetup, ScriptedDice
+    >>> c = GameController(); log = LogView(c)
+    >>> c.new_game(GameSetup.quick(["Tokyo", "Osaka"]), dice=ScriptedDice([1]))
+    >>> n = len(log.blocks.children); c.roll(); c.click_prefecture(11); c.confirm_route()
+    >>> len(log.blocks.children) == n == LogView.RING, log.lines()[0]
+    (True, "— Player 2's turn 1 —")
+    """
+
+    RING = 10
+    MAX_BLOCKS = RING  # kept for subclasses
 
     def __init__(self, c: GameController) -> None:
         self.c = c
         self.header = W.HTML()
-        self.blocks = W.VBox(layout=W.Layout(max_height="260px", overflow="auto", display="block"))
+        # a flex column, so that each block's layout.order places it (newest first)
+        self.blocks = W.VBox(layout=W.Layout(max_height="260px", overflow="auto", display="flex", flex_flow="column"))
         self.blocks.add_class("cw-log")
         self._game = None
         self._lang = c.lang
         self._rendered = 0  # events rendered so far
-        self._turn_key: tuple | None = None
+        self._turn = -1  # blocks started so far - 1 (the current block is _ring[_turn % RING])
+        self._ring: list[W.HTML] = [self._new_block() for _ in range(self.RING)] if self.RING and self._uses_ring else []
+        if self._ring:
+            self.blocks.children = tuple(self._ring)
         super().__init__([self.header, self.blocks])
         c.observe(self.refresh, names=["version", "lang"])
         self.refresh()
+
+    #: False in subclasses that arrange their own blocks (the replay's log)
+    _uses_ring = True
+
+    @staticmethod
+    def _new_block() -> W.HTML:
+        block = W.HTML(layout=W.Layout(display="none", order="0"), style=shared_style(W.HTML))
+        block._lines = []  # type: ignore[attr-defined]
+        block._order = 0  # type: ignore[attr-defined]
+        return block
 
     def _line(self, ev: dict) -> str | None:
         line = describe_event(redacted(self.c.game.setup, ev), self.c.lang, _names(self.c))
@@ -253,45 +286,45 @@ class LogView(W.VBox):
 
     def refresh(self, _: Any = None) -> None:
         c, g = self.c, self.c.game
-        self.header.value = f"<b>{t('log', c.lang)}</b>"
+        header = f"<b>{t('log', c.lang)}</b>"
+        if self.header.value != header:
+            self.header.value = header
         if g is None:
             return
         if g is not self._game or c.lang != self._lang:
-            self._game, self._lang, self._rendered, self._turn_key = g, c.lang, 0, None
-            old = self.blocks.children
-            self.blocks.children = ()
-            for b in old:
-                b.close()  # free the front-end models too
+            self._game, self._lang, self._rendered, self._turn = g, c.lang, 0, -1
+            for b in self._ring:
+                b._lines = []  # type: ignore[attr-defined]
         events = g.events
-        if self._rendered >= len(events):
+        if self._rendered >= len(events) and self._turn >= 0:
             return
-        blocks = list(self.blocks.children)
-        changed_children = False
-        current = blocks[0] if blocks else None
-        current_lines: list[str] = getattr(current, "_lines", []) if current is not None else []
+        ring = self._ring
         for ev in events[self._rendered:]:
-            key = (ev.get("player"), ev.get("turn")) if ev["type"] == "turn_start" else None
-            if key is not None or current is None:
-                current = W.HTML()
-                current._lines = []  # type: ignore[attr-defined]
-                current_lines = current._lines  # type: ignore[attr-defined]
-                blocks.insert(0, current)
-                changed_children = True
+            if ev["type"] == "turn_start" or self._turn < 0:
+                self._turn += 1
+                block = ring[self._turn % len(ring)]
+                block._lines = []  # type: ignore[attr-defined]
+                block._order = -self._turn  # type: ignore[attr-defined]
             line = self._line(ev)
             if line:
-                current_lines.insert(0, line)
+                ring[self._turn % len(ring)]._lines.insert(0, line)  # type: ignore[attr-defined]
         self._rendered = len(events)
-        for b in blocks:
+        for b in ring:
             text = "".join(b._lines)  # type: ignore[attr-defined]
             if b.value != text:
                 b.value = text
-        if changed_children:
-            self.blocks.children = tuple(blocks[: self.MAX_BLOCKS])
-            for b in blocks[self.MAX_BLOCKS:]:
-                b.close()
+            order, display = str(b._order), "" if text else "none"  # type: ignore[attr-defined]
+            if (b.layout.order, b.layout.display) != (order, display):
+                with b.layout.hold_sync():
+                    b.layout.order, b.layout.display = order, display
+
+    def _shown_blocks(self) -> list[W.HTML]:
+        if self._ring:
+            return sorted((b for b in self._ring if b._lines), key=lambda b: b._order)  # type: ignore[attr-defined]
+        return list(self.blocks.children)
 
     def lines(self) -> list[str]:
         """The rendered lines, newest first (plain text)."""
         import re
 
-        return [html.unescape(re.sub("<[^>]+>", "", x)) for b in self.blocks.children for x in b._lines]  # type: ignore[attr-defined]
+        return [html.unescape(re.sub("<[^>]+>", "", x)) for b in self._shown_blocks() for x in b._lines]  # type: ignore[attr-defined]

@@ -312,6 +312,7 @@ class ReplayLogView(LogView):
     (a recorded game's events are the same in every replay of it)."""
 
     MAX_BLOCKS = 15
+    _uses_ring = False
 
     def __init__(self, c: GameController) -> None:
         self._pool: list[W.HTML] = []

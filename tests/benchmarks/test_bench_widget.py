@@ -1,115 +1,133 @@
-"""Widget benchmark: bytes the kernel sends per move (ours vs one restyled GeoJSON layer)
-and kernel time per controller update.  Run with ``make bench``; writes its block of
-docs/performance.md."""
+"""Widget benchmark: what Japan Conquest's app sends over the wire (comm opens, widget data
+and serialized frames, counted by ``tests/widget/wire.py``) for the first render and per
+move, map redraws per click, and the kernel time per action with and without autosave.
+Run with ``make bench``; writes its block of docs/performance.md."""
 
 from __future__ import annotations
 
-import json
 import statistics
+import sys
 import tempfile
 import time
+from pathlib import Path
 
 import ipyleaflet as L
 import pytest
-from ipywidgets import Widget
-from ipywidgets.widgets.widget import _instances
 from perfdoc import update_block
 
-from conquest_widget import JapanConquestApp
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/ -> the wire counter
+from widget.wire import WireCounter, state_request_bytes
+
 from conquest_widget.games.japan_conquest import GameSetup, PlayerSetup
-from conquest_widget.maps.japan.geo import geojson_path
-from conquest_widget.widget.style import prefecture_style
+from conquest_widget.widget.map_view import MapView
 
 MOVES = 40
+SETUP = GameSetup(players=(PlayerSetup("A", 13), PlayerSetup("B", 27)), turns=50, seed=11)
 
 
-class Counter:
-    def __init__(self):
-        self.total = 0
-        self.map = 0
+def med(xs):
+    return statistics.median(xs)
 
-    def add(self, widget, msg, buffers):
-        n = len(json.dumps(msg, default=str)) + sum(len(b) for b in buffers or [])
-        self.total += n
-        if isinstance(widget, (L.Layer, L.DivIcon)):
-            self.map += n
+
+def p95(xs):
+    return sorted(xs)[int(0.95 * (len(xs) - 1))]
+
+
+def _play(app, wire, moves):
+    """Play ``moves`` human moves (two humans); per move: figures of each planning click
+    and of the confirmation, map refreshes per click, kernel time of each action."""
+    c = app.controller
+    clicks, confirms, wholes, refreshes, action_ms = [], [], [], [], []
+    for _ in range(moves):
+        wire.reset()
+        t0 = time.perf_counter()
+        c.roll()
+        action_ms.append((time.perf_counter() - t0) * 1000)
+        whole = [wire.data, wire.frames, wire.opens, wire.messages]
+        if c.phase != "route":  # no legal route for this roll: the turn passed
+            continue
+        while not c.can_confirm:
+            wire.reset()
+            MapView.refreshes = 0
+            t0 = time.perf_counter()
+            c.click_prefecture(c.legal_steps[0])
+            action_ms.append((time.perf_counter() - t0) * 1000)
+            refreshes.append(MapView.refreshes)
+            clicks.append((wire.data, wire.frames, wire.opens, wire.messages))
+            whole = [a + b for a, b in zip(whole, clicks[-1], strict=True)]
+        wire.reset()
+        t0 = time.perf_counter()
+        c.confirm_route()
+        action_ms.append((time.perf_counter() - t0) * 1000)
+        confirms.append((wire.data, wire.frames, wire.opens, wire.messages, wire.map_data()))
+        wholes.append([a + b for a, b in zip(whole, confirms[-1][:4], strict=True)])
+        while c.phase.startswith("battle"):
+            c.battle_roll(1)
+    return clicks, confirms, wholes, refreshes, action_ms
+
+
+def _col(rows, i):
+    return [r[i] for r in rows]
 
 
 @pytest.mark.benchmark
 def test_bytes_per_move_and_update_time(monkeypatch):
-    counter = Counter()
-    original = Widget._send
+    counted = MapView.refresh
 
-    def _send(self, msg, buffers=None):
-        counter.add(self, msg, buffers)
-        return original(self, msg, buffers)
+    def refresh(self):
+        MapView.refreshes += 1
+        counted(self)
 
-    monkeypatch.setattr(Widget, "_send", _send)
-    app = JapanConquestApp(save_dir=tempfile.mkdtemp(prefix="cw-bench-"))  # autosave included in the timing
-    c = app.controller
-    # two humans, so every move is a human move driven through the controller
-    setup = GameSetup(players=(PlayerSetup("A", 13), PlayerSetup("B", 27)), turns=50, seed=11)
-    c.new_game(setup)
-    first_render = sum(len(json.dumps(w.get_state(), default=str)) for w in _instances.values())
+    monkeypatch.setattr(MapView, "refreshes", 0, raising=False)
+    monkeypatch.setattr(MapView, "refresh", refresh)
+    with WireCounter() as wire:
+        from conquest_widget import JapanConquestApp
 
-    # the naive alternative: one GeoJSON layer, restyled with style_callback
-    fc = json.loads(geojson_path().read_text(encoding="utf-8"))
-    naive = L.GeoJSON(data=fc, style_callback=lambda f: {"fillColor": "#efe9da"})
-    naive_counter = Counter()
-
-    per_move, per_move_map, per_confirm, per_confirm_map, naive_bytes, update_ms = [], [], [], [], [], []
-    for _ in range(MOVES):
-        counter.total = counter.map = 0
-        c.roll()
-        if c.phase != "route":  # no legal route for this roll: the turn passed
-            continue
-        while not c.can_confirm:
-            c.click_prefecture(c.legal_steps[0])
-        planning_total, planning_map = counter.total, counter.map
-        counter.total = counter.map = 0
         t0 = time.perf_counter()
-        c.confirm_route()
-        update_ms.append((time.perf_counter() - t0) * 1000)
-        per_confirm.append(counter.total)
-        per_confirm_map.append(counter.map)
-        per_move.append(planning_total + counter.total)
-        per_move_map.append(planning_map + counter.map)
-        # the same state change through the naive layer
-        g = c.game
-        styles = {code: prefecture_style(
-            g.setup.players[g.prefecture_info(code)["owner"]].colour if g.prefecture_info(code)["owner"] is not None else None,
-            g.prefecture_info(code)["level"], legal=False, in_route=False, selected=False) for code in range(1, 48)}
-        naive_counter.total = 0
-        monkeypatch.setattr(Widget, "_send", lambda self, msg, buffers=None: naive_counter.add(self, msg, buffers))
-        naive.style_callback = lambda f, s=styles: {"fillColor": s[f["properties"]["code"]]["fill_color"],
-                                                    "fillOpacity": s[f["properties"]["code"]]["fill_opacity"]}
-        monkeypatch.setattr(Widget, "_send", _send)
-        naive_bytes.append(naive_counter.total)
-        if g.phase.startswith("battle"):
-            while g.phase.startswith("battle"):
-                c.battle_roll(1)
+        app = JapanConquestApp(save_dir=tempfile.mkdtemp(prefix="cw-bench-"))  # autosave on, as players have it
+        build_ms = (time.perf_counter() - t0) * 1000
+        built = (wire.data, wire.frames, wire.opens, wire.messages, wire.map_data())
+        app.controller.new_game(SETUP)
+        first = (wire.data, wire.frames, wire.opens, wire.messages, wire.map_data())
+        top = ", ".join(f"{m.replace('Model', '')} {n:,}" for m, n in wire.data_by_model.most_common(5))
+        layouts = wire.opens_by_model["LayoutModel"]
+        state_request = state_request_bytes()
+        clicks, confirms, wholes, refreshes, with_save = _play(app, wire, MOVES)
+        # the same moves without a save store: the kernel time autosave adds
+        bare = JapanConquestApp(save_dir=None)
+        bare.controller.new_game(SETUP)
+        *_, without_save = _play(bare, wire, MOVES)
 
-    def med(xs):
-        return statistics.median(xs)
-
-    def p95(xs):
-        return sorted(xs)[int(0.95 * (len(xs) - 1))]
+    def trio(rows, i=0):
+        return (f"data {med(_col(rows, i)):,.0f} B (p95 {p95(_col(rows, i)):,.0f}), frames {med(_col(rows, i + 1)):,.0f} B "
+                f"(p95 {p95(_col(rows, i + 1)):,.0f}), {med(_col(rows, i + 3)):.0f} messages, comm opens {max(_col(rows, i + 2))} at most")
 
     rows = [
-        ("first render (state of every widget)", f"{first_render:,} B"),
-        ("confirm route: map layers, median / p95", f"{med(per_confirm_map):,.0f} B / {p95(per_confirm_map):,.0f} B"),
-        ("confirm route: everything (map, scoreboard, log, controls), median / p95", f"{med(per_confirm):,.0f} B / {p95(per_confirm):,.0f} B"),
-        ("whole move (roll + each planned step + confirm): map, median / p95", f"{med(per_move_map):,.0f} B / {p95(per_move_map):,.0f} B"),
-        ("whole move: everything, median / p95", f"{med(per_move):,.0f} B / {p95(per_move):,.0f} B"),
-        ("naive: one GeoJSON layer restyled via style_callback, same move, median", f"{med(naive_bytes):,.0f} B"),
-        ("confirmed move's map bytes vs naive", f"1/{med(naive_bytes) / max(1, med(per_confirm_map)):,.0f}"),
-        ("whole move vs first render", f"1/{first_render / max(1, med(per_move)):,.0f}"),
-        ("kernel time per confirmed move (controller + all views), median / p95", f"{med(update_ms):.1f} ms / {p95(update_ms):.1f} ms"),
+        ("first render: app construction, widget data / frames / messages / comm opens",
+         f"{built[0]:,} B / {built[1]:,} B / {built[3]} / {built[2]} (map data {built[4]:,} B; {build_ms:.0f} ms)"),
+        ("first render: construction + new game, widget data (aim <= 300 KB) / frames / messages / comm opens",
+         (f"**{first[0]:,} B** / {first[1]:,} B / {first[3]} / {first[2]} (map data {first[4]:,} B; {layouts} Layout widgets; "
+         f"largest: {top})")),
+        ("front end's state request after the new game (state of every live widget)", f"{state_request:,} B"),
+        ("confirm route (a confirmed move), all views (aim: data <= 500 B)", trio(confirms)),
+        ("confirm route: map data, median / p95", f"{med(_col(confirms, 4)):,.0f} B / {p95(_col(confirms, 4)):,.0f} B"),
+        ("planning click (one step), all views", trio(clicks)),
+        ("whole move (roll + each planned step + confirm), all views", trio(wholes)),
+        ("map redraws per planning click (aim: 1)", f"{min(refreshes)}-{max(refreshes)} over {len(refreshes)} clicks"),
+        ("kernel time per action (roll, click, confirm; controller + all views), autosave on: median / p95 / max",
+         f"{med(with_save):.1f} / {p95(with_save):.1f} / {max(with_save):.1f} ms ({len(with_save)} actions)"),
+        ("the same without a save store: median / p95 / max",
+         f"{med(without_save):.1f} / {p95(without_save):.1f} / {max(without_save):.1f} ms"),
     ]
     print("\n".join(f"{a}: {b}" for a, b in rows))
     update_block(
-        "widget-bench", "Widget (issue 5)",
-        f"Written by `tests/benchmarks/test_bench_widget.py` (`make bench`): {MOVES} human moves of a 2-player game, "
-        f"ipyleaflet {L.__version__}; bytes counted at `Widget._send` (JSON of each comm message).",
-        "bytes", "Bytes the kernel sends per move, and update time", rows,
+        "widget-bench", "Widget (issues 5 and 18)",
+        f"Written by `tests/benchmarks/test_bench_widget.py` (`make bench`): Japan Conquest's app, {MOVES} human moves "
+        f"of a 2-player game, ipyleaflet {L.__version__}. Counted on the wire (`tests/widget/wire.py`): every comm "
+        "message (comm_open, comm_msg, comm_close) serialized as ipykernel sends it on IOPub with a real "
+        "`jupyter_client` Session; *data* = the JSON of each message's `data` (state or update) plus buffers, "
+        "*frames* = all ZMQ frames (topic, delimiter, HMAC signature, header, parent header, metadata, content) plus buffers.",
+        "bytes", "What the kernel sends: first render and per move; map redraws; kernel time per action", rows,
     )
+    assert max(_col(confirms, 2)) == 0  # a move opens no widget
+    assert set(refreshes) == {1}

@@ -1,0 +1,96 @@
+"""What goes over the wire per move (issue 18): counted at the comm, envelopes and comm
+opens included (tests/widget/wire.py), not at ``Widget._send``."""
+
+from __future__ import annotations
+
+import pytest
+
+from conquest_widget import JapanConquestApp
+from conquest_widget.games.japan_conquest import GameSetup, PlayerSetup, ScriptedDice
+from conquest_widget.widget.map_view import MapView
+
+from .wire import WireCounter
+
+
+@pytest.fixture
+def refreshes(monkeypatch):
+    """Counts MapView.refresh calls (the map's full redraw)."""
+    calls = []
+    original = MapView.refresh
+
+    def refresh(self):
+        calls.append(self)
+        original(self)
+
+    monkeypatch.setattr(MapView, "refresh", refresh)
+    return calls
+
+
+def _two_humans(tmp_path, wire):
+    app = JapanConquestApp(save_dir=tmp_path / "saves")
+    setup = GameSetup(players=(PlayerSetup("A", 13), PlayerSetup("B", 27)), turns=30)
+    app.controller.new_game(setup, dice=ScriptedDice([3, 2, 4, 1, 5, 3, 2, 6], then_seed=3))
+    return app
+
+
+def test_the_wire_counter_sees_comm_opens_and_envelopes():
+    import ipywidgets as W
+
+    with WireCounter() as wire:
+        w = W.HTML("x")
+        opened = (wire.opens, wire.data, wire.frames)
+        wire.reset()
+        w.value = "hello"
+    assert opened[0] == 3  # the HTML, its Layout and its style
+    assert opened[2] > opened[1] > 0
+    assert wire.opens == 0 and wire.messages == 1
+    assert 40 < wire.data < 100  # {"method": "update", "state": {"value": "hello"}, "buffer_paths": []}
+    assert wire.frames > wire.data + 400  # header, parent header, signature...
+
+
+def test_a_move_opens_no_widget_and_a_click_redraws_the_map_once(tmp_path, refreshes):
+    with WireCounter() as wire:
+        app = _two_humans(tmp_path, wire)
+        c = app.controller
+        clicks = confirms = 0
+        for _ in range(8):
+            wire.reset()
+            c.roll()
+            assert wire.opens == 0
+            while c.phase == "route" and not c.can_confirm:
+                refreshes.clear()
+                wire.reset()
+                c.click_prefecture(c.legal_steps[0])
+                assert len(refreshes) == 1, "one map redraw per planning click"
+                assert wire.opens == 0
+                clicks += 1
+            if c.phase == "route":
+                wire.reset()
+                c.confirm_route()
+                assert wire.opens == 0, wire.opens_by_model  # the log reuses its blocks
+                confirms += 1
+            while c.phase.startswith("battle"):
+                c.battle_roll(1)
+    assert clicks >= 8 and confirms >= 6
+    assert len(app.log_view.blocks.children) == app.log_view.RING
+
+
+def test_the_log_keeps_the_last_turns_newest_first(tmp_path):
+    app = _two_humans(tmp_path, None)
+    c = app.controller
+    for _ in range(app.log_view.RING + 3):
+        c.roll()
+        while c.phase == "route" and not c.can_confirm:
+            c.click_prefecture(c.legal_steps[0])
+        if c.phase == "route":
+            c.confirm_route()
+        while c.phase.startswith("battle"):
+            c.battle_roll(1)
+    lines = app.log_view.lines()
+    starts = [x for x in lines if x.startswith("—")]
+    assert len(starts) == app.log_view.RING  # the last RING turns, each once
+    turn = c.game.turn_number()
+    assert str(turn) in starts[0] and c.game.setup.players[c.current_player].name in starts[0]
+    shown = [b for b in app.log_view.blocks.children if b.layout.display != "none"]
+    orders = sorted(int(b.layout.order) for b in shown)
+    assert len(shown) == app.log_view.RING and orders == list(range(orders[0], orders[0] + len(orders)))
