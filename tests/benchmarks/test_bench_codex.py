@@ -182,17 +182,55 @@ if __name__ == "__main__":
     _main(sys.argv[1:])
 
 
-def test_widget_bytes_per_placement(monkeypatch) -> None:
+def _placements(board, c, sizes: dict[str, int], rng: random.Random, n: int) -> dict[str, list[float]]:
+    """Play ``n`` placements through ``board`` (every seat human), measuring each one."""
+    out: dict[str, list[float]] = {k: [] for k in ("preview", "confirm", "confirm_map", "whole", "whole_map", "ms")}
+    while not c.is_over and len(out["confirm"]) < n:
+        legal = c.legal
+        kinds = {a["type"] for a in legal}
+        if "pick" in kinds:
+            board.share_buttons[rng.choice(FACTIONS_)].click()
+        elif "forced_sell" in kinds:
+            c.act(legal[0])
+        elif "roll" in kinds:
+            sizes["total"] = sizes["map"] = 0
+            board.roll_button.click()
+            if c.view["phase"] != "place":
+                continue
+            roll_total, roll_map = sizes["total"], sizes["map"]
+            plot = rng.choice(sorted(board.legal_plots()))
+            sizes["total"] = sizes["map"] = 0
+            board.click_plot(plot)
+            if board.joker_plot is not None:
+                board.choose_faction(board.legal_plots()[plot][0])
+            out["preview"].append(sizes["total"])
+            click_total, click_map = sizes["total"], sizes["map"]
+            sizes["total"] = sizes["map"] = 0
+            t0 = time.perf_counter()
+            board.confirm()
+            out["ms"].append(1000 * (time.perf_counter() - t0))
+            out["confirm"].append(sizes["total"])
+            out["confirm_map"].append(sizes["map"])
+            out["whole"].append(roll_total + click_total + sizes["total"])
+            out["whole_map"].append(roll_map + click_map + sizes["map"])
+        elif "end_turn" in kinds:
+            board.end_button.click()
+    return out
+
+
+def test_widget_bytes_per_placement(monkeypatch, tmp_path) -> None:
     """Bytes the kernel sends per placement through the Codex board (counted at
     ``Widget._send`` as tests/benchmarks/test_bench_widget.py does): the click that opens
     the preview, and the Confirm (the controller's new version drawn once), map layers
-    apart; two humans so every placement goes through the board."""
+    apart; two humans so every placement goes through the board.  Then the same inside
+    the shell's MatchApp (log, autosave, its Save/Exit bar)."""
     import json
 
     import ipyleaflet as L
     from ipywidgets import Widget
     from ipywidgets.widgets.widget import _instances
 
+    from conquest_widget.games.codex.widget import App
     from conquest_widget.games.codex.widget.board import CodexBoard
     from conquest_widget.ui.controller import MatchController
 
@@ -211,38 +249,16 @@ def test_widget_bytes_per_placement(monkeypatch) -> None:
     c = MatchController(CodexMatch(CodexSetup.quick(2, k=4), seed=5), humans={0, 1})
     board = CodexBoard(c, "en")
     first_render = sum(len(json.dumps(w.get_state(), default=str)) for k, w in _instances.items() if k not in before)
-    rng = random.Random(5)
-    preview, confirm, whole, whole_map, confirm_map, update_ms = [], [], [], [], [], []
-    while not c.is_over and len(confirm) < 60:
-        legal = c.legal
-        kinds = {a["type"] for a in legal}
-        if "pick" in kinds:
-            board.share_buttons[rng.choice(FACTIONS_)].click()
-        elif "forced_sell" in kinds:
-            c.act(legal[0])
-        elif "roll" in kinds:
-            sizes["total"] = sizes["map"] = 0
-            board.roll_button.click()
-            if c.view["phase"] != "place":
-                continue
-            roll_total, roll_map = sizes["total"], sizes["map"]
-            plot = rng.choice(sorted(board.legal_plots()))
-            sizes["total"] = sizes["map"] = 0
-            board.click_plot(plot)
-            if board.joker_plot is not None:
-                board.choose_faction(board.legal_plots()[plot][0])
-            preview.append(sizes["total"])
-            click_total, click_map = sizes["total"], sizes["map"]
-            sizes["total"] = sizes["map"] = 0
-            t0 = time.perf_counter()
-            board.confirm()
-            update_ms.append(1000 * (time.perf_counter() - t0))
-            confirm.append(sizes["total"])
-            confirm_map.append(sizes["map"])
-            whole.append(roll_total + click_total + sizes["total"])
-            whole_map.append(roll_map + click_map + sizes["map"])
-        elif "end_turn" in kinds:
-            board.end_button.click()
+    r = _placements(board, c, sizes, random.Random(5), 60)
+
+    app = App(save_dir=tmp_path)
+    app.new_game()
+    app.n_players.value = 2
+    app.seat_rows[1][1].value = "human"
+    app.option_widgets["k"].value = 4
+    app.seed.value = "5"
+    app.start()
+    shell = _placements(app.board, app.controller, sizes, random.Random(5), 60)
 
     def med(xs):
         return statistics.median(xs)
@@ -251,12 +267,16 @@ def test_widget_bytes_per_placement(monkeypatch) -> None:
         return sorted(xs)[int(0.95 * (len(xs) - 1))]
 
     print(f"RESULT codex widget first render (state of every widget): {first_render:,} B")
-    print(f"RESULT codex widget click on a plot (preview shown): median {med(preview):,.0f} B, p95 {p95(preview):,.0f} B")
-    print(f"RESULT codex widget confirm: map layers median {med(confirm_map):,.0f} B / p95 {p95(confirm_map):,.0f} B; "
-          f"everything median {med(confirm):,.0f} B / p95 {p95(confirm):,.0f} B")
-    print(f"RESULT codex widget whole placement (roll + click + confirm): map median {med(whole_map):,.0f} B; "
-          f"everything median {med(whole):,.0f} B / p95 {p95(whole):,.0f} B over {len(whole)} placements")
-    print(f"RESULT codex widget kernel time per confirm (engine + controller + board): median {med(update_ms):.1f} ms, "
-          f"p95 {p95(update_ms):.1f} ms")
-    assert len(whole) >= 20
-    assert med(confirm_map) < first_render / 20
+    print(f"RESULT codex widget click on a plot (preview shown): median {med(r['preview']):,.0f} B, p95 {p95(r['preview']):,.0f} B")
+    print(f"RESULT codex widget confirm: map layers median {med(r['confirm_map']):,.0f} B / p95 {p95(r['confirm_map']):,.0f} B; "
+          f"everything median {med(r['confirm']):,.0f} B / p95 {p95(r['confirm']):,.0f} B")
+    print(f"RESULT codex widget whole placement (roll + click + confirm): map median {med(r['whole_map']):,.0f} B; "
+          f"everything median {med(r['whole']):,.0f} B / p95 {p95(r['whole']):,.0f} B over {len(r['whole'])} placements")
+    print(f"RESULT codex widget kernel time per confirm (engine + controller + board): median {med(r['ms']):.1f} ms, "
+          f"p95 {p95(r['ms']):.1f} ms")
+    print(f"RESULT codex in the shell's MatchApp: confirm everything median {med(shell['confirm']):,.0f} B, "
+          f"whole placement median {med(shell['whole']):,.0f} B / p95 {p95(shell['whole']):,.0f} B over "
+          f"{len(shell['whole'])} placements; kernel time per confirm (with log and autosave) median "
+          f"{med(shell['ms']):.1f} ms, p95 {p95(shell['ms']):.1f} ms")
+    assert len(r["whole"]) >= 20 and len(shell["whole"]) >= 20
+    assert med(r["confirm_map"]) < first_render / 20
