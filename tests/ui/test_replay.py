@@ -387,3 +387,54 @@ def test_load_match_reads_a_japan_engine_game() -> None:
     g.roll()
     m = load_match(g)
     assert isinstance(m, JapanMatch) and m.game.snapshot() == g.snapshot()
+
+
+HIDDEN = [s for s in ENGINES if s.hidden_information]
+
+
+def numbered_ids(text: str) -> str:
+    """``text`` with widget model ids replaced by their order of appearance."""
+    ids: dict[str, str] = {}
+    return re.sub(r"IPY_MODEL_[0-9a-f]+", lambda mo: ids.setdefault(mo.group(0), f"M{len(ids)}"), text)
+
+
+def explorer_states(source: Match, positions: list[int], **kwargs: Any) -> list[str]:
+    """The states of every widget ``ReplayExplorer(source, **kwargs)`` creates (model ids
+    numbered in order of appearance), at each of ``positions``."""
+    before = set(WIDGETS)
+    ex = ReplayExplorer(source, **kwargs)
+    out = []
+    for k in positions:
+        ex.go(k)
+        out.append(numbered_ids(live_states(before)))
+    ex.close()
+    return out
+
+
+@pytest.mark.parametrize("spec", HIDDEN, ids=[s.id for s in HIDDEN])
+def test_explorers_of_two_matches_a_seat_cannot_tell_apart_hold_the_same_widget_states(spec: Any) -> None:
+    """The pair test of the conformance suite, on every widget of the explorer with the
+    game's own board: a match and its ``hidden_variant(seat)`` (same actions, other
+    secrets) give byte-identical widget states for ``seat`` and for the public view, at
+    every position looked at; with "Show everything" they differ (the scan sees secrets)."""
+    rng = random.Random(31)
+    pairs = differ = seen_differ = 0
+    for i in range(6):
+        m = played(spec, seed=40 + i, n=2 + i % 3, max_actions=rng.randrange(20, 90))
+        seat = rng.randrange(m.n_seats)
+        v = m.hidden_variant(seat, rng)
+        if canon(m.to_dict()) == canon(v.to_dict()):
+            continue
+        differ += 1
+        n = sum(e["seat"] != CHANCE for e in m.log)
+        positions = sorted({0, n, n // 2, rng.randrange(n + 1)})
+        for viewer in (seat, None):
+            a = explorer_states(m, positions, viewer=viewer)
+            b = explorer_states(v, positions, viewer=viewer)
+            assert a == b, f"{spec.id}: seat {viewer} can tell a match from its hidden variant in the explorer"
+            pairs += 1
+        a = explorer_states(m, [n], reveal_all=True)
+        b = explorer_states(v, [n], reveal_all=True)
+        seen_differ += a != b
+    assert differ >= 3 and pairs >= 6
+    assert seen_differ >= 1, "showing everything never showed a difference: the scan proves nothing"
