@@ -395,3 +395,36 @@ def test_cpus_playing_in_the_background_are_drawn_one_by_one(monkeypatch) -> Non
     assert any("Bo is playing" in s for s in statuses)           # drawn while the CPU played
     assert any("Your move, Ann" in s for s in statuses)
     assert f"cw-v-{c.version}" in board._dom_classes
+
+
+def test_exit_and_resume_the_autosave_and_a_slot(tmp_path) -> None:
+    from conquest_widget.games.codex.widget import App
+
+    app = App(save_dir=tmp_path)
+    app.new_game()
+    app.n_players.value = 2
+    app.option_widgets["k"].value = 3
+    app.seed.value = "3"
+    app.start()
+    rng = random.Random(3)
+    for _ in range(12):
+        play_one_step(app.board, rng)
+    c = app.controller
+    position = (c.view["board"], [p["cash"] for p in c.view["players"]], c.view["phase"])
+    app.controller.save(app.store, 2)
+    app.exit()
+    again = App(save_dir=tmp_path)
+    again.resume()
+    assert again.screen == "play" and isinstance(again.board, CodexBoard)
+    v = again.controller.view
+    assert (v["board"], [p["cash"] for p in v["players"]], v["phase"]) == position
+    from conquest_widget.games.codex.rules import FACTION_COLOURS
+
+    pieces = {p: cell for p, cell in enumerate(v["board"]) if cell is not None}
+    assert pieces and all(again.board._styles[p]["fill_color"] == FACTION_COLOURS[f] for p, f in pieces.items())
+    again.exit()
+    again.load_slot(2)
+    assert again.controller.view["board"] == position[0]
+    while not again.controller.is_over:                 # and it plays on to the end
+        play_one_step(again.board, rng)
+    assert again.screen == "results"
