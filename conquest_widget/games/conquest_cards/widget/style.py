@@ -5,7 +5,7 @@
     '<span class="cwc-c cwc-red" data-card="7H">7♥</span>'
     >>> card_html("JK", "ja")
     '<span class="cwc-c cwc-joker" data-card="JK">ジョーカー</span>'
-    >>> backs_html(3).count("cwc-back")
+    >>> backs_html(3).count('class="cwc-back"')
     3
 """
 
@@ -32,6 +32,8 @@ CSS = """
   padding: 4px 8px; }
 .cwc-board .cwc-msg { color: #a40000; }
 .cwc-board .cwc-recent { font-size: 12px; color: #333; margin: 2px 0 4px 4px; }
+.cwc-board .cwc-recent .widget-html-content, .cwc-board .cwc-status .widget-html-content,
+.cwc-board .cwc-head .widget-html-content { line-height: 1.35; }
 .cwc-c { display: inline-block; min-width: 26px; height: 38px; line-height: 38px; padding: 0 3px;
   background: #fff; color: #222; border: 1px solid #777; border-radius: 4px; text-align: center;
   font: bold 14px/38px sans-serif; margin-left: -12px; box-shadow: 1px 1px 1px rgba(0,0,0,.35); }
@@ -45,6 +47,7 @@ CSS = """
   border: 1px solid #fff; background: repeating-linear-gradient(45deg, #3949ab, #3949ab 3px, #5c6bc0 3px, #5c6bc0 6px);
   vertical-align: middle; }
 .cwc-back:first-child { margin-left: 0; }
+.cwc-backs { display: inline-block; margin-left: 6px; }
 .cwc-board .widget-button.cwc-card, .cwc-board .widget-button.cwc-face {
   background: #fff; color: #222; border: 1px solid #777; border-radius: 6px; font-weight: bold;
   font-size: 17px; padding: 0; box-shadow: 1px 2px 2px rgba(0,0,0,.35); }
@@ -87,4 +90,6 @@ def pile_html(cards: Sequence[str], lang: str = "en") -> str:
 
 def backs_html(n: int) -> str:
     """``n`` face-down cards (at most :data:`MAX_BACKS` drawn)."""
-    return "".join('<span class="cwc-back"></span>' for _ in range(min(n, MAX_BACKS)))
+    if n <= 0:
+        return ""
+    return '<span class="cwc-backs">' + '<span class="cwc-back"></span>' * min(n, MAX_BACKS) + "</span>"
