@@ -27,6 +27,7 @@ from test_saves import (
     mid_route_game,
 )
 
+from conquest_widget.core.bots import play_bots
 from conquest_widget.errors import (
     CorruptSaveError,
     InvalidBackupError,
@@ -35,6 +36,8 @@ from conquest_widget.errors import (
     SlotOccupiedError,
     UnsupportedSaveVersionError,
 )
+from conquest_widget.games.codex.bots import BOTS as CODEX_BOTS
+from conquest_widget.games.codex.engine import CodexMatch
 from conquest_widget.games.japan_conquest import Game
 from conquest_widget.saves import MAX_FILE_BYTES, SaveStore
 
@@ -43,13 +46,22 @@ pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="uses fork and S
 CTX = multiprocessing.get_context("fork")
 
 GAME_FILES = ["autosave.json", "slot-2.json"]
-ALL_FILES = [*GAME_FILES, "results.json", "records.json", "preferences.json"]
+ALL_FILES = [*GAME_FILES, "autosave-codex.json", "results.json", "records.json", "preferences.json"]
+
+
+def codex_match() -> CodexMatch:
+    """A Codex match a few moves in (its autosave is ``autosave-codex.json``)."""
+    m = CodexMatch(CodexMatch.random_setup(random.Random(4), 3), seed=4)
+    bot = CODEX_BOTS["easy"]()
+    play_bots(m, {seat: bot for seat in range(m.n_seats)}, seed=4, max_actions=8)
+    return m
 
 
 def populated(directory: Path) -> SaveStore:
-    """A directory with every kind of file."""
+    """A directory with every kind of file (and a second game's autosave)."""
     s = SaveStore(directory)
     s.autosave(mid_battle_game())
+    s.autosave(codex_match())
     s.save_slot(2, mid_route_game())
     s.save_slot(4, mid_battle_game(True))
     s.record_result(finished_game(3))
@@ -97,6 +109,7 @@ BAD_CONTENT = {
 def loader(store: SaveStore, name: str):
     return {
         "autosave.json": store.load_autosave,
+        "autosave-codex.json": lambda: store.load_autosave("codex"),
         "slot-2.json": lambda: store.load_slot(2),
         "slot-4.json": lambda: store.load_slot(4),
         "results.json": store.results,
