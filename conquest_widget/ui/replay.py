@@ -649,6 +649,28 @@ class ReplayExplorer(W.VBox):
         self._build_panes()
         self._refresh()
 
+    @classmethod
+    def from_save(cls, store: Any, slot: int | None = None, *, game: str | None = None,
+                  **kwargs: Any) -> ReplayExplorer:
+        """The explorer of save slot ``slot`` of ``store`` (a
+        :class:`~conquest_widget.saves.SaveStore`), or of ``game``'s autosave when ``slot``
+        is None — for the shell's "Replay" entry::
+
+            ReplayExplorer.from_save(SaveStore("conquest_saves"), 2, game="codex", lang="ja")
+
+        Raises the store's errors (:class:`~conquest_widget.errors.EmptySlotError`,
+        ``CorruptSaveError``, ``WrongGameError``); an absent autosave is an ``EmptySlotError``.
+        """
+        from conquest_widget.errors import EmptySlotError
+
+        if slot is None:
+            match = store.load_autosave(game)
+            if match is None:
+                raise EmptySlotError(f"there is no autosave of {game or 'japan_conquest'} to replay")
+        else:
+            match = store.load_slot(slot, game)
+        return cls(match, **kwargs)
+
     # ------------------------------------------------------------ state
     @property
     def index(self) -> int:

@@ -19,7 +19,12 @@ from conquest_widget.core import registry
 from conquest_widget.core.bots import RandomBot, play_bots
 from conquest_widget.core.match import Match
 from conquest_widget.core.protocol import CHANCE
-from conquest_widget.errors import CorruptSaveError, NoSuchSeatError, SerializationError
+from conquest_widget.errors import (
+    CorruptSaveError,
+    EmptySlotError,
+    NoSuchSeatError,
+    SerializationError,
+)
 from conquest_widget.saves import SaveStore
 from conquest_widget.ui.game_ui import GameUI
 from conquest_widget.ui.replay import (
@@ -142,6 +147,15 @@ def test_loading_a_save_document_a_save_file_and_a_json_file(spec: Any, tmp_path
     slot = tmp_path / "slot-1.json"
     assert canon(Replay(slot).view(40, None)) == want  # a save file (envelope)
     assert canon(Replay(json.loads(slot.read_text())).view(40, None)) == want
+    ex = ReplayExplorer.from_save(SaveStore(tmp_path), 1, game=spec.id, lang="ja")
+    assert canon(ex.replay.view(40, None)) == want and ex.branch_button.description == "ここから分岐"
+    ex.close()
+    with pytest.raises(EmptySlotError):
+        ReplayExplorer.from_save(SaveStore(tmp_path), 3, game=spec.id)
+    with pytest.raises(EmptySlotError, match="no autosave"):
+        ReplayExplorer.from_save(SaveStore(tmp_path), game=spec.id)
+    SaveStore(tmp_path).autosave(m)
+    assert canon(ReplayExplorer.from_save(SaveStore(tmp_path), game=spec.id).replay.view(40, None)) == want
     bare = tmp_path / "bare.json"
     bare.write_text(json.dumps(m.to_dict()))
     assert canon(ReplayController(bare, index=40).view) == want
