@@ -423,3 +423,35 @@ def test_cpu_turns_are_drawn_step_by_step_at_the_chosen_speed():
     assert len(cpu_steps) >= 4  # at least draw + play/pass for each of the two CPUs, drawn one by one
     assert any("Ben" in s for s in cpu_steps) and any("Chika" in s for s in cpu_steps)
     assert my_turn
+
+
+def test_the_replay_explorer_draws_the_card_table_and_keeps_the_other_hands_hidden():
+    """The shell's replay explorer drives the same board from a read-only controller: at
+    every position, from seat 0 and from the public view, no widget holds a card that
+    viewer had not seen at that point; the board offers nothing to click."""
+    from conquest_widget.ui.replay import ReplayExplorer
+
+    m = ConquestCards(CardsSetup((PlayerSeat("Ann"), PlayerSeat("Ben", cpu=True, bot="easy")), None,
+                                 jokers=True), seed=12)
+    c = MatchController(m, humans={0})
+    play_by_clicks(c, CardsBoard(c, "en"), random.Random(5))
+    W.Widget.close_all()
+    explorer = ReplayExplorer(m.to_dict(), viewer=0, index=0)
+    board = explorer.boards_shown[0]
+    assert isinstance(board, CardsBoard)
+    n = explorer.replay.length
+    for k in range(0, n + 1, 3):
+        explorer.go(k)
+        at = explorer.replay.at(k)
+        leaked = cards_in_states() - seen_by(at, 0)
+        assert not leaked, f"position {k}: {leaked}"
+        assert not buttons(board), "a replay offers no move"
+        assert board.hand_codes() == at.view(0)["hand"]
+    explorer.show_seat(None)
+    public = explorer.boards_shown[0]
+    for k in range(0, n + 1, 5):
+        explorer.go(k)
+        at = explorer.replay.at(k)
+        hidden = set(at.state["deck"]) | {x for h in at.state["hands"] for x in h}
+        assert not (cards_in_states() & hidden) - public_cards(at), f"public view at {k}"
+        assert public.hand_codes() == []
