@@ -74,11 +74,14 @@ def play_one_step(board: CodexBoard, rng: random.Random) -> None:
         board.confirm_button.click()
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
-def test_full_game_human_vs_cpu_through_the_controls(seed: int) -> None:
-    setup = make_setup([SeatChoice("Ann"), SeatChoice("Bo", bot="normal")], {"k": 3, "starting_cash": 0})
+@pytest.mark.parametrize(("seed", "n", "k"), [(1, 2, 3), (2, 2, 3), (3, 2, 4), (4, 6, 5), (5, 4, 4)])
+def test_full_game_human_vs_cpu_through_the_controls(seed: int, n: int, k: int) -> None:
+    levels = ["normal", "easy", "hard", "normal", "easy"]
+    seats = [SeatChoice("Ann")] + [SeatChoice(f"CPU {i}", bot=levels[i - 1]) for i in range(1, n)]
+    setup = make_setup(seats, {"k": k, "starting_cash": 0})
     c = MatchController(CodexMatch(setup, seed=seed), humans={0})
     board = CodexBoard(c, "en")
+    assert len(board.plots) == 6 * k * k
     rng = random.Random(seed)
     for _ in range(3000):
         if c.is_over:
@@ -88,6 +91,7 @@ def test_full_game_human_vs_cpu_through_the_controls(seed: int) -> None:
         assert c.version > before, c.message  # every control sent a legal action
         assert c.message == ""
     assert c.is_over
+    assert sum(1 for e in c.events if e["type"] == "place" and e["seat"] == 0) >= 5   # the human placed
     assert board.status.value and "The game ends" in board.status.value
     out = c.outcome()
     html = results_html(out, c.view, "en")
