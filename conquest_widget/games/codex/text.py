@@ -101,7 +101,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "ui_sell": ("Sell", "売る"),
     "ui_confirm": ("Confirm", "確定"),
     "ui_cancel": ("Cancel", "取り消し"),
-    "ui_turn": ("Turn {turn}: {player}", "{turn}ターン目：{player}"),
+    "ui_turn": ("Turn {turn}", "{turn}ターン目"),
     "ui_your_turn": ("Your move, {player}", "{player}さんの番です"),
     "ui_waiting": ("{player} is playing…", "{player}がプレイ中…"),
     "ui_trade1": ("Trade if you like, then roll the dice.", "必要なら売買してから、ダイスを振ってください。"),

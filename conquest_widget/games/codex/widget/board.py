@@ -389,7 +389,7 @@ class CodexBoard(W.VBox):
             text = t("ev_end", lang, why=why)
         else:
             acting = v["to_act"][0] if v["to_act"] else None
-            head = t("ui_turn", lang, turn=v["turn"], player=self._name(v["current"])) if v["turn"] else ""
+            head = t("ui_turn", lang, turn=v["turn"]) if v["turn"] else ""
             if acting is not None and acting == c.viewer and c.legal:
                 if phase == "start":
                     hint = t("ui_pick_title", lang)
