@@ -82,6 +82,8 @@ def test_full_game_human_vs_cpu_through_the_controls(seed: int, n: int, k: int) 
     c = MatchController(CodexMatch(setup, seed=seed), humans={0})
     board = CodexBoard(c, "en")
     assert len(board.plots) == 6 * k * k
+    versions = []
+    c.observe(lambda ch: versions.append(ch["new"]), names="version")
     rng = random.Random(seed)
     for _ in range(3000):
         if c.is_over:
@@ -91,6 +93,7 @@ def test_full_game_human_vs_cpu_through_the_controls(seed: int, n: int, k: int) 
         assert c.version > before, c.message  # every control sent a legal action
         assert c.message == ""
     assert c.is_over
+    assert board.redraws == 1 + len(versions) and board._version == c.version   # once per version
     assert sum(1 for e in c.events if e["type"] == "place" and e["seat"] == 0) >= 5   # the human placed
     assert board.status.value and "The game ends" in board.status.value
     out = c.outcome()

@@ -106,6 +106,8 @@ class CodexBoard(W.VBox):
         #: plots restyled by the last render (the incremental restyle, for tests/benchmarks)
         self.touched: list[int] = []
         self.renders = 0
+        #: redraws for a new controller version (one per version)
+        self.redraws = 0
         self._version = -1
 
         # ---- the realm on a non-geographic map (no tiles: works offline)
@@ -321,6 +323,7 @@ class CodexBoard(W.VBox):
         if self.controller.version == self._version:
             return
         self._version = self.controller.version
+        self.redraws += 1
         from . import remember_names
 
         remember_names([p["name"] for p in self.view.get("players", [])])
