@@ -137,9 +137,9 @@ def test_bad_files_are_reported_with_file_and_problem_and_never_touched(tmp_path
 
     # everything else keeps working
     assert s.problems() == {name: exc.value.problem}
-    infos = {i.file: i for i in [*s.slots(), s.autosave_info()]}
+    infos = {i.file: i for i in [*s.slots(), s.autosave_info(), s.autosave_info("codex")]}
     assert infos["slot-4.json"].status == "used" and s.load_slot(4).phase == "battle_defend"
-    if name in GAME_FILES:
+    if name in infos:
         assert infos[name].status == "corrupt" and infos[name].error == exc.value.problem
     backup = s.export_backup()
     assert backup["skipped"] == [{"file": name, "problem": exc.value.problem}]
@@ -343,6 +343,48 @@ def test_sigkill_at_random_moments_leaves_only_whole_files(tmp_path):
                 assert loaded.log == full.log[: len(loaded.log)]
         assert s.records() in ({}, expected_records(full))
         assert len(s.results()) <= 1
+
+
+def _restore_forever(directory: str, backups: list[dict], ready) -> None:
+    """Child: restore one backup after the other, for ever."""
+    s = SaveStore(directory)
+    while True:
+        for backup in backups:
+            s.restore_backup(backup, keep_previous=False)
+            ready.set()
+
+
+def test_sigkill_during_restores_leaves_every_games_autosave_whole(tmp_path):
+    """Killed at random moments while restoring backups that differ in every game's
+    autosave, the directory holds only whole, valid files, each one the version of one
+    of the backups."""
+    a, b = SaveStore(tmp_path / "a"), SaveStore(tmp_path / "b")
+    a.autosave(mid_route_game())
+    a.autosave(codex_match())
+    a.save_slot(1, mid_battle_game())
+    b.autosave(mid_battle_game(True))
+    codex = codex_match()
+    play_bots(codex, {seat: CODEX_BOTS["easy"]() for seat in range(codex.n_seats)}, seed=9, max_actions=4)
+    b.autosave(codex)
+    backups = [a.export_backup(), b.export_backup()]
+    versions = {name: {files(x.directory).get(name) for x in (a, b)} for name in ("autosave.json", "autosave-codex.json", "slot-1.json")}
+    target = tmp_path / "t"
+    rng = random.Random(8)
+    for _ in range(15):
+        ready = CTX.Event()
+        p = CTX.Process(target=_restore_forever, args=(str(target), backups, ready))
+        p.start()
+        assert ready.wait(30)
+        time.sleep(rng.uniform(0, 0.05))
+        os.kill(p.pid, signal.SIGKILL)
+        p.join(30)
+        assert p.exitcode == -signal.SIGKILL
+        s = SaveStore(target)
+        assert s.problems() == {}
+        now = files(target)
+        for name, allowed in versions.items():
+            assert now.get(name) in allowed, name
+        assert s.load_autosave("codex") is not None or "autosave-codex.json" not in now
 
 
 # ------------------------------------------------------------ concurrency
