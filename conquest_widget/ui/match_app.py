@@ -315,33 +315,42 @@ class MatchApp(W.VBox):
         self.controller.start_cpus()
 
     def _redraw_play(self) -> None:
+        """Draw the play screen; on later changes only what changed is sent (the buttons
+        are made once per match, the cover and the log are updated in place)."""
         c = self.controller
         if c is None:
             return
+        if not self.controls.children:
+            self._save_button = _button("cw-save", self._ask_slot)
+            self._exit_button = _button("cw-exit", self.exit)
+            self._uncover_button = _button("cw-uncover", self._uncover, button_style="primary")
+            self._cover_title = W.HTML()
+            self.controls.children = [self._save_button, self._exit_button, self.busy]
+            self.cover.children = [self._cover_title, self._uncover_button]
         self._heading("")
-        self.controls.children = [
-            _button("cw-save", self._ask_slot, description=self._t("save")),
-            _button("cw-exit", self.exit, description=self._t("exit")),
-            self.busy,
-        ]
+        self._save_button.description = self._t("save")
+        self._exit_button.description = self._t("exit")
         name = c.cover
-        self.cover.children = [
-            W.HTML(f"<h3>{html_text(self._t('pass_to', name=name))}</h3>"),
-            _button("cw-uncover", self._uncover, description=self._t("ready", name=name), button_style="primary"),
-        ] if name else []
+        if name:
+            self._cover_title.value = f"<h3>{html_text(self._t('pass_to', name=name))}</h3>"
+            self._uncover_button.description = self._t("ready", name=name)
         self.cover.layout.display = None if name else "none"
         self.board.layout.display = "none" if name else None
         self._redraw_log()
-        self.body.children = [self.controls, self.save_box, self.cover, self.board, self.log_view]
+        children = (self.controls, self.save_box, self.cover, self.board, self.log_view)
+        if self.body.children != children:
+            self.body.children = children
 
     def _redraw_log(self) -> None:
         c = self.controller
         names = [s.name for s in self._seats]
         lines = [line for e in c.events if (line := self.ui.log_line(e, self.lang, names))]
-        self.log_view.value = (f"<details open><summary>{html_text(self._t('log'))}</summary>"
-                          f"<div style='max-height:200px;overflow:auto;font-size:90%'>"
-                          + "".join(f"<div>{html_text(x)}</div>" for x in lines[-LOG_LINES:][::-1])
-                          + "</div></details>")
+        value = (f"<details open><summary>{html_text(self._t('log'))}</summary>"
+                 f"<div style='max-height:200px;overflow:auto;font-size:90%'>"
+                 + "".join(f"<div>{html_text(x)}</div>" for x in lines[-LOG_LINES:][::-1])
+                 + "</div></details>")
+        if self.log_view.value != value:
+            self.log_view.value = value
 
     def _on_change(self, _change: Any = None) -> None:
         c = self.controller
@@ -349,7 +358,7 @@ class MatchApp(W.VBox):
             return
         if c.message:
             self._say(c.message, problem=True)
-        else:
+        elif self.message.value:
             self._say()
         self._redraw_play()
         self._autosave()

@@ -228,7 +228,7 @@ class ConquestCards(Match):
         res = self.state["result"]
         if res is None:
             return None
-        reason = "shared win" if res["decided_by"] == "shared" else f"decided by {res['decided_by']}"
+        reason = "shared_win" if res["decided_by"] == "shared" else f"decided_by_{res['decided_by']}"
         return Outcome(ranks=tuple(res["ranks"]), reason=reason, details=json.loads(json.dumps(res)))
 
     def legal_actions(self, seat: int) -> list[Action]:

@@ -273,7 +273,7 @@ def test_winner_most_points_then_sum_then_aces_then_jack_queen_then_shared() -> 
     m = end_match([[["10S"], ["9S"], ["2S"]], [["5H"], ["3H"], ["10H", "2H"]]])
     play_turn(m, 0, [], None)
     out = m.outcome()
-    assert out.details["decided_by"] == "sum" and out.reason == "decided by sum" and out.ranks == (1, 2)
+    assert out.details["decided_by"] == "sum" and out.reason == "decided_by_sum" and out.ranks == (1, 2)
 
 
 # ------------------------------------------------------------------ optional rules

@@ -380,10 +380,6 @@ def test_app_plays_a_game_from_the_setup_form_to_the_results(tmp_path):
     assert chance  # the shuffle (and suits) were logged
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "the engine's Outcome.reason ('decided by points', 'shared win') has spaces; the results "
-    "schema's end_reason wants snake_case, so the store refuses to record a finished card game "
-    "(engine.py / saves are not the widget's files: reported)"))
 def test_app_records_the_finished_game_in_the_results(tmp_path):
     app = App(save_dir=tmp_path)
     app.new_game()
@@ -395,6 +391,7 @@ def test_app_records_the_finished_game_in_the_results(tmp_path):
     play_by_clicks(app.controller, app.board, random.Random(1))
     assert app.screen == "results"
     assert "Problem" not in app.message.value, app.message.value
+    assert len(app.store.results("conquest_cards")) == 1
 
 
 def test_cpu_turns_are_drawn_step_by_step_at_the_chosen_speed():
