@@ -155,7 +155,9 @@ def test_loading_a_save_document_a_save_file_and_a_json_file(spec: Any, tmp_path
     with pytest.raises(EmptySlotError, match="no autosave"):
         ReplayExplorer.from_save(SaveStore(tmp_path), game=spec.id)
     SaveStore(tmp_path).autosave(m)
-    assert canon(ReplayExplorer.from_save(SaveStore(tmp_path), game=spec.id).replay.view(40, None)) == want
+    ex = ReplayExplorer.from_save(SaveStore(tmp_path), game=spec.id)
+    assert canon(ex.replay.view(40, None)) == want
+    ex.close()
     bare = tmp_path / "bare.json"
     bare.write_text(json.dumps(m.to_dict()))
     assert canon(ReplayController(bare, index=40).view) == want
