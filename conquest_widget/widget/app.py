@@ -6,7 +6,11 @@
 
 from __future__ import annotations
 
+import asyncio
+import atexit
+import contextlib
 import os
+import weakref
 from typing import Any
 
 import ipywidgets as W
@@ -26,6 +30,20 @@ from conquest_widget.widget.panels import (
 from conquest_widget.widget.saves_view import DataScreen, SaveExit, StartSaves
 from conquest_widget.widget.screens import ResultsScreen, SetupScreen, StartScreen
 from conquest_widget.widget.style import CSS, button_layout
+
+#: seconds between a human action and its autosave inside a kernel: the write (about 15 ms
+#: for a mid-game save) runs after the views are published, once for quick successive clicks
+AUTOSAVE_DELAY = 0.4
+
+#: apps that may hold a pending autosave, flushed at the interpreter's exit
+_PENDING: weakref.WeakSet[JapanConquestApp] = weakref.WeakSet()
+
+
+@atexit.register
+def _flush_pending_autosaves() -> None:
+    for app in list(_PENDING):
+        with contextlib.suppress(Exception):  # at exit, one app's problem must not stop the others
+            app.flush_autosave()
 
 
 class JapanConquestApp(W.VBox):
@@ -78,8 +96,11 @@ class JapanConquestApp(W.VBox):
             self.game_extra.children = (self.save_exit,)
             self.data_screen = DataScreen(c, self.store)
             self._autosaved_turn: tuple[int, int] | None = None
+            self._autosave_handle: asyncio.TimerHandle | None = None  # a write scheduled on the event loop
             c.on_change(self._autosave)
-            c.observe(lambda ch: None if ch["new"] else self._write_autosave(), names="cpu_busy")
+            c.observe(lambda ch: None if ch["new"] else self._request_autosave(), names="cpu_busy")
+            c.observe(lambda _: self.flush_autosave(), names="screen")  # Continue reads what was written
+            _PENDING.add(self)  # a crash-free exit writes what is pending (atexit)
             c.observe(self._remember_language, names="lang")
             if prefs.get("last_setup"):
                 self.setup_screen.load(prefs["last_setup"])
@@ -131,10 +152,48 @@ class JapanConquestApp(W.VBox):
         if action is None:  # a new or loaded game: remember its setup as the next default
             self._save_preferences(last_setup=g.setup.to_dict())
         turn = (g.current_player, g.turn_number())
-        if action is None or not c.cpu_busy or g.is_over or turn != self._autosaved_turn:
+        if action is None or g.is_over:
+            self._write_autosave()  # a new game, a loaded one, the end (its result): at once
+        elif not c.cpu_busy or turn != self._autosaved_turn:
+            self._request_autosave()
+
+    def _request_autosave(self) -> None:
+        """Write the autosave off the click -> visible update path (issue 18): inside an event
+        loop (a kernel) the write runs ``AUTOSAVE_DELAY`` seconds after the first unsaved
+        action, once for all the actions in between, after the views have been published;
+        without a loop (scripts, tests) it is written at once.  :meth:`flush_autosave` writes
+        a pending autosave now: leaving the game screen, a new game and the interpreter's
+        exit (atexit) call it, so no action is lost on a crash-free exit."""
+        if self.store is None or self.controller.game is None:
+            return
+        if self._autosave_handle is not None:
+            return  # already scheduled: that write will include this action
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
             self._write_autosave()
+            return
+        self._autosave_handle = loop.call_later(AUTOSAVE_DELAY, self.flush_autosave)
+
+    @property
+    def autosave_pending(self) -> bool:
+        """Is an autosave scheduled but not written yet?"""
+        return self.store is not None and self._autosave_handle is not None
+
+    def flush_autosave(self) -> None:
+        """Write a pending autosave now (nothing if none is pending)."""
+        handle = getattr(self, "_autosave_handle", None)
+        if handle is None:
+            return
+        self._autosave_handle = None
+        handle.cancel()
+        self._write_autosave()
 
     def _write_autosave(self, _: Any = None) -> None:
+        handle = getattr(self, "_autosave_handle", None)
+        if handle is not None:  # this write includes what was pending
+            self._autosave_handle = None
+            handle.cancel()
         g = self.controller.game
         if g is None or self.store is None:
             return

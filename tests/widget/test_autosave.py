@@ -1,0 +1,111 @@
+"""Autosave off the click path (issue 18 item 6): inside an event loop the write follows the
+published views, once for quick successive clicks; leaving the game, a new game and a
+crash-free exit write what is pending."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+import textwrap
+
+from conquest_widget import JapanConquestApp
+from conquest_widget.games.japan_conquest import GameSetup, PlayerSetup
+from conquest_widget.saves import SaveStore
+from conquest_widget.widget import app as app_module
+
+SETUP = GameSetup(players=(PlayerSetup("A", 13), PlayerSetup("B", 27)), turns=10, seed=4)  # saves need seeded dice
+
+
+def _writes(monkeypatch, app):
+    """Count the store's autosave writes."""
+    writes = []
+    original = app.store.autosave
+
+    def autosave(game, *a, **kw):
+        writes.append(game.turn_number())
+        return original(game, *a, **kw)
+
+    monkeypatch.setattr(app.store, "autosave", autosave)
+    return writes
+
+
+def _saved_snapshot(tmp_path):
+    return SaveStore(tmp_path / "saves").load_autosave().snapshot()
+
+
+def test_in_a_kernel_the_click_returns_before_the_write_and_quick_clicks_share_one(tmp_path, monkeypatch):
+    monkeypatch.setattr(app_module, "AUTOSAVE_DELAY", 0.05)
+
+    async def main():
+        app = JapanConquestApp(save_dir=tmp_path / "saves")
+        c = app.controller
+        c.new_game(SETUP)
+        writes = _writes(monkeypatch, app)
+        c.roll()
+        c.click_prefecture(c.legal_steps[0])
+        assert c.route and writes == [] and app.autosave_pending  # nothing written on the click path
+        assert _saved_snapshot(tmp_path) != c.game.snapshot()
+        await asyncio.sleep(0.2)
+        assert len(writes) == 1 and not app.autosave_pending  # one write for both actions
+        assert _saved_snapshot(tmp_path) == c.game.snapshot()
+
+    asyncio.run(main())
+
+
+def test_leaving_the_game_writes_the_pending_autosave_at_once(tmp_path, monkeypatch):
+    monkeypatch.setattr(app_module, "AUTOSAVE_DELAY", 60)
+
+    async def main():
+        app = JapanConquestApp(save_dir=tmp_path / "saves")
+        c = app.controller
+        c.new_game(SETUP)
+        c.roll()
+        c.click_prefecture(c.legal_steps[0])
+        assert app.autosave_pending
+        app.save_exit.exit_button.click()  # Exit Without Saving: the autosave stays, and is current
+        assert not app.autosave_pending
+        assert _saved_snapshot(tmp_path) == c.game.snapshot()
+        app.start_saves.continue_button.click()
+        assert c.route == c.game.route and len(c.route) == 1
+
+    asyncio.run(main())
+
+
+def test_without_an_event_loop_every_human_action_is_written_at_once(tmp_path):
+    app = JapanConquestApp(save_dir=tmp_path / "saves")
+    c = app.controller
+    c.new_game(SETUP)
+    c.roll()
+    c.click_prefecture(c.legal_steps[0])
+    assert not app.autosave_pending
+    assert _saved_snapshot(tmp_path) == c.game.snapshot()
+
+
+def test_a_crash_free_exit_loses_no_action(tmp_path):
+    """A real interpreter: clicks inside a running loop, the loop and the process end before
+    the delayed write is due; the atexit hook writes it."""
+    script = textwrap.dedent(f"""
+        import asyncio, json
+        from conquest_widget import JapanConquestApp
+        from conquest_widget.games.japan_conquest import GameSetup, PlayerSetup, ScriptedDice
+        from conquest_widget.widget import app as app_module
+        app_module.AUTOSAVE_DELAY = 3600
+
+        async def main():
+            app = JapanConquestApp(save_dir={str(tmp_path / "saves")!r})
+            c = app.controller
+            c.new_game(GameSetup(players=(PlayerSetup("A", 13), PlayerSetup("B", 27)), turns=10, seed=4))
+            c.roll()
+            c.click_prefecture(c.legal_steps[0])
+            assert app.autosave_pending
+            print(json.dumps(c.route))
+            return app
+
+        keep = asyncio.run(main())
+    """)
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True)
+    route = json.loads(out.stdout.strip().splitlines()[-1])
+    saved = SaveStore(tmp_path / "saves").load_autosave()
+    assert saved.route == route and len(route) == 1
