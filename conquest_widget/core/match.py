@@ -114,8 +114,10 @@ class Match(ABC):
 
     def emit(self, data: Mapping[str, Any], *, visible_to: tuple[int, ...] | None = None,
              public: Mapping[str, Any] | None = None) -> None:
-        """Record an event (for games): see :class:`~.protocol.Event`."""
-        self.events.append(Event(dict(data), visible_to, None if public is None else dict(public)))
+        """Record an event (for games): see :class:`~.protocol.Event`.  The event keeps a deep
+        copy, so a game that later changes the lists it passed cannot rewrite history."""
+        self.events.append(Event(copy.deepcopy(dict(data)), visible_to,
+                                 None if public is None else copy.deepcopy(dict(public))))
 
     def events_for(self, seat: int | None, since: int = 0) -> list[dict[str, Any]]:
         """The events from index ``since`` on, as ``seat`` may see them (None = public)."""

@@ -187,7 +187,9 @@ class MatchApp(W.VBox):
             w: W.Widget = W.Checkbox(value=bool(o.default), indent=False, layout=W.Layout(width="auto"),
                                      style={"description_width": "initial"})
         elif o.kind == "choice":
-            w = W.Dropdown(value=o.default, layout=W.Layout(width="160px"))
+            labels = o.choice_labels.get(self.lang) or [str(c) for c in o.choices]
+            w = W.Dropdown(options=list(zip(labels, o.choices, strict=True)), value=o.default,
+                           layout=W.Layout(width="160px"))
         else:
             w = W.BoundedIntText(value=int(o.default), min=o.low if o.low is not None else -10**9,
                                  max=o.high if o.high is not None else 10**9, layout=W.Layout(width="120px"))

@@ -5,6 +5,7 @@ the toy game of :mod:`toy_game` and a minimal board that follows the board contr
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 import ipywidgets as W
@@ -59,7 +60,10 @@ UI = GameUI(
     game="toy", make_setup=make_setup, seat_choices=seat_choices, board=ToyBoard,
     results_html=lambda out, view, lang: f"<p class='toy-hands'>{html_text(str(view.get('hands')))}</p>",
     event_text=lambda e, lang: f"{e['type']} by seat {e['seat']}" + (f": {e['card']}" if "card" in e else ""),
-    options=(Option("fast", {"en": "Fast", "ja": "速い"}, default=False),),
+    options=(Option("fast", {"en": "Fast", "ja": "速い"}, default=False),
+             Option("deck", {"en": "Deck", "ja": "山札"}, default=10, choices=(6, 10),
+                    choice_labels={"en": ("short", "full"), "ja": ("短い", "全部")}),
+             Option("rounds", {"en": "Rounds", "ja": "回数"}, default=1, low=1, high=3)),
 )
 
 
@@ -196,6 +200,25 @@ def test_japanese_labels(tmp_path) -> None:
     assert buttons(app, "新しいゲーム")
     app.set_lang("en")
     assert buttons(app, "New game")
+
+
+def test_every_kind_of_option_is_offered_and_reaches_make_setup(tmp_path) -> None:
+    seen = []
+
+    class Recording(ToyApp):
+        ui = replace(UI, make_setup=lambda seats, options: seen.append(options) or make_setup(seats, options))
+
+    app = Recording(save_dir=tmp_path, lang="ja")
+    click(app, "新しいゲーム")
+    deck = app.option_widgets["deck"]
+    assert deck.options == (("短い", 6), ("全部", 10)) and deck.value == 10
+    app.set_lang("en")
+    assert app.option_widgets["deck"].options == (("short", 6), ("full", 10))
+    deck.value = 6
+    app.option_widgets["rounds"].value = 3
+    app.option_widgets["fast"].value = True
+    click(app, "Start")
+    assert seen == [{"fast": True, "deck": 6, "rounds": 3}]
 
 
 def _all(w: Any) -> list[Any]:

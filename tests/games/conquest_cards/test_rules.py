@@ -440,3 +440,25 @@ def test_actions_have_text_and_dict_forms() -> None:
 
 def test_deck_cards_count() -> None:
     assert len(deck_cards()) == 40 and len(deck_cards(True)) == 42
+
+
+def test_an_emitted_event_is_not_changed_by_later_play() -> None:
+    """The reveal event (optional rule 2) lists the cards to place; placing them afterwards
+    must not rewrite the event already emitted (events are history)."""
+    from conquest_widget.core.bots import RandomBot, bot_rng
+    from conquest_widget.games.conquest_cards.engine import ConquestCards
+    from conquest_widget.games.conquest_cards.setup import CardsSetup
+
+    for seed in range(40):
+        m = ConquestCards(CardsSetup.quick(3, reveal_hands=True), seed=seed)
+        snapshot = None
+        while m.outcome() is None:
+            if snapshot is None and any(e.data.get("type") == "reveal" for e in m.events):
+                snapshot = json.dumps([e.data for e in m.events], sort_keys=True)
+            seat = m.to_act()[0]
+            m.apply(RandomBot().choose(m.view(seat), m.legal_actions(seat), bot_rng(seed, seat, len(m.log))), seat)
+        if snapshot is not None:
+            n = len(json.loads(snapshot))
+            assert json.dumps([e.data for e in m.events[:n]], sort_keys=True) == snapshot
+            return
+    raise AssertionError("no game with a reveal in 40 seeds")
