@@ -835,7 +835,7 @@ class ReplayExplorer(W.VBox):
         lines: list[str] = []
         if self.ui is not None:
             for e in self.replay.step_events(k, seat):
-                line = self.ui.event_text(e, lang)
+                line = self.ui.log_line(e, lang, names)
                 if line:
                     lines.append(str(line))
         if not lines:

@@ -7,7 +7,7 @@
     (3, 2000, [('Ann', False, 'normal'), ('Bo', True, 'hard')])
     >>> [c.bot for c in seat_choices(s)]
     ['human', 'hard']
-    >>> remember_names(["Ann", "Bo"]); event_text({"type": "turn", "seat": 0, "turn": 1}, "ja")
+    >>> event_text({"type": "turn", "seat": 0, "turn": 1}, "ja", names=["Ann", "Bo"])
     '1ターン目：Ann'
 """
 
@@ -25,15 +25,6 @@ from ..text import STRINGS, describe_event
 from .board import CodexBoard
 from .render import results_table
 
-#: the names of the players of the board drawn last (log lines name players; the shell's
-#: ``event_text`` gets only the event, and the Codex's events carry seats)
-_names: list[str] = []
-
-
-def remember_names(names: Sequence[str]) -> None:
-    """Boards call this with their players' names, for :func:`event_text`."""
-    _names[:] = list(names)
-
 
 def make_setup(seats: list[SeatChoice], options: dict[str, Any]) -> CodexSetup:
     """The engine's setup from the shell's form: names, Human or a CPU level per seat,
@@ -50,10 +41,10 @@ def seat_choices(setup: CodexSetup) -> list[SeatChoice]:
     return [SeatChoice(p.name, p.bot if p.cpu else HUMAN) for p in setup.players]
 
 
-def event_text(event: dict[str, Any], lang: str) -> str | None:
-    """One log line for an engine event."""
-    remember = _names or [f"P{i + 1}" for i in range(6)]
-    return describe_event(event, lang, remember)
+def event_text(event: dict[str, Any], lang: str, names: Sequence[str] | None = None) -> str | None:
+    """One log line for an engine event (``names``: the players' names in seat order; the
+    shell passes them; without them seats are written P1, P2...)."""
+    return describe_event(event, lang, list(names) if names else [f"P{i + 1}" for i in range(6)])
 
 
 def results_html(outcome: dict[str, Any], view: dict[str, Any], lang: str) -> str:

@@ -324,9 +324,6 @@ class CodexBoard(W.VBox):
             return
         self._version = self.controller.version
         self.redraws += 1
-        from . import remember_names
-
-        remember_names([p["name"] for p in self.view.get("players", [])])
         legal = self.legal_plots()
         if self.pending is not None and self.pending[1] not in legal.get(self.pending[0], []):
             self.pending = None
