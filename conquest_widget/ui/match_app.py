@@ -118,6 +118,7 @@ class MatchApp(W.VBox):
                 players = ", ".join(info.player_names)
                 rows.append(W.HBox([
                     _button("cw-resume", self.resume, description=self._t("resume")),
+                    _button("cw-replay-autosave", lambda: self.replay(None), description=self._t("replay")),
                     W.HTML(html_text(self._t("resume_info", when=(info.saved_at or "")[:16].replace("T", " "),
                                                    players=players))),
                 ]))
@@ -126,8 +127,8 @@ class MatchApp(W.VBox):
                 label, loadable = self._slot_label(s)
                 row = [W.HTML(html_text(label))]
                 if loadable:
-                    row.insert(0, _button(f"cw-load-{s.slot}", lambda n=s.slot: self.load_slot(n),
-                                          description=self._t("load")))
+                    row[:0] = [_button(f"cw-load-{s.slot}", lambda n=s.slot: self.load_slot(n), description=self._t("load")),
+                               _button(f"cw-replay-{s.slot}", lambda n=s.slot: self.replay(n), description=self._t("replay"))]
                 slot_rows.append(W.HBox(row))
             rows.append(W.HTML(f"<b>{html_text(self._t('saved_games'))}</b>"))
             rows.extend(slot_rows)
@@ -286,6 +287,8 @@ class MatchApp(W.VBox):
         self._play(match, speed=self._speed())
 
     def _speed(self) -> str:
+        if self.controller is not None:
+            return self.controller.cpu_speed
         speed = getattr(self, "speed", None)
         return speed.value if speed is not None else "fast"
 
@@ -455,9 +458,44 @@ class MatchApp(W.VBox):
             self.board,
             W.HBox([_button("cw-play-again", self.play_again, description=self._t("play_again"),
                             button_style="primary"),
-                    _button("cw-new-game", self.new_game, description=self._t("new_game"))]),
+                    _button("cw-new-game", self.new_game, description=self._t("new_game")),
+                    _button("cw-replay-finished", self.replay_finished, description=self._t("replay"))]),
             self.log_view,
         ]
+
+    # ------------------------------------------------------------ replay
+    def replay(self, slot: int | None) -> None:
+        """Open the replay explorer on save ``slot`` (None: this game's autosave), from the
+        first human seat's view (showing everything is the explorer's explicit choice)."""
+        try:
+            match = self.store.load_autosave(self.ui.game) if slot is None else self.store.load_slot(slot, game=self.ui.game)
+        except ConquestError as exc:
+            self._say(self._t("error", text=str(exc)), problem=True)
+            return
+        if match is None:
+            self._say(self._t("error", text="nothing to replay"), problem=True)
+            return
+        self._show_replay(match)
+
+    def replay_finished(self) -> None:
+        """Open the replay explorer on the game just finished."""
+        if self.controller is not None:
+            self._show_replay(self._engine().from_dict(self.controller.document()))
+
+    def _show_replay(self, match: Any) -> None:
+        from conquest_widget.ui.replay import ReplayExplorer
+
+        seats = self.ui.seat_choices(match.setup)
+        viewer = next((i for i, s in enumerate(seats) if s.human), None) if self.spec.hidden_information else None
+        speed = self._speed()
+        self._leave_match()
+        self.screen = "replay"
+        self._heading(self._t("replay"))
+        self._say()
+        explorer = ReplayExplorer(match, viewer=viewer, lang=self.lang, ui=self.ui,
+                                  on_branch=lambda m: self._play(m, speed=speed))
+        explorer.add_class("cw-replay")
+        self.body.children = [_button("cw-back", self.show_start, description=self._t("back")), explorer]
 
     def play_again(self) -> None:
         """The same players and options, a new seed."""

@@ -261,3 +261,28 @@ def test_cpus_play_one_by_one_in_the_background_inside_an_event_loop(tmp_path) -
     busy, n_legal, busy_text = asyncio.run(scenario())
     assert busy[0] is True and busy[-1] is False  # "CPU is playing…" was shown, then cleared
     assert n_legal == 2 and busy_text == ""
+
+
+def test_replay_a_slot_and_branch_from_it_then_replay_a_finished_game(tmp_path) -> None:
+    app = ToyApp(save_dir=tmp_path)
+    setup_game(app, [HUMAN, HUMAN], seed=11)
+    click(app, "keep")
+    click(app, "I am Ben: show my view")
+    app.controller.save(app.store, 1)
+    click(app, "Exit")
+    replay_buttons = [b for b in _all(app) if isinstance(b, W.Button) and "cw-replay-1" in b._dom_classes]
+    assert replay_buttons
+    replay_buttons[0].click()
+    assert app.screen == "replay"
+    explorer = next(w for w in app.body.children if "cw-replay" in w._dom_classes)
+    assert explorer.replay.length == 1 and explorer._viewer == 0  # from the first human's seat
+    explorer.go(0)
+    click(app, "Branch here")
+    assert app.screen == "play" and app.controller.view["turn"] == 0  # playing on from the start
+    click(app, "keep")
+    click(app, "I am Ben: show my view")
+    click(app, "swap")
+    assert app.screen == "results"
+    click(app, "Replay")
+    explorer = next(w for w in app.body.children if "cw-replay" in w._dom_classes)
+    assert explorer.replay.length == 2
