@@ -29,7 +29,13 @@ from conquest_widget.widget.panels import (
 )
 from conquest_widget.widget.saves_view import DataScreen, SaveExit, StartSaves
 from conquest_widget.widget.screens import ResultsScreen, SetupScreen, StartScreen
-from conquest_widget.widget.style import CSS, button_layout
+from conquest_widget.widget.style import (
+    CSS,
+    button_layout,
+    plain,
+    shared_layout,
+    shared_style,
+)
 
 #: seconds between a human action and its autosave inside a kernel: the write (about 15 ms
 #: for a mid-game save) runs after the views are published, once for quick successive clicks
@@ -64,37 +70,40 @@ class JapanConquestApp(W.VBox):
         prefs = self._preferences()
         c = self.controller = controller or GameController(lang=lang or prefs.get("language", "en"))
         c.hold_battles = True  # a battle's result gets its own moment on screen (issue 16)
-        self.css = W.HTML(CSS)
-        self.title = W.HTML()
+        self.css = plain(W.HTML, value=CSS)
+        self.title = plain(W.HTML)
         self.language = W.ToggleButtons(options=[("English", "en"), ("日本語", "ja")], value=c.lang, style={"button_width": "80px"})
         self.language.observe(lambda ch: setattr(c, "lang", ch["new"]), names="value")
         self.map_view = MapView(c, layout=W.Layout(width="58%", flex="0 0 auto"))
         self.start_screen = StartScreen(c)
-        self.setup_screen = SetupScreen(c, on_preview=self._preview)
-        self.results_screen = ResultsScreen(c)
+        # the setup, results and save-data screens are built when first shown (issue 18: the
+        # first render sends only what the start and game screens need)
+        self._setup_screen: SetupScreen | None = None
+        self._results_screen: ResultsScreen | None = None
+        self._results_panel: W.VBox | None = None
+        self._data_screen: DataScreen | None = None
         # game screen
         self.turn_panel = TurnPanel(c)
         self.battle_panel = BattlePanel(c)
         self.scoreboard = Scoreboard(c)
         self.info_panel = InfoPanel(c)
         self.log_view = LogView(c)
-        self.overview_button = W.Button(layout=button_layout())
-        self.locate_button = W.Button(layout=button_layout())
-        self.basemap = W.Checkbox(value=False, indent=False)
-        self.speed = W.Dropdown(options=[(k, k) for k in CPU_DELAYS], value=c.cpu_speed, layout=W.Layout(width="110px"))
+        self.overview_button = W.Button(layout=button_layout(), style=shared_style(W.Button))
+        self.locate_button = W.Button(layout=button_layout(), style=shared_style(W.Button))
+        self.basemap = plain(W.Checkbox, value=False, indent=False)
+        self.speed = W.Dropdown(options=[(k, k) for k in CPU_DELAYS], value=c.cpu_speed, layout=shared_layout(width="110px"),
+                                style=shared_style(W.Dropdown))
         self.overview_button.on_click(lambda _: self.map_view.overview())
         self.locate_button.on_click(lambda _: self._locate())
         self.basemap.observe(lambda ch: self.map_view.set_basemap(ch["new"]), names="value")
         self.speed.observe(lambda ch: setattr(c, "cpu_speed", ch["new"]), names="value")
-        self.speed_label = W.HTML()
-        self.game_extra = W.VBox()  # Save & Exit / Exit Without Saving
-        self.data_screen: DataScreen | None = None
+        self.speed_label = plain(W.HTML)
+        self.game_extra = plain(W.VBox)  # Save & Exit / Exit Without Saving
         if self.store is not None:
             self.start_saves = StartSaves(c, self.store)
             self.start_screen.extra.children = (self.start_saves,)
             self.save_exit = SaveExit(c, self.store)
             self.game_extra.children = (self.save_exit,)
-            self.data_screen = DataScreen(c, self.store)
             self._autosaved_turn: tuple[int, int] | None = None
             self._autosave_handle: asyncio.TimerHandle | None = None  # a write scheduled on the event loop
             c.on_change(self._autosave)
@@ -102,20 +111,20 @@ class JapanConquestApp(W.VBox):
             c.observe(lambda _: self.flush_autosave(), names="screen")  # Continue reads what was written
             _PENDING.add(self)  # a crash-free exit writes what is pending (atexit)
             c.observe(self._remember_language, names="lang")
-            if prefs.get("last_setup"):
-                self.setup_screen.load(prefs["last_setup"])
-        self.game_screen = W.VBox([
+        self.game_screen = plain(W.VBox, children=[
             self.turn_panel, self.battle_panel, self.scoreboard, self.info_panel,
-            W.HBox([self.overview_button, self.locate_button, self.basemap]),
-            W.HBox([self.speed_label, self.speed]), self.game_extra, self.log_view,
+            plain(W.HBox, children=[self.overview_button, self.locate_button, self.basemap]),
+            plain(W.HBox, children=[self.speed_label, self.speed]), self.game_extra, self.log_view,
         ])
         # The side panel scrolls inside the map's height: however long the log grows, the page
         # and the map keep their size, so nothing moves under the pointer (issue 16)
         self.side = W.VBox(layout=W.Layout(width="42%", padding="0 0 0 10px", max_height=MAP_HEIGHT,
                                            overflow="hidden auto", flex="0 0 auto"))
         self.side.add_class("cw-side")
-        header = W.HBox([self.title, self.language], layout=W.Layout(justify_content="space-between", align_items="center"))
-        super().__init__([self.css, header, W.HBox([self.map_view, self.side], layout=W.Layout(align_items="flex-start"))], **kwargs)
+        header = W.HBox([self.title, self.language], layout=shared_layout(justify_content="space-between", align_items="center"))
+        kwargs.setdefault("layout", shared_layout())
+        super().__init__([self.css, header, W.HBox([self.map_view, self.side], layout=shared_layout(align_items="flex-start"))],
+                         **kwargs)
         self.add_class("cw-app")
         c.observe(self._show_screen, names="screen")
         c.observe(self._relabel, names="lang")
@@ -132,6 +141,31 @@ class JapanConquestApp(W.VBox):
         c = self.controller
         saves = None if self.store is None else str(self.store.directory)
         return f"<JapanConquestApp screen={c.screen!r} lang={c.lang!r} saves={saves!r}>"
+
+    # ------------------------------------------------------------ screens built on first use
+    @property
+    def setup_screen(self) -> SetupScreen:
+        """The setup form (built when first used, filled with the last setup played)."""
+        if self._setup_screen is None:
+            self._setup_screen = SetupScreen(self.controller, on_preview=self._preview)
+            last = self._preferences().get("last_setup")
+            if last:
+                self._setup_screen.load(last)
+        return self._setup_screen
+
+    @property
+    def results_screen(self) -> ResultsScreen:
+        """The results screen (built when first used)."""
+        if self._results_screen is None:
+            self._results_screen = ResultsScreen(self.controller)
+        return self._results_screen
+
+    @property
+    def data_screen(self) -> DataScreen | None:
+        """Save Data Management (built when first used); None without a save store."""
+        if self._data_screen is None and self.store is not None:
+            self._data_screen = DataScreen(self.controller, self.store)
+        return self._data_screen
 
     # ------------------------------------------------------------ saves
     def _preferences(self) -> dict:
@@ -224,7 +258,7 @@ class JapanConquestApp(W.VBox):
             self.map_view.centre_on(g.state.players[g.current_player].position)
 
     def _clicked(self, change: dict) -> None:
-        if self.controller.screen == "setup" and change["new"]:
+        if self.controller.screen == "setup" and change["new"] and self._setup_screen is not None:
             self.setup_screen.pick_home(change["new"])
 
     def _relabel(self, _: Any = None) -> None:
@@ -242,11 +276,18 @@ class JapanConquestApp(W.VBox):
 
     def _show_screen(self, _: Any = None) -> None:
         screen = self.controller.screen
-        panel = {
-            "start": self.start_screen, "setup": self.setup_screen, "game": self.game_screen,
-            "results": W.VBox([self.results_screen, self.scoreboard, self.log_view]),
-            "saves": self.data_screen or self.start_screen,
-        }.get(screen, self.start_screen)
+        if screen == "setup":
+            panel = self.setup_screen
+        elif screen == "game":
+            panel = self.game_screen
+        elif screen == "results":
+            if self._results_panel is None:
+                self._results_panel = plain(W.VBox, children=[self.results_screen, self.scoreboard, self.log_view])
+            panel = self._results_panel
+        elif screen == "saves":
+            panel = self.data_screen or self.start_screen
+        else:
+            panel = self.start_screen
         if screen == "start" and self.store is not None:
             self.start_saves.refresh()
         self.side.children = (panel,)

@@ -31,6 +31,12 @@ from conquest_widget.widget.style import (
 JAPAN_BOUNDS = [[24.0, 122.9], [45.6, 146.0]]
 STYLE_KEYS = ("fill_color", "fill_opacity", "color", "weight", "dash_array")
 MAX_STEPS = 18
+#: step markers made with the map; a longer route adds its own (once)
+FIRST_STEPS = 6
+#: simplification of the outlines (shapely.coverage_simplify, which keeps shared borders
+#: shared): 39% fewer points (5,530 -> 3,366), every area within 0.8%, the largest shift of a
+#: border 0.12 degree (a thin cape); the first render must stay within 300 KB (issue 18)
+SIMPLIFY = 0.025
 #: the map fills the window's height (less the header) within limits, and never changes size
 #: with the side panel: Leaflet only re-measures its container when the window resizes
 MAP_HEIGHT = "clamp(420px, calc(100vh - 70px), 860px)"
@@ -42,8 +48,33 @@ DETAIL_ZOOM = 6
 SMALL_AREA = 0.3  # square degrees: Tokyo, Osaka, Kanagawa, Kagawa, Saga, Nagasaki (not Okinawa: alone at sea)
 
 
+#: decimals of the outlines sent to the browser: 0.001 degree is about 100 m, under a pixel up
+#: to zoom 9 and about a pixel at the largest zoom (10); a fourth decimal cost 10% more bytes
+COORD_DECIMALS = 3
+
+
 def _ring(coords: Any) -> list[list[float]]:
-    return [[round(lat, 4), round(lon, 4)] for lon, lat in coords]
+    """A ring as [lat, lon] points, rounded, without repeated points.
+
+    >>> _ring([(139.00011, 35.00004), (139.00014, 35.00001), (139.5, 35.2)])
+    [[35.0, 139.0], [35.2, 139.5]]
+    """
+    points: list[list[float]] = []
+    for lon, lat in coords:
+        p = [round(lat, COORD_DECIMALS), round(lon, COORD_DECIMALS)]
+        if not points or p != points[-1]:
+            points.append(p)
+    return points
+
+
+def _outlines(shapes: dict[int, Any]) -> dict[int, Any]:
+    """The prefecture outlines drawn on the map: simplified together, so that neighbours
+    still share their borders (no gaps or overlaps)."""
+    import shapely
+
+    codes = sorted(shapes)
+    simplified = shapely.coverage_simplify([shapes[c] for c in codes], SIMPLIFY)
+    return dict(zip(codes, simplified, strict=True))
 
 
 def _locations(geom: Polygon | MultiPolygon) -> list:
@@ -69,7 +100,10 @@ def _latlon(code: int) -> list[float]:
 class MapView(W.VBox):
     """The game map, a thin view over a :class:`GameController`."""
 
-    def __init__(self, controller: GameController, **kwargs: Any) -> None:
+    def __init__(self, controller: GameController, *, every_label: bool = False, **kwargs: Any) -> None:
+        """``every_label=True`` makes every label icon and step marker there can be at once
+        (the replay explorer, which jumps anywhere in a game and must create no widget
+        then); by default the castle labels and long routes' steps are made when first needed."""
         self.controller = controller
         self.map = L.Map(
             center=[37.0, 137.5], zoom=5, min_zoom=4, max_zoom=10, scroll_wheel_zoom=True,
@@ -87,11 +121,12 @@ class MapView(W.VBox):
         self._overlay: dict[int, dict] = {}  # set_overlay(): per-prefecture style overrides
         self.legend: W.HTML | None = None  # set_legend(): created on first use, in a WidgetControl
         shapes = prefecture_shapes()
+        outlines = _outlines(shapes)
         layers: list[L.Layer] = []
         for p in japan().prefectures:
             code = p.code
             poly = PrefecturePolygon(
-                locations=_locations(shapes[code]), name=p.name_en, class_name=f"cw-pref cw-pref-{code}",
+                locations=_locations(outlines[code]), name=p.name_en, class_name=f"cw-pref cw-pref-{code}",
                 fill_color="#efe9da", fill_opacity=0.75,
                 color="#6b6b6b", weight=1, dash_array=None,
             )
@@ -100,16 +135,19 @@ class MapView(W.VBox):
             self.polygons[code] = poly
             self._styles[code] = {k: getattr(poly, k) for k in STYLE_KEYS}
             layers.append(poly)
-        for c in japan().connections:
-            if c.kind == "sea":
-                layers.append(L.Polyline(
-                    locations=[_latlon(c.a), _latlon(c.b)], color="#2a6f97", weight=2, dash_array="5 7", fill=False,
-                    name=f"sea {c.a}-{c.b}",
-                ))
+        # every sea link in one (multi-)polyline: one layer to send instead of one per link
+        self.sea_links = L.Polyline(
+            locations=[[_latlon(c.a), _latlon(c.b)] for c in japan().connections if c.kind == "sea"],
+            color="#2a6f97", weight=2, dash_array="5 7", fill=False, name="sea links",
+        )
+        layers.append(self.sea_links)
         self._icons: dict[str, L.DivIcon] = {}
-        for value in {None} | {p.base_value for p in japan().prefectures}:  # every label there can be
-            for level in ("territory", "castle", "home"):
-                self._label_icon(label_html(value if level != "home" else None, level))
+        # the labels of the game's first turns: values and homes (a castle's label is made
+        # the first time one is built: fewer models in the first render, issue 18)
+        for value in {None} | {p.base_value for p in japan().prefectures}:
+            for level in ("territory", "castle") if every_label else ("territory",):
+                self._label_icon(label_html(value, level))
+        self._label_icon(label_html(None, "home"))
         for p in japan().prefectures:
             marker = L.Marker(
                 location=_latlon(p.code), draggable=False, keyboard=False, title=p.name_en,
@@ -121,12 +159,10 @@ class MapView(W.VBox):
             layers.append(marker)
         self.route_line = L.Polyline(locations=[], color=ROUTE, weight=3, fill=False, name="route")
         layers.append(self.route_line)
-        self.step_markers = [
-            L.Marker(location=[0, 0], visible=False, draggable=False, keyboard=False,
-                     icon=L.DivIcon(html=step_html(i + 1), icon_size=[18, 18], icon_anchor=[9, 22]))
-            for i in range(MAX_STEPS)
-        ]
-        layers.extend(self.step_markers)
+        # numbered route steps: the usual route lengths now, more when a route first needs them
+        self.step_markers: list[L.Marker] = [self._step_marker(i) for i in range(MAX_STEPS if every_label else FIRST_STEPS)]
+        self.step_layer = L.LayerGroup(layers=tuple(self.step_markers), name="route steps")
+        layers.append(self.step_layer)
         self.pawns: list[L.Marker] = []
         self.pawn_layer = L.LayerGroup(layers=(), name="players")
         layers.append(self.pawn_layer)
@@ -148,6 +184,11 @@ class MapView(W.VBox):
         self.refresh()
 
     # ------------------------------------------------------------ events
+    @staticmethod
+    def _step_marker(i: int) -> L.Marker:
+        return L.Marker(location=[0, 0], visible=False, draggable=False, keyboard=False,
+                        icon=L.DivIcon(html=step_html(i + 1), icon_size=[18, 18], icon_anchor=[9, 22]))
+
     def _label_icon(self, html: str) -> L.DivIcon:
         """One DivIcon per distinct label (about 30 in all), shared by every marker showing it."""
         icon = self._icons.get(html)
@@ -358,6 +399,9 @@ class MapView(W.VBox):
         locs = [_latlon(g.state.players[g.current_player].position)] + [_latlon(r) for r in route] if g is not None and route else []
         if locs != self.route_line.locations:
             self.route_line.locations = locs
+        if len(route) > len(self.step_markers):
+            self.step_markers += [self._step_marker(i) for i in range(len(self.step_markers), len(route))]
+            self.step_layer.layers = tuple(self.step_markers)
         for i, m in enumerate(self.step_markers):
             if i < len(route):
                 loc = _latlon(route[i])

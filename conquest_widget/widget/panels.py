@@ -22,6 +22,8 @@ from conquest_widget.widget.style import (
     button_layout,
     dice_html,
     name_html,
+    plain,
+    shared_layout,
     shared_style,
 )
 
@@ -35,22 +37,22 @@ class TurnPanel(W.VBox):
 
     def __init__(self, c: GameController) -> None:
         self.c = c
-        self.title = W.HTML()
+        self.title = plain(W.HTML)
         self.dice = W.ToggleButtons(options=[("1", 1)], value=1, layout=W.Layout(width="auto"), style={"button_width": "auto"})
-        self.roll_button = W.Button(layout=button_layout(), button_style="primary")
-        self.faces = W.HTML()
-        self.route_info = W.HTML()
-        self.undo_button = W.Button(layout=button_layout())
-        self.confirm_button = W.Button(layout=button_layout(), button_style="success")
-        self.msg = W.HTML()
+        self.roll_button = W.Button(layout=button_layout(own=True), button_style="primary", style=shared_style(W.Button))
+        self.faces = plain(W.HTML)
+        self.route_info = plain(W.HTML)
+        self.undo_button = W.Button(layout=button_layout(own=True), style=shared_style(W.Button))
+        self.confirm_button = W.Button(layout=button_layout(own=True), button_style="success", style=shared_style(W.Button))
+        self.msg = plain(W.HTML)
         self.roll_button.on_click(lambda _: c.roll())
         self.undo_button.on_click(lambda _: c.undo_step())
         self.confirm_button.on_click(lambda _: c.confirm_route())
         self.dice.observe(self._dice_changed, names="value")
         super().__init__([
             self.title, self.dice, self.roll_button, self.faces, self.route_info,
-            W.HBox([self.undo_button, self.confirm_button]), self.msg,
-        ])
+            plain(W.HBox, children=[self.undo_button, self.confirm_button]), self.msg,
+        ], layout=shared_layout())
         c.observe(self.refresh, names=["version", "lang", "message", "dice_option", "cpu_busy"])
         self.refresh()
 
@@ -109,14 +111,14 @@ class BattlePanel(W.VBox):
 
     def __init__(self, c: GameController) -> None:
         self.c = c
-        self.text = W.HTML()
-        self.buttons = [W.Button(layout=button_layout(), button_style="danger") for _ in range(3)]
+        self.text = plain(W.HTML)
+        self.buttons = [W.Button(layout=button_layout(own=True), button_style="danger", style=shared_style(W.Button)) for _ in range(3)]
         for d, b in enumerate(self.buttons, 1):
             b.on_click(lambda _, d=d: c.battle_roll(d))
-        self.ok_button = W.Button(layout=button_layout(), button_style="primary")
+        self.ok_button = W.Button(layout=button_layout(own=True), button_style="primary", style=shared_style(W.Button))
         self.ok_button.add_class("cw-battle-ok")
         self.ok_button.on_click(lambda _: c.dismiss_battle())
-        super().__init__([self.text, W.HBox(self.buttons), self.ok_button])
+        super().__init__([self.text, plain(W.HBox, children=self.buttons), self.ok_button])
         self.add_class("cw-battle")
         c.observe(self.refresh, names=["version", "lang", "battle_report"])
         self.refresh()
@@ -178,7 +180,7 @@ class Scoreboard(W.HTML):
     """Fixed turn order, current player highlighted, score (hidden in the Final Showdown), items, regions."""
 
     def __init__(self, c: GameController) -> None:
-        super().__init__()
+        super().__init__(layout=shared_layout(), style=shared_style(W.HTML))
         self.c = c
         self.add_class("cw-score")
         c.observe(self.refresh, names=["version", "lang"])
@@ -212,7 +214,7 @@ class InfoPanel(W.HTML):
     """Owner, level, current points and stored prosperity of the selected prefecture."""
 
     def __init__(self, c: GameController) -> None:
-        super().__init__()
+        super().__init__(layout=shared_layout(), style=shared_style(W.HTML))
         self.c = c
         c.observe(self.refresh, names=["version", "lang", "selected_prefecture"])
         self.refresh()
@@ -250,12 +252,12 @@ class LogView(W.VBox):
     (True, "— Player 2's turn 1 —")
     """
 
-    RING = 10
+    RING = 6
     MAX_BLOCKS = RING  # kept for subclasses
 
     def __init__(self, c: GameController) -> None:
         self.c = c
-        self.header = W.HTML()
+        self.header = plain(W.HTML)
         # a flex column, so that each block's layout.order places it (newest first)
         self.blocks = W.VBox(layout=W.Layout(max_height="260px", overflow="auto", display="flex", flex_flow="column"))
         self.blocks.add_class("cw-log")
@@ -266,7 +268,7 @@ class LogView(W.VBox):
         self._ring: list[W.HTML] = [self._new_block() for _ in range(self.RING)] if self.RING and self._uses_ring else []
         if self._ring:
             self.blocks.children = tuple(self._ring)
-        super().__init__([self.header, self.blocks])
+        super().__init__([self.header, self.blocks], layout=shared_layout())
         c.observe(self.refresh, names=["version", "lang"])
         self.refresh()
 

@@ -389,7 +389,7 @@ class ReplayExplorer(W.VBox):
         self.checkpoint_every = checkpoint_every
         self.lang = lang
         self.controller = ReplayController(lang=lang)
-        self.map_view = MapView(self.controller, layout=W.Layout(width="58%"))
+        self.map_view = MapView(self.controller, every_label=True, layout=W.Layout(width="58%"))
         self.scoreboard = Scoreboard(self.controller)
         self.info_panel = InfoPanel(self.controller)
         self.log_view = ReplayLogView(self.controller)

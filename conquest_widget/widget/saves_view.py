@@ -17,7 +17,13 @@ from conquest_widget.controller import GameController
 from conquest_widget.errors import ConquestError
 from conquest_widget.games.japan_conquest.text import t
 from conquest_widget.saves import SLOT_COUNT, SaveStore, SlotInfo
-from conquest_widget.widget.style import button_layout, name_html
+from conquest_widget.widget.style import (
+    button_layout,
+    name_html,
+    plain,
+    shared_layout,
+    shared_style,
+)
 
 
 def _date(iso: str | None) -> str:
@@ -46,9 +52,9 @@ class Confirm(W.HBox):
     """An inline "Are you sure?" with Yes / No."""
 
     def __init__(self) -> None:
-        self.text = W.HTML()
-        self.yes = W.Button(layout=button_layout(), button_style="danger")
-        self.no = W.Button(layout=button_layout())
+        self.text = plain(W.HTML)
+        self.yes = W.Button(layout=button_layout(), style=shared_style(W.Button), button_style="danger")
+        self.no = W.Button(layout=button_layout(), style=shared_style(W.Button))
         self._action: Callable[[], None] | None = None
         self.yes.on_click(lambda _: self._answer(True))
         self.no.on_click(lambda _: self._answer(False))
@@ -72,31 +78,31 @@ class StartSaves(W.VBox):
 
     def __init__(self, c: GameController, store: SaveStore) -> None:
         self.c, self.store = c, store
-        self.continue_button = W.Button(layout=button_layout(), button_style="success")
+        self.continue_button = W.Button(layout=button_layout(), style=shared_style(W.Button), button_style="success")
         self.continue_button.on_click(lambda _: self.continue_last())
-        self.auto_info = W.HTML()
+        self.auto_info = plain(W.HTML)
         self.slot_rows: list[tuple[W.HTML, W.Button, W.Button]] = []
         rows = []
         for n in range(1, SLOT_COUNT + 1):
-            label, resume, delete = W.HTML(), W.Button(layout=button_layout()), W.Button(layout=button_layout())
+            label, resume, delete = plain(W.HTML), W.Button(layout=button_layout(), style=shared_style(W.Button)), W.Button(layout=button_layout(), style=shared_style(W.Button))
             resume.on_click(lambda _, n=n: self.resume(n))
             delete.on_click(lambda _, n=n: self.confirm.ask(t("confirm_delete", self.c.lang, n=n), self.c.lang, lambda n=n: self.delete(n)))
             resume.add_class(f"cw-resume-{n}")
             delete.add_class(f"cw-delete-{n}")
             self.slot_rows.append((label, resume, delete))
-            rows.append(W.HBox([resume, delete, label]))
+            rows.append(plain(W.HBox, children=[resume, delete, label]))
         self.confirm = Confirm()
-        self.results_button = W.Button(layout=button_layout())
+        self.results_button = W.Button(layout=button_layout(), style=shared_style(W.Button))
         self.results_button.on_click(lambda _: self.show_results())
-        self.results_html = W.HTML()
-        self.records_html = W.HTML()
-        self.data_button = W.Button(layout=button_layout())
+        self.results_html = plain(W.HTML)
+        self.records_html = plain(W.HTML)
+        self.data_button = W.Button(layout=button_layout(), style=shared_style(W.Button))
         self.data_button.on_click(lambda _: setattr(c, "screen", "saves"))
-        self.message = W.HTML()
+        self.message = plain(W.HTML)
         super().__init__([
-            W.HBox([self.continue_button, self.auto_info]), *rows, self.confirm,
-            W.HBox([self.results_button, self.data_button]), self.results_html, self.records_html, self.message,
-        ])
+            plain(W.HBox, children=[self.continue_button, self.auto_info]), *rows, self.confirm,
+            plain(W.HBox, children=[self.results_button, self.data_button]), self.results_html, self.records_html, self.message,
+        ], layout=shared_layout())
         c.observe(self.refresh, names=["lang", "screen"])
         self.refresh()
 
@@ -203,19 +209,21 @@ class SaveExit(W.VBox):
 
     def __init__(self, c: GameController, store: SaveStore) -> None:
         self.c, self.store = c, store
-        self.save_exit_button = W.Button(layout=button_layout())
-        self.exit_button = W.Button(layout=button_layout())
-        self.slot = W.Dropdown(options=[(str(n), n) for n in range(1, SLOT_COUNT + 1)], value=1, layout=W.Layout(width="auto"))
-        self.save_button = W.Button(layout=button_layout(), button_style="primary")
-        self.cancel_button = W.Button(layout=button_layout())
+        self.save_exit_button = W.Button(layout=button_layout(), style=shared_style(W.Button))
+        self.exit_button = W.Button(layout=button_layout(), style=shared_style(W.Button))
+        self.slot = W.Dropdown(options=[(str(n), n) for n in range(1, SLOT_COUNT + 1)], value=1, layout=shared_layout(width="auto"),
+                                style=shared_style(W.Dropdown))
+        self.save_button = W.Button(layout=button_layout(), style=shared_style(W.Button), button_style="primary")
+        self.cancel_button = W.Button(layout=button_layout(), style=shared_style(W.Button))
         self.chooser = W.HBox([self.slot, self.save_button, self.cancel_button], layout=W.Layout(display="none"))
         self.confirm = Confirm()
-        self.message = W.HTML()
+        self.message = plain(W.HTML)
         self.save_exit_button.on_click(lambda _: self.show_slots())
         self.exit_button.on_click(lambda _: self.exit())
         self.save_button.on_click(lambda _: self.save())
         self.cancel_button.on_click(lambda _: setattr(self.chooser.layout, "display", "none"))
-        super().__init__([W.HBox([self.save_exit_button, self.exit_button]), self.chooser, self.confirm, self.message])
+        super().__init__([plain(W.HBox, children=[self.save_exit_button, self.exit_button]), self.chooser, self.confirm, self.message],
+                         layout=shared_layout())
         c.observe(self.relabel, names="lang")
         self.relabel()
 
@@ -266,18 +274,18 @@ class DataScreen(W.VBox):
 
     def __init__(self, c: GameController, store: SaveStore) -> None:
         self.c, self.store = c, store
-        self.title = W.HTML()
-        self.export_button = W.Button(layout=button_layout())
-        self.export_link = W.HTML()
-        self.upload_label = W.HTML()
+        self.title = plain(W.HTML)
+        self.export_button = W.Button(layout=button_layout(), style=shared_style(W.Button))
+        self.export_link = plain(W.HTML)
+        self.upload_label = plain(W.HTML)
         self.upload = W.FileUpload(accept=".json,application/json", multiple=False)
-        self.summary = W.HTML()
-        self.restore_button = W.Button(layout=button_layout(), button_style="warning")
+        self.summary = plain(W.HTML)
+        self.restore_button = W.Button(layout=button_layout(own=True), button_style="warning", style=shared_style(W.Button))
         self.restore_button.layout.display = "none"
-        self.delete_button = W.Button(layout=button_layout(), button_style="danger")
+        self.delete_button = W.Button(layout=button_layout(), style=shared_style(W.Button), button_style="danger")
         self.confirm = Confirm()
-        self.back_button = W.Button(layout=button_layout())
-        self.message = W.HTML()
+        self.back_button = W.Button(layout=button_layout(), style=shared_style(W.Button))
+        self.message = plain(W.HTML)
         self._pending: bytes | None = None
         self.export_button.on_click(lambda _: self.export())
         self.upload.observe(self._uploaded, names="value")
@@ -285,7 +293,7 @@ class DataScreen(W.VBox):
         self.delete_button.on_click(lambda _: self.confirm.ask(t("confirm_delete_all", c.lang), c.lang, self.delete_all))
         self.back_button.on_click(lambda _: setattr(c, "screen", "start"))
         super().__init__([
-            self.title, W.HBox([self.export_button, self.export_link]), self.upload_label, self.upload, self.summary,
+            self.title, plain(W.HBox, children=[self.export_button, self.export_link]), self.upload_label, self.upload, self.summary,
             self.restore_button, self.delete_button, self.confirm, self.message, self.back_button,
         ])
         c.observe(self.relabel, names="lang")

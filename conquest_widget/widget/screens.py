@@ -18,7 +18,13 @@ from conquest_widget.games.japan_conquest.rules import (
 from conquest_widget.games.japan_conquest.setup import DEFAULT_COLOURS
 from conquest_widget.games.japan_conquest.text import pref_name, t
 from conquest_widget.maps.japan.board import japan
-from conquest_widget.widget.style import button_layout, name_html
+from conquest_widget.widget.style import (
+    button_layout,
+    name_html,
+    plain,
+    shared_layout,
+    shared_style,
+)
 
 DEFAULT_HOMES = (13, 27, 1, 40)  # Tokyo, Osaka, Hokkaido, Fukuoka: distinct and far apart
 
@@ -28,14 +34,15 @@ class StartScreen(W.VBox):
 
     def __init__(self, c: GameController) -> None:
         self.c = c
-        self.title = W.HTML()
-        self.new_button = W.Button(layout=button_layout(), button_style="primary")
+        self.title = plain(W.HTML)
+        self.new_button = W.Button(layout=button_layout(), button_style="primary", style=shared_style(W.Button))
         self.new_button.on_click(lambda _: setattr(c, "screen", "setup"))
-        self.watch_button = W.Button(layout=button_layout())  # the one-click demo (issue 16)
+        self.watch_button = W.Button(layout=button_layout(), style=shared_style(W.Button))  # the one-click demo (issue 16)
         self.watch_button.add_class("cw-watch")
         self.watch_button.on_click(lambda _: c.watch_cpus())
-        self.extra = W.VBox()  # filled by the saves integration
-        super().__init__([self.title, W.HBox([self.new_button, self.watch_button]), self.extra])
+        self.extra = plain(W.VBox)  # filled by the saves integration
+        super().__init__([self.title, plain(W.HBox, children=[self.new_button, self.watch_button]), self.extra],
+                         layout=shared_layout())
         c.observe(self.refresh, names=["lang", "screen"])
         self.refresh()
 
@@ -50,8 +57,9 @@ class PlayerRow(W.HBox):
 
     def __init__(self, seat: int, lang: str, on_change: Callable[[], None]) -> None:
         self.seat = seat
-        self.name = W.Text(value=f"Player {seat + 1}", layout=W.Layout(width="110px"))
-        self.colour = W.ColorPicker(value=DEFAULT_COLOURS[seat], concise=True, layout=W.Layout(width="36px"))
+        self.name = W.Text(value=f"Player {seat + 1}", layout=shared_layout(width="110px"), style=shared_style(W.Text))
+        self.colour = W.ColorPicker(value=DEFAULT_COLOURS[seat], concise=True, layout=shared_layout(width="36px"),
+                                    style=shared_style(W.ColorPicker))
         self.kind = W.ToggleButtons(options=[("Human", False), ("CPU", True)], value=seat != 0, style={"button_width": "auto"})
         # labelled, and shown only for CPU seats (issue 16)
         self.difficulty = W.Dropdown(options=[(d, d) for d in DIFFICULTIES], value="normal", layout=W.Layout(width="165px"),
@@ -59,16 +67,16 @@ class PlayerRow(W.HBox):
         self.strategy = W.Dropdown(options=[(s, s) for s in STRATEGIES], value="balanced", layout=W.Layout(width="205px"),
                                    style={"description_width": "initial"})
         self.home = W.Dropdown(options=[(p.name_en, p.code) for p in japan().prefectures], value=DEFAULT_HOMES[seat],
-                               layout=W.Layout(width="130px"))
+                               layout=shared_layout(width="130px"), style=shared_style(W.Dropdown))
         self._quiet = False
         self.name.observe(self._limit_name, names="value")
         self.kind.observe(lambda _ch: self._show_cpu_settings(), names="value")
         for w in (self.name, self.colour, self.kind, self.difficulty, self.strategy, self.home):
             w.observe(lambda _ch: None if self._quiet else on_change(), names="value")
-        self.seat_label = W.HTML(f"<b>{seat + 1}</b>&nbsp;")
+        self.seat_label = plain(W.HTML, value=f"<b>{seat + 1}</b>&nbsp;")
         super().__init__(
-            [W.VBox([W.HBox([self.seat_label, self.name, self.colour, self.kind]),
-                     W.HBox([self.home, self.difficulty, self.strategy])])],
+            [plain(W.VBox, children=[plain(W.HBox, children=[self.seat_label, self.name, self.colour, self.kind]),
+                                     plain(W.HBox, children=[self.home, self.difficulty, self.strategy])])],
             layout=W.Layout(border_bottom="1px solid #ddd", padding="2px 0"),
         )
         self.relabel(lang)
@@ -126,34 +134,35 @@ class SetupScreen(W.VBox):
     def __init__(self, c: GameController, on_preview: Callable[[dict[int, str]], None] | None = None) -> None:
         self.c = c
         self.on_preview = on_preview
-        self.title = W.HTML()
+        self.title = plain(W.HTML)
         self.count = W.ToggleButtons(options=[("2", 2), ("3", 3), ("4", 4)], value=4, style={"button_width": "40px"})
         self.rows = [PlayerRow(s, c.lang, self._changed) for s in range(4)]
         self.selected_seat = W.ToggleButtons(options=[("1", 0), ("2", 1), ("3", 2), ("4", 3)], value=0, style={"button_width": "40px"})
-        self.hint = W.HTML()
-        self.mode = W.Dropdown(options=[("standard", "standard")], value="standard", layout=W.Layout(width="160px"))
+        self.hint = plain(W.HTML)
+        self.mode = W.Dropdown(options=[("standard", "standard")], value="standard", layout=shared_layout(width="160px"),
+                               style=shared_style(W.Dropdown))
         self.turns = W.Dropdown(options=list(STANDARD_TURNS), value=10, layout=W.Layout(width="80px"))
         self.roll_for_order = W.Checkbox(value=False, indent=False)
-        self.seed = W.Text(value="", layout=W.Layout(width="120px"))
-        self.error = W.HTML()
-        self.start_button = W.Button(layout=button_layout(), button_style="primary")
-        self.back_button = W.Button(layout=button_layout())
+        self.seed = W.Text(value="", layout=shared_layout(width="120px"), style=shared_style(W.Text))
+        self.error = plain(W.HTML)
+        self.start_button = W.Button(layout=button_layout(), button_style="primary", style=shared_style(W.Button))
+        self.back_button = W.Button(layout=button_layout(), style=shared_style(W.Button))
         self.start_button.on_click(lambda _: self.start())
         self.back_button.on_click(lambda _: setattr(c, "screen", "start"))
         self.count.observe(lambda _: self._changed(), names="value")
         self.seed.observe(lambda _: setattr(c, "setup_error", ""), names="value")
         self.turns.observe(lambda _: setattr(c, "setup_error", ""), names="value")
         self.mode.observe(lambda _: self._changed(), names="value")
-        self.labels = {k: W.HTML() for k in ("players", "mode", "turns", "seed")}
-        self.players_box = W.VBox(self.rows)
+        self.labels = {k: plain(W.HTML) for k in ("players", "mode", "turns", "seed")}
+        self.players_box = plain(W.VBox, children=self.rows)
         super().__init__([
-            self.title, W.HBox([self.labels["players"], self.count]), self.players_box,
-            W.HBox([self.selected_seat, self.hint]),
-            W.HBox([self.labels["mode"], self.mode, self.labels["turns"], self.turns]),
+            self.title, plain(W.HBox, children=[self.labels["players"], self.count]), self.players_box,
+            plain(W.HBox, children=[self.selected_seat, self.hint]),
+            plain(W.HBox, children=[self.labels["mode"], self.mode, self.labels["turns"], self.turns]),
             self.roll_for_order,
-            W.HBox([self.labels["seed"], self.seed]),
-            self.error, W.HBox([self.back_button, self.start_button]),
-        ])
+            plain(W.HBox, children=[self.labels["seed"], self.seed]),
+            self.error, plain(W.HBox, children=[self.back_button, self.start_button]),
+        ], layout=shared_layout())
         c.observe(self.relabel, names="lang")
         c.observe(lambda ch: setattr(self.error, "value", self._error_html()), names="setup_error")
         self.relabel()
@@ -231,12 +240,12 @@ class ResultsScreen(W.VBox):
 
     def __init__(self, c: GameController) -> None:
         self.c = c
-        self.table = W.HTML()
-        self.again_button = W.Button(layout=button_layout(), button_style="primary")
-        self.start_button = W.Button(layout=button_layout())
+        self.table = plain(W.HTML)
+        self.again_button = W.Button(layout=button_layout(), button_style="primary", style=shared_style(W.Button))
+        self.start_button = W.Button(layout=button_layout(), style=shared_style(W.Button))
         self.again_button.on_click(lambda _: c.same_setup_again())
         self.start_button.on_click(lambda _: setattr(c, "screen", "start"))
-        super().__init__([self.table, W.HBox([self.again_button, self.start_button])])
+        super().__init__([self.table, plain(W.HBox, children=[self.again_button, self.start_button])], layout=shared_layout())
         c.observe(self.refresh, names=["version", "lang", "screen"])
         self.refresh()
 

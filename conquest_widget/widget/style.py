@@ -137,10 +137,17 @@ def dice_html(faces: list[int]) -> str:
     return f'<span class="cw-dice" data-faces="{",".join(map(str, faces))}">' + "".join(DIE_FACES[f - 1] for f in faces) + f"</span> = <b>{sum(faces)}</b>"
 
 
-def button_layout() -> W.Layout:
-    """A fresh Layout for one button (a Layout shared by several widgets would show or
-    hide them all at once)."""
-    return W.Layout(width="auto", flex="0 0 auto")
+def button_layout(own: bool = False) -> W.Layout:
+    """The layout of a button: one shared Layout for every button that is never hidden
+    (fewer models to send: issue 18), or with ``own=True`` a fresh one for a button that is
+    shown and hidden (a shared Layout would show or hide them all at once).
+
+    >>> button_layout() is button_layout(), button_layout(own=True) is button_layout()
+    (True, False)
+    """
+    if own:
+        return W.Layout(width="auto", flex="0 0 auto")
+    return shared_layout(width="auto", flex="0 0 auto")
 
 
 _SHARED: dict[object, W.Widget] = {}

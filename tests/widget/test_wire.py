@@ -94,3 +94,35 @@ def test_the_log_keeps_the_last_turns_newest_first(tmp_path):
     shown = [b for b in app.log_view.blocks.children if b.layout.display != "none"]
     orders = sorted(int(b.layout.order) for b in shown)
     assert len(shown) == app.log_view.RING and orders == list(range(orders[0], orders[0] + len(orders)))
+
+
+def test_the_first_render_is_within_300_kb(tmp_path):
+    """App construction plus a new game (issue 18 item 1): shared layouts and styles, the
+    setup/results/data screens built when first shown, simplified outlines."""
+    with WireCounter() as wire:
+        app = JapanConquestApp(save_dir=tmp_path / "saves")
+        app.controller.new_game(GameSetup(players=(PlayerSetup("A", 13), PlayerSetup("B", 27)), turns=30, seed=11))
+    assert wire.data <= 300_000, wire.summary()
+    assert wire.opens_by_model["LayoutModel"] <= 40, wire.opens_by_model
+    assert app._setup_screen is None and app._data_screen is None  # not sent until shown
+
+
+def test_widgets_that_are_shown_and_hidden_have_their_own_layout(tmp_path):
+    """A shared Layout would show or hide every widget using it at once."""
+    app = JapanConquestApp(save_dir=tmp_path / "saves")
+    app.start_screen.new_button.click()
+    toggled = [app.turn_panel.roll_button, app.turn_panel.undo_button, app.turn_panel.confirm_button,
+               app.turn_panel.dice, app.battle_panel.ok_button, *app.battle_panel.buttons, app.battle_panel,
+               app.save_exit.chooser, app.save_exit.confirm, app.start_saves.confirm, app.data_screen.restore_button,
+               *app.setup_screen.rows, *(w for r in app.setup_screen.rows for w in (r.difficulty, r.strategy)),
+               app.setup_screen.turns, app.map_view.hover]
+    layouts = [w.layout for w in toggled]
+    assert len({id(x) for x in layouts}) == len(layouts)
+    from ipywidgets.widgets.widget import _instances
+
+    users = {}
+    for w in list(_instances.values()):
+        layout = getattr(w, "layout", None)
+        if layout is not None and not isinstance(w, type(layout)):
+            users.setdefault(id(layout), []).append(w)
+    assert all(len(users[id(x)]) == 1 for x in layouts)
