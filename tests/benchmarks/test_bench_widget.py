@@ -143,6 +143,9 @@ async def _bench(monkeypatch):
         ("confirm route: map data, median / p95", f"{med(_col(confirms, 4)):,.0f} B / {p95(_col(confirms, 4)):,.0f} B"),
         ("planning click (one step), all views", trio(clicks)),
         ("whole move (roll + each planned step + confirm), all views", trio(wholes)),
+        ("comm opens over the whole game (moves with one / moves)",
+         (f"{sum(_col(wholes, 2))} ({sum(1 for w in wholes if w[2])} / {len(wholes)}): a castle label's icon or a long route's "
+         "step badge, made the first time one is needed")),
         ("map redraws per planning click (aim: 1)", f"{min(refreshes)}-{max(refreshes)} over {len(refreshes)} clicks"),
         (("kernel time per action, click -> views published (roll, click, confirm; controller + all views), "
          "autosave on: median / p95 / max"),
@@ -163,5 +166,7 @@ async def _bench(monkeypatch):
         "*frames* = all ZMQ frames (topic, delimiter, HMAC signature, header, parent header, metadata, content) plus buffers.",
         "bytes", "What the kernel sends: first render and per move; map redraws; kernel time per action", rows,
     )
-    assert max(_col(confirms, 2)) == 0  # a move opens no widget
+    # a move opens no widget, except a castle label's icon or a long route's step badge the
+    # first time one is needed (a DivIcon's html cannot be changed: jupyter-leaflet draws it once)
+    assert sum(_col(wholes, 2)) <= 40
     assert set(refreshes) == {1}
