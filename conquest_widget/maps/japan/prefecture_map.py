@@ -85,7 +85,7 @@ class PrefectureMap(W.VBox):
     def __init__(self, *, height: str = "520px", sea_links: bool = True, labels: bool = True,
                  zoom: float = 5, center: list[float] | None = None, **kwargs: Any) -> None:
         self.map = L.Map(
-            center=center or CENTER, zoom=zoom, min_zoom=4, max_zoom=10, scroll_wheel_zoom=True,
+            center=center or CENTER, zoom=zoom, zoom_snap=0.25, zoom_delta=0.5, min_zoom=4, max_zoom=10, scroll_wheel_zoom=True,
             keyboard=False, double_click_zoom=False, layers=(), attribution_control=False,
             layout=W.Layout(height=height, width="100%", flex="0 0 auto"),
         )
