@@ -26,6 +26,7 @@ import sys
 from collections.abc import Sequence
 
 from conquest_widget.errors import ConquestError
+from conquest_widget.games.japan_conquest.rules import MODES
 
 
 def _version() -> str:
@@ -122,7 +123,7 @@ def _add_simulate(sub: argparse._SubParsersAction) -> None:
     sim.add_argument("--game", default="japan_conquest", help="game id (see `conquest-widget games`)")
     sim.add_argument("--players", required=True,
                      help="comma-separated bot labels, one per seat (Japan: difficulty[:strategy], 2-4 entries)")
-    sim.add_argument("--mode", default="standard", choices=["standard", "conquest", "total_conquest"])
+    sim.add_argument("--mode", default="standard", choices=list(MODES))
     sim.add_argument("--turns", type=int, default=50, help="turns per player (standard mode)")
     sim.add_argument("--games", type=int, default=200)
     sim.add_argument("--seed", type=int, default=1)

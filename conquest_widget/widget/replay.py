@@ -67,51 +67,11 @@ EFFECT_COLOURS = {
 SCALE_ANCHORS = ("#440154", "#3b528b", "#21918c", "#5ec962", "#fde725")
 UNCONTROLLED = "#d9d9d9"
 
-LABELS: dict[str, tuple[str, str]] = {
-    "title": ("Replay explorer", "リプレイ"),
-    "position": ("Action {k} of {n}", "{n}手中{k}手目"),
-    "start": ("start of the game", "開始時"),
-    "last_action": ("last action", "直前の操作"),
-    "turn": ("turn {turn} of {name}", "{name}の{turn}ターン目"),
-    "over": ("game over", "終了"),
-    "first": ("|<", "|<"),
-    "prev": ("<", "<"),
-    "next": (">", ">"),
-    "last": (">|", ">|"),
-    "prev_turn": ("◀ turn", "◀ ターン"),
-    "next_turn": ("turn ▶", "ターン ▶"),
-    "overlay": ("Overlay", "重ね表示"),
-    "none": ("none", "なし"),
-    "reachable": ("reachable stops", "止まれる県"),
-    "distance": ("distance (movement)", "移動距離"),
-    "regions": ("regional control", "地方統一"),
-    "allowance": ("Allowance", "移動力"),
-    "from": ("From", "起点"),
-    "from_position": ("player's position", "プレイヤーの位置"),
-    "seat": ("Player", "プレイヤー"),
-    "to_move": ("player to move", "手番のプレイヤー"),
-    "branch": ("Branch here", "ここから分岐"),
-    "play_as": ("Play as", "操作"),
-    "as_recorded": ("as recorded", "記録のまま"),
-    "branch_title": ("Branch from action {k}: an independent game", "{k}手目からの分岐（別のゲーム）"),
-    "read_only": ("This is a replay: use “Branch here” to play from this position.",
-                  "リプレイ表示中です。「ここから分岐」で続きを遊べます。"),
-    "effect_claim": ("claim", "領地にする"),
-    "effect_upgrade": ("upgrade", "強化"),
-    "effect_capture": ("capture", "奪取"),
-    "effect_battle": ("battle", "合戦"),
-    "effect_stay": ("stay (own castle/home)", "滞在"),
-    "start_here": ("start", "出発地"),
-    "moves": ("movement from {name}", "{name}からの移動力"),
-    "reach_title": ("{name} with {n} to move", "{name}・移動力{n}"),
-    "nobody": ("nobody", "なし"),
-    "full": ("full", "完全"),
-}
 
 
 def _t(key: str, lang: str, **fmt: Any) -> str:
-    en, ja = LABELS[key]
-    return (ja if lang == "ja" else en).format(**fmt)
+    """The explorer's text ``key`` (``replay_<key>`` in the game's text table)."""
+    return t(f"replay_{key}", lang, **fmt)
 
 
 # --------------------------------------------------------------------------- loading

@@ -35,6 +35,17 @@ def _date(iso: str | None) -> str:
         return iso
 
 
+def player_names(info: SlotInfo, lang: str) -> str:
+    """The slot's players, CPU seats marked in the player's language.
+
+    >>> from conquest_widget.saves.info import PlayerInfo
+    >>> info = SlotInfo(slot=1, status="used", file="slot-1.json", players=(PlayerInfo("Aki", False), PlayerInfo("Ren", True)))
+    >>> player_names(info, "en"), player_names(info, "ja")
+    ('Aki, Ren (CPU)', 'Aki, Ren（CPU）')
+    """
+    return ", ".join(p.name + (t("cpu_mark", lang) if p.cpu else "") for p in info.players)
+
+
 def slot_text(info: SlotInfo, lang: str) -> str:
     """One line describing a slot (or the autosave)."""
     head = t("slot", lang, n=info.slot) + ": " if info.slot is not None else ""
@@ -43,9 +54,9 @@ def slot_text(info: SlotInfo, lang: str) -> str:
     if info.status in ("corrupt", "unreadable"):
         return head + t("corrupt", lang, error=info.error or "?")
     if info.game not in (None, "japan_conquest"):  # another game's save in the same folder
-        return head + f"{info.game}: " + ", ".join(info.player_names)
+        return head + f"{info.game}: " + player_names(info, lang)
     mode = t(info.mode or "standard", lang)
-    return head + t("slot_line", lang, date=_date(info.saved_at), mode=mode, turn=info.turn, players=", ".join(info.player_names))
+    return head + t("slot_line", lang, date=_date(info.saved_at), mode=mode, turn=info.turn, players=player_names(info, lang))
 
 
 class Confirm(W.HBox):

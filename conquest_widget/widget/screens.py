@@ -12,6 +12,7 @@ from conquest_widget.controller import GameController
 from conquest_widget.core.safe_text import MAX_NAME_LENGTH
 from conquest_widget.games.japan_conquest.rules import (
     DIFFICULTIES,
+    MODES,
     STANDARD_TURNS,
     STRATEGIES,
 )
@@ -180,7 +181,7 @@ class SetupScreen(W.VBox):
         for r in self.rows:
             r.relabel(lang)
         value = self.mode.value
-        self.mode.options = [(t(m, lang), m) for m in ("standard", "conquest", "total_conquest")]
+        self.mode.options = [(t(m, lang), m) for m in MODES]
         self.mode.value = value
         self._changed()
         self.hint.value = f"<i>{t('click_map_home', lang)}</i>"
@@ -220,7 +221,7 @@ class SetupScreen(W.VBox):
             self.count.value = len(players)
         for row, data in zip(self.rows, players, strict=False):
             row.load(data)
-        if form.get("mode") in ("standard", "conquest", "total_conquest"):
+        if form.get("mode") in MODES:
             self.mode.value = form["mode"]
         if form.get("turns") in STANDARD_TURNS:
             self.turns.value = form["turns"]

@@ -39,6 +39,7 @@ from conquest_widget.games.japan_conquest.rules import (
     BATTLE_BONUS,
     LEVEL_MULTIPLIER,
     LEVEL_NAMES,
+    PREFECTURE_CODES,
     REGION_BONUS_PER_PREFECTURE,
     STRATEGIES,
     TERRITORY,
@@ -53,12 +54,12 @@ if TYPE_CHECKING:  # pragma: no cover
     from conquest_widget.games.japan_conquest.game import Game
 
 
-def _context(game: "Game", seat: int) -> RouteContext:
+def _context(game: Game, seat: int) -> RouteContext:
     st = game.state
     return RouteContext(game.board, st.owner, st.level, st.region_controller, seat)
 
 
-def game_graph(game: "Game | None" = None, seat: int | None = None) -> "networkx.Graph | networkx.DiGraph":
+def game_graph(game: Game | None = None, seat: int | None = None) -> networkx.Graph | networkx.DiGraph:
     """The game graph.  Without a game: an undirected :class:`networkx.Graph` (nodes with
     names, region and base value; edges with ``kind`` land/sea).  With a game and a seat:
     a :class:`networkx.DiGraph` whose edge ``a -> b`` also carries ``cost`` (movement to
@@ -90,7 +91,7 @@ def game_graph(game: "Game | None" = None, seat: int | None = None) -> "networkx
     return G
 
 
-def _effect(game: "Game", seat: int, opt: RouteOption) -> tuple[str, int]:
+def _effect(game: Game, seat: int, opt: RouteOption) -> tuple[str, int]:
     """What stopping at the end of ``opt`` does, and the points it moves at once."""
     st = game.state
     code = opt.end
@@ -108,7 +109,7 @@ def _effect(game: "Game", seat: int, opt: RouteOption) -> tuple[str, int]:
     return "battle", 0
 
 
-def reachable_stops(game: "Game", seat: int | None = None, allowance: int = 1) -> dict[int, dict[str, Any]]:
+def reachable_stops(game: Game, seat: int | None = None, allowance: int = 1) -> dict[int, dict[str, Any]]:
     """Every prefecture where a legal route of exactly this allowance can end for ``seat``
     (from its position now), with the cheapest toll, whether it is an early stop, the
     effect on arrival (claim / upgrade / capture / battle / stay), the points that effect
@@ -121,15 +122,15 @@ def reachable_stops(game: "Game", seat: int | None = None, allowance: int = 1) -
     for opt in options:
         effect, points = _effect(game, seat, opt)
         row = out.get(opt.end)
-        if row is None or (opt.tolls, -bin(opt.neutralised).count("1")) < (row["toll"], -len(row["neutralises"])):
+        if row is None or (opt.tolls, -opt.neutralised.bit_count()) < (row["toll"], -len(row["neutralises"])):
             out[opt.end] = {
                 "toll": opt.tolls, "early": opt.early, "effect": effect, "points": points,
-                "neutralises": [c for c in range(1, 48) if opt.neutralised >> c & 1], "route": list(opt.steps),
+                "neutralises": [c for c in PREFECTURE_CODES if opt.neutralised >> c & 1], "route": list(opt.steps),
             }
     return out
 
 
-def stop_probabilities(game: "Game", seat: int | None = None, dice: int = 1) -> dict[int, float]:
+def stop_probabilities(game: Game, seat: int | None = None, dice: int = 1) -> dict[int, float]:
     """For a dice option (1, 2 or 3 dice), the probability that each prefecture can be the
     stop of this turn (summing over the dice totals that allow it)."""
     seat = game.current_player if seat is None else seat
@@ -147,7 +148,7 @@ def stop_probabilities(game: "Game", seat: int | None = None, dice: int = 1) -> 
     return {code: float(p) for code, p in sorted(probs.items())}
 
 
-def battle_odds_table(max_bonus: int = 4) -> "pandas.DataFrame":
+def battle_odds_table(max_bonus: int = 4) -> pandas.DataFrame:
     """Exact attacker win probabilities: rows (attack dice, defence dice), columns defence bonus."""
     pd = require("pandas", extra="explore", feature="analysis.battle_odds_table()")
 
@@ -158,7 +159,7 @@ def battle_odds_table(max_bonus: int = 4) -> "pandas.DataFrame":
     return df
 
 
-def expected_points(game: "Game", seat: int | None = None, allowance: int = 1) -> dict[int, float]:
+def expected_points(game: Game, seat: int | None = None, allowance: int = 1) -> dict[int, float]:
     """Expected change of ``seat``'s score from stopping at each reachable prefecture:
     claims and upgrades at face value, captures at the base they become, battles weighted
     by the exact odds (one attack die against the defender's best answer), minus tolls."""
@@ -177,7 +178,7 @@ def expected_points(game: "Game", seat: int | None = None, allowance: int = 1) -
     return out
 
 
-def cpu_reasons(game: "Game", seat: int | None = None, allowance: int | None = None, *, top: int = 5,
+def cpu_reasons(game: Game, seat: int | None = None, allowance: int | None = None, *, top: int = 5,
                 strategies: tuple[str, ...] = STRATEGIES, difficulty: str = "normal") -> dict[str, list[dict[str, Any]]]:
     """The teaching view of the AI: for each strategy, the best ``top`` stops a CPU of that
     strategy would consider for this allowance (default: the rolled one), with the value it
@@ -215,7 +216,7 @@ def cpu_reasons(game: "Game", seat: int | None = None, allowance: int | None = N
     return out
 
 
-def state_gdf(game: "Game") -> "geopandas.GeoDataFrame":
+def state_gdf(game: Game) -> geopandas.GeoDataFrame:
     """The state as a GeoDataFrame: code, names, region, owner (seat and name), level,
     points, stored prosperity, base value, geometry (EPSG:4326)."""
     from conquest_widget.maps.japan.geo import prefectures_gdf
@@ -232,7 +233,7 @@ def state_gdf(game: "Game") -> "geopandas.GeoDataFrame":
     return gdf
 
 
-def distances_from(game: "Game", start: int, seat: int | None = None) -> dict[int, int]:
+def distances_from(game: Game, start: int, seat: int | None = None) -> dict[int, int]:
     """Least movement needed to reach every prefecture from ``start`` for ``seat`` now
     (Dijkstra over entry costs; tolls ignored)."""
     nx = require("networkx", extra="explore", feature="analysis.distances_from()")
@@ -241,7 +242,7 @@ def distances_from(game: "Game", start: int, seat: int | None = None) -> dict[in
     return dict(nx.single_source_dijkstra_path_length(G, start, weight="cost"))
 
 
-def region_control_table(game: "Game") -> list[dict[str, Any]]:
+def region_control_table(game: Game) -> list[dict[str, Any]]:
     """Per region: controller, full control, owned count per seat, bonus."""
     st = game.state
     rows = []
@@ -256,6 +257,13 @@ def region_control_table(game: "Game") -> list[dict[str, Any]]:
 
 
 __all__ = [
-    "game_graph", "reachable_stops", "stop_probabilities", "battle_odds_table", "expected_points",
-    "cpu_reasons", "state_gdf", "distances_from", "region_control_table",
+    "battle_odds_table",
+    "cpu_reasons",
+    "distances_from",
+    "expected_points",
+    "game_graph",
+    "reachable_stops",
+    "region_control_table",
+    "state_gdf",
+    "stop_probabilities",
 ]

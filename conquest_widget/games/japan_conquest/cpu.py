@@ -56,9 +56,13 @@ from conquest_widget.games.japan_conquest.rules import (
     HOME,
     LEVEL_MULTIPLIER,
     NEUTRAL,
+    PREFECTURE_CODES,
+    PREFECTURES,
     PROSPERITY_CASTLE,
     REGION_BONUS_PER_PREFECTURE,
     TERRITORY,
+    TOLL_CASTLE,
+    TOLL_HOME,
 )
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -277,7 +281,7 @@ class CpuPlayer:
         st = game.state
         total = 0.0
         broken: set[str] = set()
-        for code in range(1, 48):
+        for code in PREFECTURE_CODES:
             if mask >> code & 1:
                 total += game.board.prefectures[code - 1].base_value
                 rid = game.board.prefectures[code - 1].region
@@ -308,8 +312,8 @@ class CpuPlayer:
             return cached
         st = game.state
         need = BASE if game.setup.mode == "conquest" else CASTLE
-        missing = [c for c in range(1, 48) if st.level[c] < need]
-        progress = 1 - len(missing) / 47
+        missing = [c for c in PREFECTURE_CODES if st.level[c] < need]
+        progress = 1 - len(missing) / PREFECTURES
         owner = NOBODY if neutralised >> end & 1 else st.owner[end]
         level = st.level[end] if owner != NOBODY else NEUTRAL
         if owner == self.seat:
@@ -377,8 +381,8 @@ class CpuPlayer:
         values = self._stop_row
         if values is None:
             st = game.state
-            values = [-math.inf] * 48
-            for code in range(1, 48):
+            values = [-math.inf] * (PREFECTURES + 1)
+            for code in PREFECTURE_CODES:
                 o = st.owner[code]
                 if not (o not in (NOBODY, self.seat) and st.level[code] == HOME):
                     values[code] = self.stop_value(game, code, 0)
@@ -399,7 +403,7 @@ class CpuPlayer:
                 best = max(map(values.__getitem__, codes), default=0.0)
                 best0[k] = max(0.0, best)
         exposure = sum(
-            20 if st.level[n] == CASTLE else 50 if st.level[n] == HOME else 0
+            TOLL_CASTLE if st.level[n] == CASTLE else TOLL_HOME if st.level[n] == HOME else 0
             for n in adj[start]
             if st.owner[n] not in (NOBODY, self.seat)
         ) / max(1, len(adj[start]))
@@ -535,8 +539,8 @@ class CpuPlayer:
 @cache
 def _hop_distances(adjacency: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
     out = [()]
-    for s in range(1, 48):
-        dist = [99] * 48
+    for s in PREFECTURE_CODES:
+        dist = [99] * (PREFECTURES + 1)
         dist[s] = 0
         frontier = [s]
         d = 0
@@ -578,8 +582,8 @@ def _near(adjacency: tuple[tuple[int, ...], ...]) -> tuple[_Near, ...]:
     prefecture ``d`` hops away is a possible end of routes of ``d, d+2, ...`` steps)."""
     dist = _hop_distances(adjacency)
     out = [_Near(0, ((),) * 7, {})]
-    for start in range(1, 48):
-        lengths = {c: tuple(range(d, 7, 2)) for c, d in ((c, dist[start][c]) for c in range(1, 48)) if 0 < d <= 6}
+    for start in PREFECTURE_CODES:
+        lengths = {c: tuple(range(d, 7, 2)) for c, d in ((c, dist[start][c]) for c in PREFECTURE_CODES) if 0 < d <= 6}
         by_length = tuple(tuple(c for c, ks in lengths.items() if k in ks) for k in range(7))
         out.append(_Near(sum(1 << c for c in lengths), by_length, lengths))
     return tuple(out)

@@ -65,6 +65,7 @@ from conquest_widget.games.japan_conquest.rules import (
     LEVEL_MULTIPLIER,
     LEVEL_NAMES,
     NEUTRAL,
+    PREFECTURES,
     PROSPERITY_CASTLE,
     PROSPERITY_HOME,
     REGION_BONUS_PER_PREFECTURE,
@@ -106,15 +107,15 @@ class Game:
         self._ctx: RouteContext | None = None
         self._plan: list[RoutePoint] = []
         n = len(setup.players)
-        owner = [NOBODY] * 48
-        level = [NEUTRAL] * 48
+        owner = [NOBODY] * (PREFECTURES + 1)
+        level = [NEUTRAL] * (PREFECTURES + 1)
         for seat, p in enumerate(setup.players):
             owner[p.home] = seat
             level[p.home] = HOME
         self.state = GameState(
             owner=owner,
             level=level,
-            stored=[0] * 48,
+            stored=[0] * (PREFECTURES + 1),
             players=[PlayerState(position=p.home) for p in setup.players],
             order=list(range(n)),
             region_controller={rid: NOBODY for rid in self.board.regions},
@@ -474,7 +475,7 @@ class Game:
         st = self.state
         self._require(st.phase == "route", f"cannot step during the {st.phase} phase: roll first")
         self._require(
-            isinstance(code, int) and not isinstance(code, bool) and 1 <= code <= 47, f"unknown prefecture code {code!r}"
+            isinstance(code, int) and not isinstance(code, bool) and 1 <= code <= PREFECTURES, f"unknown prefecture code {code!r}"
         )
         ctx = self._context()
         here = self._route_point()
@@ -843,7 +844,7 @@ class Game:
 
         if a.op == "prefecture":
             code = args.get("pref")
-            self._require(isinstance(code, int) and 1 <= code <= 47, f"unknown prefecture {code!r}")
+            self._require(isinstance(code, int) and 1 <= code <= PREFECTURES, f"unknown prefecture {code!r}")
             name = self.board.prefectures[code - 1].name_en
             self._require(st.level[code] != HOME, f"{name} is a home base: home bases cannot be edited")
             owner = args.get("owner")
@@ -871,7 +872,7 @@ class Game:
             seat = args.get("seat")
             self._require(seat_ok(seat), f"seat must be 0-{n - 1}, got {seat!r}")
             pos = args.get("position")
-            self._require(pos is None or (isinstance(pos, int) and 1 <= pos <= 47), f"unknown prefecture {pos!r}")
+            self._require(pos is None or (isinstance(pos, int) and 1 <= pos <= PREFECTURES), f"unknown prefecture {pos!r}")
             for k in ("banked", "doubles", "triples"):
                 if k in args:
                     self._require(count_ok(args[k]), f"{k} must be a whole number >= 0, got {args[k]!r}")
@@ -918,7 +919,7 @@ class Game:
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any], *, verify: bool = True) -> "Game":
+    def from_dict(cls, data: dict[str, Any], *, verify: bool = True) -> Game:
         """Rebuild a game by replaying its log; refuses data whose snapshot differs from the replay."""
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise SerializationError(f"not a Japan Conquest game: expected format {FORMAT!r}")
@@ -946,7 +947,7 @@ class Game:
         return game
 
     @classmethod
-    def replay(cls, setup: GameSetup, log: Iterable[Action], dice: DiceSource | None = None) -> "Game":
+    def replay(cls, setup: GameSetup, log: Iterable[Action], dice: DiceSource | None = None) -> Game:
         """A new game from ``setup`` with every action of ``log`` applied in order."""
         game = cls(setup, dice)
         for i, action in enumerate(log):

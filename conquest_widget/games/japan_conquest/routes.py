@@ -10,6 +10,7 @@ with its steps).
 from __future__ import annotations
 
 from conquest_widget.games.japan_conquest.movement import RouteContext, RoutePoint
+from conquest_widget.games.japan_conquest.rules import REGION_ENTRY_SURCHARGE
 
 
 class RouteOption:
@@ -17,7 +18,7 @@ class RouteOption:
     territories it neutralises (bitmask over JIS codes) and whether it ends early.
     ``steps`` (the prefectures entered, in order) is worked out on first use."""
 
-    __slots__ = ("end", "spent", "tolls", "neutralised", "early", "_key", "_tree", "_steps")
+    __slots__ = ("_key", "_steps", "_tree", "early", "end", "neutralised", "spent", "tolls")
 
     def __init__(self, end: int, spent: int, tolls: int, neutralised: int, early: bool, key: tuple, tree: dict) -> None:
         self.end, self.spent, self.tolls, self.neutralised, self.early = end, spent, tolls, neutralised, early
@@ -65,7 +66,7 @@ def route_options(ctx: RouteContext, start: RoutePoint, max_spent: int, *, neutr
                 c = cost[nxt]
                 nb = region_bit[nxt]
                 if nb != rb and live & nb:
-                    c += 1
+                    c += REGION_ENTRY_SURCHARGE
                 ns = spent + c
                 t = toll[nxt]
                 if ns > max_spent or t > banked:

@@ -4,6 +4,11 @@ from __future__ import annotations
 
 from typing import Final
 
+#: prefectures on the board, coded 1..PREFECTURES (JIS order: 1 Hokkaido ... 47 Okinawa)
+PREFECTURES: Final = 47
+#: every prefecture code, in order
+PREFECTURE_CODES: Final = range(1, PREFECTURES + 1)
+
 # Prefecture levels.  0 = neutral (unowned).
 NEUTRAL: Final = 0
 TERRITORY: Final = 1

@@ -43,7 +43,7 @@ class PlayerSetup:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "PlayerSetup":
+    def from_dict(cls, data: dict[str, Any]) -> PlayerSetup:
         return cls(**{k: data[k] for k in ("name", "home", "colour", "cpu", "difficulty", "strategy") if k in data})
 
 
@@ -115,7 +115,7 @@ class GameSetup:
         turns: int | None = 10,
         roll_for_order: bool = False,
         seed: int | None = None,
-    ) -> "GameSetup":
+    ) -> GameSetup:
         """A setup with default names and colours for the given home prefectures."""
         cpu = list(cpu) if cpu is not None else [False] * len(homes)
         players = tuple(
@@ -136,7 +136,7 @@ class GameSetup:
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "GameSetup":
+    def from_dict(cls, data: dict[str, Any]) -> GameSetup:
         try:
             return cls(
                 players=tuple(PlayerSetup.from_dict(p) for p in data["players"]),
