@@ -142,3 +142,81 @@ def test_monte_carlo_million(case):
     z = (float((a > 0).mean()) - p) / math.sqrt(p * (1 - p) / MC)
     print(f"\nMonte Carlo {case}: exact {p:.6f}, simulated {(a > 0).mean():.6f} (n={MC}), z = {z:+.2f}")
     assert abs(z) <= 3
+
+
+def test_widget_bytes_per_move(tmp_path) -> None:
+    """What the Japanese Risk board sends over the wire (``tests/widget/wire.py``: every comm
+    message as ipykernel sends it, comm opens included), per decision of a human playing
+    against a Normal CPU by clicks (each decision = the clicks and the act(s) it takes,
+    plus the CPU moves that follow it), and in the shell's MatchApp (log, autosave)."""
+    import ipywidgets as W
+    from games.japanese_risk.test_widget import play_turn_step
+    from widget.wire import WireCounter, state_request_bytes
+
+    from conquest_widget.games.japanese_risk.widget import App, RiskBoard
+    from conquest_widget.ui.controller import MatchController
+
+    def run(c, board, wire, seed: int) -> dict[str, list[float]]:
+        out: dict[str, list[float]] = {"data": [], "frames": [], "map": [], "opens": [], "acts": [], "ms": []}
+        rng = random.Random(seed)
+        last, steps = None, 0
+        while not c.is_over:
+            turn = (c.view.get("round"), c.view.get("current"))
+            steps = steps + 1 if turn == last else 0
+            last = turn
+            wire.reset()
+            v0 = c.version
+            t = time.perf_counter()
+            play_turn_step(board, rng, steps)
+            out["ms"].append((time.perf_counter() - t) * 1000)
+            out["data"].append(wire.data)
+            out["frames"].append(wire.frames)
+            out["map"].append(wire.map_data())
+            out["opens"].append(wire.opens)
+            out["acts"].append(c.version - v0)
+        return out
+
+    def med(xs):
+        return statistics.median(xs)
+
+    def p95(xs):
+        return sorted(xs)[int(0.95 * (len(xs) - 1))]
+
+    W.Widget.close_all()
+    rows = []
+    with WireCounter() as wire:
+        setup = RiskSetup(("Ann", "Ben"), round_limit=6, bots=("human", "normal"))
+        c = MatchController(JapaneseRisk(setup, seed=5), humans={0})
+        board = RiskBoard(c, "en")
+        first = (wire.data, wire.frames, wire.opens)
+        state = state_request_bytes()
+        r = run(c, board, wire, 5)
+        W.Widget.close_all()
+        app = App(save_dir=tmp_path)
+        app.new_game()
+        app.n_players.value = 2
+        app.seat_rows[1][1].value = "normal"
+        app.option_widgets["round_limit"].value = 6
+        app.speed.value = "instant"
+        app.seed.value = "5"
+        wire.reset()
+        app.start()
+        shell_first = (wire.data, wire.frames, wire.opens)
+        s = run(app.controller, app.board, wire, 5)
+    per_act = [d / a for d, a in zip(r["data"], r["acts"], strict=True) if a]
+    rows.append(f"first render of the board: data {first[0]:,} B, frames {first[1]:,} B, {first[2]} comm opens; "
+                f"state request {state:,} B")
+    rows.append(f"per human decision ({len(r['data'])} decisions, {sum(r['acts'])} controller versions): data median "
+                f"{med(r['data']):,.0f} B / p95 {p95(r['data']):,.0f} B; map layers median {med(r['map']):,.0f} B; "
+                f"frames median {med(r['frames']):,.0f} B; comm opens median {med(r['opens']):.0f}, max {max(r['opens'])}")
+    rows.append(f"per controller version (a move, CPU moves included): data median {med(per_act):,.0f} B / "
+                f"p95 {p95(per_act):,.0f} B")
+    rows.append(f"kernel time per decision (board + controller + CPU replies): median {med(r['ms']):.1f} ms, "
+                f"p95 {p95(r['ms']):.1f} ms")
+    rows.append(f"in the shell's MatchApp: first render data {shell_first[0]:,} B ({shell_first[2]} opens); per "
+                f"decision data median {med(s['data']):,.0f} B / p95 {p95(s['data']):,.0f} B; kernel time median "
+                f"{med(s['ms']):.1f} ms, p95 {p95(s['ms']):.1f} ms (log and autosave included)")
+    for row in rows:
+        print("RESULT japanese risk widget", row)
+    assert len(r["data"]) >= 10
+    assert med(r["map"]) < first[0] / 20  # incremental: a decision sends a small share of the first render

@@ -72,7 +72,10 @@ def press(board: RiskBoard, cls: str) -> None:
 
 
 def select(board: RiskBoard, code: int) -> None:
-    """Click ``code`` until it is the selected territory (a second click deselects)."""
+    """Click ``code`` until it is the selected territory (a second click deselects; with
+    another stack selected, a click on a lit territory would move there: clear first)."""
+    if board.selected not in (None, code):
+        press(board, "cw-clear")
     board.map.click(code)
     if board.selected != code:
         board.map.click(code)

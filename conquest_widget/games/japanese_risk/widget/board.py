@@ -145,6 +145,10 @@ class RiskBoard(W.VBox):
         }
         self.actions = W.VBox()
         self.actions.add_class("cw-actions")
+        # the action panel's pieces are made once and re-arranged (a render opens no widget)
+        self.prompt = W.HTML()
+        self.prompt2 = W.HTML()
+        self.rows = [W.HBox() for _ in range(3)]
         self.odds = W.HTML()
         self.odds.add_class("cw-odds")
         self.battle = W.HTML()
@@ -472,9 +476,9 @@ class RiskBoard(W.VBox):
         if mode == "income":
             me = v["me"]
             left = me["income_left"] - sum(self.alloc.values())
-            rows.append(W.HTML(html_text(self._t("ui_click_own"))))
-            rows.append(W.HTML(f"<span class='cw-to-place'>{html_text(self._t('ui_to_place', n=sum(self.alloc.values())))}"
-                               f" / {int(me['income_left'])}</span>"))
+            rows.append(self._html(self.prompt, html_text(self._t("ui_click_own"))))
+            rows.append(self._html(self.prompt2, f"<span class='cw-to-place'>{html_text(self._t('ui_to_place', n=sum(self.alloc.values())))}"
+                                   f" / {int(me['income_left'])}</span>"))
             b["plus"].disabled = self.selected not in leg["place"] or left <= 0
             b["minus"].disabled = self.alloc.get(self.selected or 0, 0) <= 0
             b["place_confirm"].description = self._t("ui_place_confirm")
@@ -485,8 +489,8 @@ class RiskBoard(W.VBox):
             b["castle"].disabled = self.selected not in leg["castle"] or left < CASTLE_COST - self.alloc.get(self.selected or 0, 0)
             b["ninja"].description = self._t("ui_buy_ninja", cost=NINJA_COST)
             b["ninja"].disabled = not leg["ninja"] or left < NINJA_COST
-            rows += [W.HBox([b["plus"], b["minus"], b["castle"]]), W.HBox([b["ninja"]]),
-                     W.HBox([b["place_confirm"], b["place_reset"]])]
+            rows += [self._row(0, [b["plus"], b["minus"], b["castle"]]), self._row(1, [b["ninja"]]),
+                     self._row(2, [b["place_confirm"], b["place_reset"]])]
         elif mode == "turn":
             pending = v.get("turn", {}).get("pending")
             sel = self.selected
@@ -497,10 +501,10 @@ class RiskBoard(W.VBox):
                 ninjas = sum(g[1] for g in groups if g[3])
                 sea = sum(g[1] for g in groups if g[2])
                 pref = pref_name(pending["target"], self.lang)
-                rows.append(W.HTML(f"<div class='cw-pending'><b>{html_text(self._t('ui_pending', pref=pref, armies=armies, ninjas=ninjas, sea=sea))}</b><br>"
+                rows.append(self._html(self.prompt, f"<div class='cw-pending'><b>{html_text(self._t('ui_pending', pref=pref, armies=armies, ninjas=ninjas, sea=sea))}</b><br>"
                                    f"{html_text(self._t('ui_pending_hint', pref=pref))}</div>"))
             else:
-                rows.append(W.HTML(html_text(self._t("ui_pick_src" if sel is None else "ui_pick_dest"))))
+                rows.append(self._html(self.prompt, html_text(self._t("ui_pick_src" if sel is None else "ui_pick_dest"))))
             mv = sum(moves.get(sel, (0, 0))) if sel is not None else 0
             nmv = sum(nmoves.get(sel, (0, 0))) if sel is not None else 0
             dep = leg["deploy"].get(sel, 0) if sel is not None else 0
@@ -527,12 +531,12 @@ class RiskBoard(W.VBox):
             row = [b["launch"]] if leg["launch"] else [b["end_turn"]]
             if sel is not None:
                 row.append(b["clear"])
-            rows.append(W.HBox(row))
+            rows.append(self._row(0, row))
         elif mode == "commit":
             bt = v["battle"]
             t_ = bt["target"]
             card = dict(map(tuple, v["me"]["card_armies"])).get(t_, 0)
-            rows.append(W.HTML("<div class='cw-commit-ask'><b>" + html_text(self._t(
+            rows.append(self._html(self.prompt, "<div class='cw-commit-ask'><b>" + html_text(self._t(
                 "ui_commit_title", pref=pref_name(t_, self.lang), attacker=self._who(bt["attacker"]) if bt["attacker"] is not None else "🥷",
                 armies=bt["armies"], ninjas=bt["ninjas"])) + "</b><br>"
                 + html_text(self._t("ui_commit_card", n=card, b=bt["defenders"])) + "</div>"))
@@ -547,15 +551,15 @@ class RiskBoard(W.VBox):
             row = [b["commit_all"], b["commit"]]
             if lo == 0:
                 row.append(b["commit_none"])
-            rows += [self.count, W.HBox(row)]
+            rows += [self.count, self._row(0, row)]
         elif mode == "window":
             w = v.get("window") or {}
             trig = self._t("ui_trigger_battle" if w.get("trigger") == "battle" else "ui_trigger_turn")
-            rows.append(W.HTML(f"<b class='cw-window-ask'>{html_text(self._t('ui_window_title', trigger=trig))}</b>"))
+            rows.append(self._html(self.prompt, f"<b class='cw-window-ask'>{html_text(self._t('ui_window_title', trigger=trig))}</b>"))
             b["hold"].description = self._t("ui_hold")
             row = [b["hold"]]
             if leg["strike"]:
-                rows.append(W.HTML(html_text(self._t("ui_strike_pick"))))
+                rows.append(self._html(self.prompt2, html_text(self._t("ui_strike_pick"))))
                 tgt = self.strike_target
                 if tgt is not None:
                     self.count.max = max(leg["strike"][tgt], 1)
@@ -564,8 +568,21 @@ class RiskBoard(W.VBox):
                     rows.append(self.count)
                     b["strike"].description = self._t("ui_strike", pref=pref_name(tgt, self.lang))
                     row.insert(0, b["strike"])
-            rows.append(W.HBox(row))
-        self.actions.children = rows
+            rows.append(self._row(0, row))
+        if tuple(rows) != tuple(self.actions.children):
+            self.actions.children = rows
+
+    @staticmethod
+    def _html(widget: W.HTML, value: str) -> W.HTML:
+        if widget.value != value:
+            widget.value = value
+        return widget
+
+    def _row(self, i: int, children: list[W.Widget]) -> W.HBox:
+        box = self.rows[i]
+        if tuple(children) != tuple(box.children):
+            box.children = children
+        return box
 
     _count_src: Any = None
 
