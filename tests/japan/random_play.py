@@ -256,12 +256,12 @@ def fingerprint(game: Game) -> dict[str, Any]:
 
 
 __all__ = [
-    "Planner",
-    "apply_checked",
     "BOARD",
     "CONQUEST_ACTION_CAP",
     "BattleRoll",
+    "Planner",
     "Roll",
+    "apply_checked",
     "check_event_ledger",
     "check_invariants",
     "choose_action",
@@ -362,7 +362,7 @@ def apply_checked(game: Game, action) -> None:
     st = game.state
     if isinstance(action, ConfirmRoute):
         exp = expected_route(game)
-        ctrl, full = recompute_regions(game)
+        _ctrl, full = recompute_regions(game)
         # region control after neutralisations along the route (for the defence bonus)
         owner = exp["owner"]
         ctrl_after = {}

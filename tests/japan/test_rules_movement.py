@@ -460,3 +460,22 @@ def test_enemy_territory_passed_earlier_in_the_route_is_neutral_when_stopped_on(
     assert [e["pref"] for e in events(g, "neutralised")] == [11]
     assert [e["pref"] for e in events(g, "claimed")] == [11]
     assert not events(g, "captured")
+
+
+def test_leaving_the_enemy_territory_you_start_on_does_not_neutralise_it():
+    """Rule M24 (docs/rules.md): "Passing through enemy territory makes it neutral" /
+    「敵の領地を通過すると、その県は中立に戻ります」 — a route starting on an enemy territory
+    leaves it without passing through it: it stays the owner's; entering it again later in
+    the route is passing through, and neutralises it."""
+    g = new_game(dice=[1])
+    g.edit_prefecture("Saitama", owner=1, level="territory")
+    g.edit_player(0, position="Saitama")  # e.g. B neutralised it after A stopped there, then C claimed it
+    g.plan_route(["Gunma"], dice=1)
+    assert owner(g, "Saitama") == 1 and level(g, "Saitama") == "territory"
+    assert not events(g, "neutralised")
+    # the same start, a route that comes back through Saitama: that entry neutralises it
+    h = new_game(dice=[3])
+    h.edit_prefecture("Saitama", owner=1, level="territory")
+    h.edit_player(0, position="Saitama")
+    h.plan_route(["Gunma", "Saitama", "Tokyo"], dice=1)
+    assert owner(h, "Saitama") is None and [e["pref"] for e in events(h, "neutralised")] == [code("Saitama")]
