@@ -38,6 +38,7 @@ from conquest_widget.games.japan_conquest.actions import (
 from conquest_widget.games.japan_conquest.cpu import cpu_action
 from conquest_widget.games.japan_conquest.dice import DiceSource
 from conquest_widget.games.japan_conquest.game import Game
+from conquest_widget.games.japan_conquest.rules import PREFECTURES
 from conquest_widget.games.japan_conquest.setup import GameSetup
 from conquest_widget.games.japan_conquest.text import pref_name, t
 from conquest_widget.maps.japan.board import japan
@@ -134,7 +135,7 @@ class GameController(HasTraits):
         board = japan()
         for i, a in enumerate(homes):
             for b in homes[i + 1:]:
-                if not (isinstance(a, int) and isinstance(b, int) and 1 <= a <= 47 and 1 <= b <= 47):
+                if not (isinstance(a, int) and isinstance(b, int) and 1 <= a <= PREFECTURES and 1 <= b <= PREFECTURES):
                     continue
                 if a == b:
                     return t("setup_same_home", lang, pref=pref_name(a, lang))

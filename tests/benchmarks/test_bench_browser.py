@@ -84,7 +84,14 @@ INTRO = (
     "Voila on 127.0.0.1, Debian chromium driven by Playwright for Python, every non-local request blocked, "
     "viewport 1400x1000. Times are taken in the page (`performance.now()`, click `event.timeStamp`, "
     "MutationObserver), so no Playwright round trip is inside them. Browser, server and kernel share "
-    "the machine's cores."
+    "the machine's cores. Issue 18's aim (map interactive <= 1.5 s after navigation, median of 6 loads) is "
+    "not met: the page now opens on the game picker (shown about 2.0 s after navigation; its Play button is "
+    "pressed at once), and from Play to Japan Conquest's interactive map takes about 1.8 s, of which about "
+    "1.0 s is the kernel importing `conquest_widget.saves`: jsonschema's format checkers import "
+    "`rfc3987_syntax` (0.99 s, `python -X importtime`; installed with Jupyter), before the app itself is "
+    "built (about 60 ms, 293 KB of widget data instead of 643 KB). Importing the saves package at kernel "
+    "start, or jsonschema's format module lazily, would take that second off the path. Before the picker "
+    "and issue 18 (2026-11-29, commit before 50d57e3): map ready 3.00 s median."
 )
 TITLES = {
     "load": "Navigation to interactive map (each load: fresh browser context, new Voila kernel)",
@@ -167,7 +174,7 @@ def one_load(browser, url: str) -> dict:
                                        return {dcl: n.domContentLoadedEventEnd, load: n.loadEventEnd}; }""")
         assert offline.unexpected() == [], offline.unexpected()
         assert page.page_errors == [], page.page_errors  # type: ignore[attr-defined]
-        return {"paths": load["paths"], "button": load["button"], "ready": load["ready"],
+        return {"paths": load["paths"], "button": load["button"], "ready": load["ready"], "picker": load["picker"],
                 "click_at": sel["t0"], "response_at": sel["t1"], "response": sel["t1"] - sel["t0"],
                 "dcl": nav["dcl"], "onload": nav["load"], "wall_ready": t_wall * 1000, "wall_goto": t_goto * 1000}
     finally:
@@ -186,8 +193,12 @@ def test_bench_navigation_to_interactive_map(bench_env) -> None:
 
     rows = [
         ("page loads", f"{LOADS} (fresh context each, so empty HTTP cache; a new kernel each)"),
-        ("**map ready** (47 prefecture paths and an enabled New Game button), median", f"**{med['ready'] / 1000:.2f} s** after navigation start"),
+        ("**map ready** (47 prefecture paths and an enabled New Game button), median (aim <= 1.5 s)",
+         f"**{med['ready'] / 1000:.2f} s** after navigation start"),
         ("map ready, each load", each("ready")),
+        ("game picker shown (Play of Japan Conquest pressed at once), median",
+         (f"{med['picker'] / 1000:.2f} s; from there to map ready {(med['ready'] - med['picker']) / 1000:.2f} s "
+         f"(median of the differences {statistics.median(r['ready'] - r['picker'] for r in runs) / 1000:.2f} s)")),
         ("47 prefecture paths present, median", f"{med['paths'] / 1000:.2f} s"),
         ("New Game button shown and enabled, median", f"{med['button'] / 1000:.2f} s"),
         ("first click on a prefecture right after ready (real mouse) -> shape drawn selected, median latency",
