@@ -63,11 +63,13 @@ def test_a_move_opens_no_widget_and_a_click_redraws_the_map_once(tmp_path, refre
                 c.click_prefecture(c.legal_steps[0])
                 assert len(refreshes) == 1, "one map redraw per planning click"
                 assert wire.opens == 0
+                assert wire.data < 2500, wire.summary()  # median about 750 B: the route, highlights, panel
                 clicks += 1
             if c.phase == "route":
                 wire.reset()
                 c.confirm_route()
                 assert wire.opens == 0, wire.opens_by_model  # the log reuses its blocks
+                assert wire.data < 4500, wire.summary()  # about 2.6 KB (5.3 KB before issue 18)
                 confirms += 1
             while c.phase.startswith("battle"):
                 c.battle_roll(1)
