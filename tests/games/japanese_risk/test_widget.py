@@ -29,6 +29,7 @@ from conquest_widget.games.japanese_risk.widget.board import (
     COLOURS,
     MOVE_BORDER,
 )
+from conquest_widget.maps.japan.board import japan
 from conquest_widget.maps.japan.prefecture_map import PrefectureMap
 from conquest_widget.ui.controller import MatchController
 from conquest_widget.ui.game_ui import SeatChoice
@@ -157,9 +158,9 @@ def play_turn_step(board: RiskBoard, rng: random.Random, steps: int) -> None:
 
 
 def play_by_clicks(c: MatchController, board: RiskBoard, rng: random.Random, *, limit: int = 4000,
-                   on_cover: Any = None) -> int:
+                   on_cover: Any = None, uncover: Any = None) -> int:
     """Click through a whole game; hot seat: ``on_cover`` runs on each cover screen, then
-    the screen is passed with ``uncover``."""
+    the screen is passed with ``uncover`` (default ``controller.uncover``)."""
     clicks = 0
     steps = 0
     last_turn = None
@@ -168,7 +169,7 @@ def play_by_clicks(c: MatchController, board: RiskBoard, rng: random.Random, *, 
         if c.cover:
             if on_cover is not None:
                 on_cover()
-            c.uncover()
+            (uncover or c.uncover)()
             if on_cover is not None:
                 on_cover()
             continue
@@ -320,6 +321,18 @@ def secrets_leaked(m: JapaneseRisk, seat: int) -> list[str]:
                         and getattr(w, "class_name", "") == f"cw-pref cw-pref-{code}")
             if poly.fill_color == COLOURS[o]:
                 found.append(f"owner {o} of unrevealed {code} shown")
+    # placements are private events: a log line "… on the card of <prefecture>" only for
+    # prefectures this seat has owned (its deal, its captures)
+    owned_ever = set()
+    for e in m.events_for(seat):
+        if e.get("type") == "dealt" and e.get("seat") == seat:
+            owned_ever.update(e.get("cards", ()))
+        if e.get("type") == "captured" and e.get("seat") == seat:
+            owned_ever.add(e["territory"])
+    for code in range(1, 48):
+        name = japan().prefecture(code).name_en
+        if code not in owned_ever and f"on the card of {name}" in text:
+            found.append(f"a placement on the card of {name} shown")
     for n in re.findall(r"cw-reserve'>[^<]*?(\d+)<", text):
         if int(n) != s["reserve"][seat]:
             found.append(f"reserve {n} shown (viewer has {s['reserve'][seat]})")
@@ -367,6 +380,10 @@ def test_the_secrets_check_can_fail() -> None:
     m.state["reserve"][1] = 2
     board.status.value = "<span class='cw-reserve'>Ninjas in reserve: 2</span>"
     assert any("reserve 2" in x for x in secrets_leaked(m, 0))
+    W.Widget.close_all()
+    RiskBoard(c, "en")
+    log = W.HTML(event_text({"type": "placed", "seat": 1, "territory": theirs, "n": 5}, "en", ["Ann", "Bo"]))
+    assert any("a placement on the card of" in x for x in secrets_leaked(m, 0)), log.value
 
 
 def test_label_icons_of_a_former_viewer_are_closed() -> None:

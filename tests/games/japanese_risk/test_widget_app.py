@@ -11,7 +11,7 @@ import pytest
 from conquest_widget.core import registry
 from conquest_widget.games.japanese_risk.widget import App
 
-from .test_widget import play_by_clicks, press
+from .test_widget import play_by_clicks, press, secrets_leaked
 
 
 @pytest.fixture(autouse=True)
@@ -62,3 +62,36 @@ def test_resume_keeps_the_cpu_seats(tmp_path) -> None:
     assert again.screen == "play"
     assert again.controller.humans == frozenset({0})
     assert again.controller.view["round"] >= 1 and again.board.mode() in ("turn", "window", "commit", "income")
+
+
+def test_hot_seat_in_the_app_shows_no_secret_of_the_other_player(tmp_path) -> None:
+    """Two humans in the MatchApp (log included): at every cover screen and after every
+    uncover, no live widget holds the other player's secrets (card armies, unrevealed
+    ownership, the ninja reserve, private placements in the log)."""
+    app = App(save_dir=tmp_path)
+    app.new_game()
+    app.n_players.value = 2
+    app.seat_rows[1][1].value = "human"
+    app.option_widgets["round_limit"].value = 2
+    app.seed.value = "6"
+    app.start()
+    c = app.controller
+    m = c._match  # the referee's full state (the test reads it; the board never does)
+    problems: list[str] = []
+    covers = 0
+
+    def on_cover() -> None:
+        nonlocal covers
+        if c.cover:
+            covers += 1
+            assert app.cover.layout.display != "none" and app.board.layout.display == "none"
+            for p in range(2):
+                problems.extend(f"cover: {x}" for x in secrets_leaked(m, p) if "owner" not in x)
+        else:
+            problems.extend(secrets_leaked(m, c.viewer))
+
+    def uncover() -> None:  # hand the screen over with the app's own button
+        app.cover.children[1].click()
+
+    play_by_clicks(c, app.board, random.Random(6), on_cover=on_cover, uncover=uncover)
+    assert covers >= 2 and problems == []
