@@ -69,6 +69,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "ui_reserve": ("Ninjas in reserve: {n}", "待機中の忍者: {n}"),
     "ui_click_own": ("Click your territories to put armies on their cards (+1 each click).",
                      "自分の領地をクリックしてカードに部隊を置きます（1クリック+1）。"),
+    "ui_all_here": ("+{n} (all left) here", "残り{n}をここへ"),
     "ui_place_confirm": ("Place these armies", "この配置で確定"),
     "ui_place_reset": ("Reset", "やり直し"),
     "ui_castle": ("Build a castle here ({cost})", "ここに築城（{cost}）"),

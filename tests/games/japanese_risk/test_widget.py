@@ -255,6 +255,18 @@ def test_income_plus_minus_castle_and_ninja() -> None:
     assert c.view["phase"] == "turns"
 
 
+def test_income_all_left_on_one_territory_in_japanese() -> None:
+    c = MatchController(JapaneseRisk(RiskSetup(("Ann", "Bo"), bots=("human", "easy")), seed=6), humans={0})
+    board = RiskBoard(c, "ja")
+    a = c.view["me"]["cards"][3]
+    board.map.click(a)
+    assert button(board, "cw-all-here").description == "残り8をここへ"
+    press(board, "cw-all-here")
+    assert board.alloc == {a: 9} and button(board, "cw-all-here") is None
+    press(board, "cw-place-confirm")
+    assert dict(map(tuple, c.view["me"]["card_armies"])) == {a: 9}
+
+
 def test_exact_odds_are_shown_before_launching() -> None:
     """Gather an attack by clicks; the odds box shows the exact win chance of the engine's
     odds for exactly that battle."""

@@ -131,6 +131,7 @@ class RiskBoard(W.VBox):
             "place_reset": _button("cw-place-reset", self._place_reset),
             "plus": _button("cw-plus", lambda: self._alloc(+1), description="+1"),
             "minus": _button("cw-minus", lambda: self._alloc(-1), description="−1"),
+            "all_here": _button("cw-all-here", self._alloc_rest),
             "castle": _button("cw-castle", self._castle),
             "ninja": _button("cw-buy-ninja", self._buy_ninja),
             "deploy": _button("cw-deploy", self._deploy),
@@ -295,6 +296,12 @@ class RiskBoard(W.VBox):
         else:
             self.alloc[code] = n
         self.render(force=True)
+
+    def _alloc_rest(self) -> None:
+        """Plan every army of income not planned yet on the selected territory."""
+        left = self._income_left() - sum(self.alloc.values())
+        if left > 0:
+            self._alloc(left)
 
     def _income_left(self) -> int:
         return int(self.view.get("me", {}).get("income_left", 0))
@@ -481,6 +488,8 @@ class RiskBoard(W.VBox):
                                    f" / {int(me['income_left'])}</span>"))
             b["plus"].disabled = self.selected not in leg["place"] or left <= 0
             b["minus"].disabled = self.alloc.get(self.selected or 0, 0) <= 0
+            b["all_here"].description = self._t("ui_all_here", n=max(left, 0))
+            b["all_here"].disabled = b["plus"].disabled
             b["place_confirm"].description = self._t("ui_place_confirm")
             b["place_confirm"].disabled = not self.alloc
             b["place_reset"].description = self._t("ui_place_reset")
@@ -489,7 +498,7 @@ class RiskBoard(W.VBox):
             b["castle"].disabled = self.selected not in leg["castle"] or left < CASTLE_COST - self.alloc.get(self.selected or 0, 0)
             b["ninja"].description = self._t("ui_buy_ninja", cost=NINJA_COST)
             b["ninja"].disabled = not leg["ninja"] or left < NINJA_COST
-            rows += [self._row(0, [b["plus"], b["minus"], b["castle"]]), self._row(1, [b["ninja"]]),
+            rows += [self._row(0, [b["plus"], b["minus"], b["all_here"], b["castle"]]), self._row(1, [b["ninja"]]),
                      self._row(2, [b["place_confirm"], b["place_reset"]])]
         elif mode == "turn":
             pending = v.get("turn", {}).get("pending")
