@@ -159,12 +159,26 @@ class MatchController(HasTraits):
         return store.record_result(self._match)
 
     def step_cpu(self) -> bool:
-        """One CPU action if only CPU seats are to act; True if one was played."""
+        """One CPU action if only CPU seats are to act (or, in games whose spec sets
+        ``extra["auto_play_forced"]`` to action kinds, a human's only legal action of such a kind); True if one was played."""
         m = self._match
         if m.outcome() is not None:
             return False
         seats = m.to_act()
-        if not seats or any(s in self.humans for s in seats):
+        if not seats:
+            return False
+        forced_kinds = m.spec.extra.get("auto_play_forced", ())
+        if forced_kinds:
+            # a human whose only legal action is one of these kinds has nothing to decide: it
+            # is played for them (Japanese Risk's "hold" at a ninja window for a player without
+            # ninjas), so that hot-seat players are not handed the screen to press the only button
+            for s in seats:
+                if s in self.humans:
+                    legal = m.legal_actions(s)
+                    if len(legal) == 1 and legal[0].kind in forced_kinds:
+                        m.apply(legal[0], s)
+                        return True
+        if any(s in self.humans for s in seats):
             return False
         seat = seats[0]
         action = self._bots[seat].choose(m.view(seat), m.legal_actions(seat), bot_rng(self._bot_seed, seat, len(m.log)))

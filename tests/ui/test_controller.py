@@ -69,3 +69,28 @@ def test_hot_seat_cover_screen_between_humans_hides_the_previous_viewer() -> Non
     assert c.viewer == 1 and c.cover == "" and c.view["my_card"] == m.state["hands"][1]
     assert all(e.get("card") in (None, m.state["hands"][1]) or e["seat"] == 1 for e in c.events)
     assert ann_card not in [e.get("card") for e in c.events if e.get("seat") == 0]
+
+
+def test_hot_seat_risk_hands_the_screen_over_only_for_real_decisions() -> None:
+    """Japanese Risk asks every seat at every ninja window; a human without ninjas can only
+    hold, so the controller plays that for them instead of showing a cover screen for it."""
+    import random
+
+    from conquest_widget.games.japanese_risk.engine import JapaneseRisk, RiskSetup
+
+    m = JapaneseRisk(RiskSetup.from_dict({"players": ["Ann", "Ben"], "round_limit": 2}), seed=3)
+    c = MatchController(m, humans={0, 1})
+    rng = random.Random(3)
+    covers = 0
+    for _ in range(3000):
+        if c.is_over:
+            break
+        if c.cover:
+            covers += 1
+            c.uncover()
+            continue
+        assert c.legal and c.legal != [{"type": "hold"}], c.legal  # never a screen for the only button
+        hold = [a for a in c.legal if a["type"] == "hold"]
+        c.act(hold[0] if hold and rng.random() < 0.8 else rng.choice(c.legal))
+    assert c.is_over
+    assert covers < 40, covers

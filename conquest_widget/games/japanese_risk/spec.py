@@ -17,4 +17,7 @@ SPEC = GameSpec(
     widget="conquest_widget.games.japanese_risk.widget:App",
     seed_document="002_968c30bb395a3f41.txt",
     icon="🏯",
+    # the engine asks every seat at every ninja window (so the question tells nobody who
+    # holds ninjas); a human without ninjas can only hold: the controller plays it for them
+    extra={"auto_play_forced": ("hold",)},
 )

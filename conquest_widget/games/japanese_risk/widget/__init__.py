@@ -29,17 +29,6 @@ from .board import COLOURS, RiskBoard
 #: the default round limit of a game started from the form (0 = off)
 DEFAULT_ROUND_LIMIT = 12
 
-#: the names of the players of the board drawn last (the shell's ``event_text`` gets only
-#: the event, and events carry seats)
-_names: list[str] = []
-
-
-def remember_names(names: Sequence[str]) -> None:
-    """Boards call this with their players' names, for :func:`event_text`."""
-    if names:
-        _names[:] = list(names)
-
-
 def make_setup(seats: list[SeatChoice], options: dict[str, Any]) -> RiskSetup:
     """The engine's setup from the shell's form: names and Human or a CPU level per seat,
     ``round_limit`` (0 = off) and ``shogun_players`` (Shogun counts only the other
@@ -61,7 +50,7 @@ def seat_choices(setup: RiskSetup) -> list[SeatChoice]:
 
 def event_text(event: dict[str, Any], lang: str, names: Sequence[str] | None = None) -> str | None:
     """One log line for an engine event (the viewer's events only reach here)."""
-    names = list(names) if names else (_names or [f"P{i + 1}" for i in range(5)])
+    names = list(names) if names else [f"P{i + 1}" for i in range(5)]
     kind = event.get("type")
     if kind == "round":
         order = ", ".join(names[s] if isinstance(s, int) and 0 <= s < len(names) else "?" for s in event.get("order", []))
@@ -119,4 +108,4 @@ UI = GameUI(
 )
 App = UI.app_class()
 
-__all__ = ["UI", "App", "RiskBoard", "event_text", "make_setup", "remember_names", "results_html", "seat_choices"]
+__all__ = ["UI", "App", "RiskBoard", "event_text", "make_setup", "results_html", "seat_choices"]

@@ -376,9 +376,6 @@ class RiskBoard(W.VBox):
         if mode != "income":
             self.alloc = {}
         self.renders += 1
-        from . import remember_names
-
-        remember_names(self._names())
         self._draw_map(mode)
         self._draw_status(mode)
         self._draw_actions(mode)
