@@ -14,7 +14,6 @@ from __future__ import annotations
 import doctest
 import json
 import os
-import queue
 import re
 import shlex
 import signal
@@ -22,14 +21,13 @@ import subprocess
 import sys
 import tarfile
 import textwrap
-import threading
-import time
 import urllib.request
 import zipfile
 from email.parser import Parser
 from pathlib import Path
 
 import pytest
+from serve.play_output import PlayOutput
 
 from conquest_widget import __version__
 from conquest_widget._optional import MissingExtraError, require
@@ -301,27 +299,18 @@ def test_wheel_play_serves_the_app_on_localhost_and_stops(app_venv, tmp_path):
     cmd = [str(app_venv["bin"] / "conquest-widget"), "play", "--port", "0", "--dir", str(tmp_path / "app")]
     proc = subprocess.Popen(cmd, cwd=app_venv["cwd"], env=app_venv["env"], stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True)
-    lines: queue.Queue[str] = queue.Queue()
-    threading.Thread(target=lambda: [lines.put(line) for line in proc.stdout], daemon=True).start()
-    seen: list[str] = []
+    out = PlayOutput(proc)
     try:
-        url = None
-        deadline = time.monotonic() + 240
-        while url is None and time.monotonic() < deadline and proc.poll() is None:
-            try:
-                seen.append(lines.get(timeout=1))
-            except queue.Empty:
-                continue
-            found = re.search(r"http://127\.0\.0\.1:\d+/\S*", seen[-1])
-            url = found.group(0) if found else None
-        assert url, f"no address printed (exit code {proc.poll()}):\n{''.join(seen)}"
+        found = out.wait_for(r"http://127\.0\.0\.1:\d+/\S*")
+        assert found, f"no address printed (exit code {proc.poll()}):\n{out.text()}"
+        url = found.group(0)
         opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())
         with opener.open(url, timeout=60) as response:
             page = response.read().decode("utf-8", "replace")
             assert response.status == 200
         assert "voila" in page.lower(), page[:2000]
         proc.send_signal(signal.SIGINT)
-        assert proc.wait(timeout=60) == 0, "".join(seen)
+        assert proc.wait(timeout=60) == 0, out.text()
         with pytest.raises(OSError):
             urllib.request.urlopen(url, timeout=5)
     finally:

@@ -42,8 +42,9 @@ from conquest_widget.errors import IllegalActionError, SerializationError
 CPU_DELAYS = {"instant": 0.0, "fast": 0.12, "normal": 0.45}
 
 
-class MatchController(HasTraits):
-    """Holds a match privately; publishes the viewer's view, legal actions and events."""
+class PublishedTraits(HasTraits):
+    """The traits a game board draws from, shared by the live :class:`MatchController`
+    and the read-only :class:`~conquest_widget.ui.replay.ReplayController`."""
 
     viewer = Int(None, allow_none=True)
     view = Dict()
@@ -55,6 +56,10 @@ class MatchController(HasTraits):
     cpu_speed = Unicode("instant")
     #: True while CPU actions are being played one by one in the browser
     cpu_busy = Bool(False)
+
+
+class MatchController(PublishedTraits):
+    """Holds a match privately; publishes the viewer's view, legal actions and events."""
 
     def __init__(self, match: Match, *, humans: set[int] | frozenset[int] = frozenset({0}),
                  bots: Mapping[int, Bot] | None = None, bot_seed: int = 0, play_cpus: bool = True,

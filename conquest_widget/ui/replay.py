@@ -54,17 +54,7 @@ from pathlib import Path
 from typing import Any
 
 import ipywidgets as W
-from traitlets import (
-    Bool,
-    Dict,
-    HasTraits,
-    Int,
-    List,
-    TraitError,
-    Unicode,
-    observe,
-    validate,
-)
+from traitlets import Dict, Int, TraitError, observe, validate
 
 from conquest_widget.core import registry
 from conquest_widget.core.match import Match
@@ -75,6 +65,7 @@ from conquest_widget.errors import (
     SerializationError,
     UnknownGameError,
 )
+from conquest_widget.ui.controller import PublishedTraits
 
 __all__ = ["DEFAULT_EVERY", "NoSuchPositionError", "Replay", "ReplayController", "ReplayExplorer", "game_ui"]
 
@@ -416,7 +407,7 @@ class Replay:
 
 
 # --------------------------------------------------------------------------- controller
-class ReplayController(HasTraits):
+class ReplayController(PublishedTraits):
     """The :class:`~conquest_widget.ui.controller.MatchController` traits for position
     ``index`` of a replay, read only.
 
@@ -426,15 +417,6 @@ class ReplayController(HasTraits):
     view and the public one, for "show everything".
     """
 
-    viewer = Int(None, allow_none=True)
-    view = Dict()
-    legal = List()
-    events = List()
-    cover = Unicode("")
-    message = Unicode("")
-    version = Int(0)
-    cpu_speed = Unicode("instant")
-    cpu_busy = Bool(False)
     #: the position shown: after the first ``index`` actions (0 = the start)
     index = Int(0)
     #: with ``reveal_all``: ``{"public": view(None), "seats": [view(0), view(1), ...]}``

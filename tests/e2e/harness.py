@@ -195,3 +195,29 @@ def new_page(context):
     pg.on("pageerror", lambda exc: errors.append(str(exc)))
     pg.page_errors = errors  # type: ignore[attr-defined]
     return pg
+
+
+def open_hosted_game(page, url: str, game_id: str):
+    """Open the app at ``url``, pick the game ``game_id`` in the game picker and wait for
+    that game's start screen (the shell's "New game" button); returns the page."""
+    from playwright.sync_api import expect
+
+    page.goto(url)
+    pick = page.locator(f".cw-pick-{game_id}")
+    expect(pick).to_be_enabled()
+    pick.click()
+    expect(page.get_by_role("button", name="New game", exact=True)).to_be_visible()
+    return page
+
+
+def record_frames(page) -> list[str]:
+    """Every websocket frame ``page`` receives from now on, as text, in a list that grows
+    while the page runs (call it before the page opens its kernel's websocket)."""
+    frames: list[str] = []
+
+    def on_ws(ws) -> None:
+        ws.on("framereceived", lambda payload: frames.append(
+            payload if isinstance(payload, str) else payload.decode("utf-8", "replace")))
+
+    page.on("websocket", on_ws)
+    return frames

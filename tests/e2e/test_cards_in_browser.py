@@ -23,6 +23,8 @@ from playwright.sync_api import Page, expect
 from conquest_widget.games.conquest_cards.cards import JOKER
 from conquest_widget.saves import SaveStore
 
+from .harness import open_hosted_game, record_frames
+
 TIMEOUT_S = 420
 # a card code standing alone (not a colour like #9C27B0, not URL-encoding like %E6%9C%AC)
 CODE = re.compile(r"(?<![0-9A-Za-z#%])(10|[2-9A])([SHCD])(?![0-9A-Za-z])")
@@ -52,12 +54,7 @@ def cards(page: Page, voila_url: str) -> Page:
 
 def open_cards(page: Page, voila_url: str) -> Page:
     """The picker, then Conquest (card game)'s start screen."""
-    page.goto(voila_url)
-    pick = page.locator(".cw-pick-conquest_cards")
-    expect(pick).to_be_enabled()
-    pick.click()
-    expect(page.get_by_role("button", name="New game", exact=True)).to_be_visible()
-    return page
+    return open_hosted_game(page, voila_url, "conquest_cards")
 
 
 def shot(page: Page, artifacts: Path, name: str) -> None:
@@ -178,13 +175,7 @@ def test_no_card_of_a_hidden_hand_ever_reaches_the_browser(page: Page, voila_url
     a CPU, the cards the human cannot know (the CPU's hand, the deck: read from the
     autosave on disk) are looked for in all of them.  The human's own cards are found
     (the scan works)."""
-    frames: list[str] = []
-
-    def on_ws(ws) -> None:
-        ws.on("framereceived", lambda payload: frames.append(
-            payload if isinstance(payload, str) else payload.decode("utf-8", "replace")))
-
-    page.on("websocket", on_ws)  # before the page opens its kernel's websocket
+    frames = record_frames(page)  # before the page opens its kernel's websocket
     open_cards(page, voila_url)
     set_up(page, 1, jokers=False, seed=23)
     page.get_by_role("button", name="Start", exact=True).click()

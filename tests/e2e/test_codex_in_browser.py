@@ -17,6 +17,8 @@ import pytest
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from .harness import open_hosted_game
+
 LEGAL = "#ff8f00"
 TIMEOUT_S = 300
 
@@ -39,12 +41,7 @@ _STATE_JS = """
 
 @pytest.fixture
 def codex(page: Page, voila_url: str) -> Page:
-    page.goto(voila_url)
-    pick = page.locator(".cw-pick-codex")
-    expect(pick).to_be_enabled()
-    pick.click()
-    expect(page.get_by_role("button", name="New game", exact=True)).to_be_visible()
-    return page
+    return open_hosted_game(page, voila_url, "codex")
 
 
 _VERSION_JS = """

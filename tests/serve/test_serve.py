@@ -8,14 +8,10 @@ from __future__ import annotations
 
 import json
 import os
-import queue
-import re
 import signal
 import socket
 import subprocess
 import sys
-import threading
-import time
 import tomllib
 import urllib.request
 from pathlib import Path
@@ -25,6 +21,8 @@ import pytest
 from conquest_widget import __version__, serve
 from conquest_widget._optional import MissingExtraError
 from conquest_widget.cli import main
+
+from .play_output import PlayOutput
 
 ROOT = Path(__file__).resolve().parents[2]
 CLI = [sys.executable, "-m", "conquest_widget.cli"]
@@ -131,45 +129,25 @@ def test_without_the_app_extra_play_names_it(tmp_path: Path) -> None:
 def test_play_prints_the_url_once_it_answers_and_stops_cleanly_on_ctrl_c(tmp_path: Path) -> None:
     proc = subprocess.Popen([*CLI, "play", "--port", "0", "--dir", str(tmp_path / "app")], cwd=tmp_path,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
-    lines: queue.Queue[str] = queue.Queue()
-    threading.Thread(target=lambda: [lines.put(line) for line in proc.stdout], daemon=True).start()
-    seen: list[str] = []
+    out = PlayOutput(proc)
     try:
-        url = None
-        deadline = time.monotonic() + 240
-        while url is None and time.monotonic() < deadline and proc.poll() is None:
-            try:
-                seen.append(lines.get(timeout=1))
-            except queue.Empty:
-                continue
-            found = re.search(r"http://127\.0\.0\.1:(\d+)/\?token=([0-9a-f]{48})\b", seen[-1])
-            if found:
-                url, port = found.group(0), int(found.group(1))
-        assert url, f"no address printed (exit code {proc.poll()}):\n{''.join(seen)}"
+        found = out.wait_for(r"http://127\.0\.0\.1:(\d+)/\?token=([0-9a-f]{48})\b")
+        assert found, f"no address printed (exit code {proc.poll()}):\n{out.text()}"
+        port = int(found.group(1))
         # printed only once the server answers: the very next request succeeds
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/voila/static/voila.js", timeout=10) as r:
             assert r.status == 200
-        assert not any("http://" in line for line in seen[:-1]), seen  # no earlier, unchecked address
-        assert str(tmp_path / "app" / "conquest_saves") in "".join(seen) + "".join(_drain(lines))
+        assert not any("http://" in line for line in out.seen[:-1]), out.seen  # no earlier, unchecked address
+        out.drain()
+        assert str(tmp_path / "app" / "conquest_saves") in out.text()
         os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C in the terminal reaches the whole group
-        assert proc.wait(timeout=90) == 0, "".join(seen)
+        assert proc.wait(timeout=90) == 0, out.text()
         with pytest.raises(OSError):
             urllib.request.urlopen(f"http://127.0.0.1:{port}/voila/static/voila.js", timeout=5)
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait(timeout=30)
-
-
-def _drain(lines: queue.Queue) -> list[str]:
-    out = []
-    deadline = time.monotonic() + 5
-    while time.monotonic() < deadline:
-        try:
-            out.append(lines.get(timeout=0.5))
-        except queue.Empty:
-            break
-    return out
 
 
 # ------------------------------------------------------------------ make
