@@ -15,7 +15,7 @@ LAB_PORT  := $(PORT)
 endif
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: play lab test bench venv chromium clean
+.PHONY: play lab test bench strength venv chromium clean
 
 # $(VENV)/.installed-app  : the package + Voila/JupyterLab   (extra "app")
 # $(VENV)/.installed-test : the package + test tools         (extra "test")
@@ -61,9 +61,14 @@ chromium:
 	  echo "==> Installing $(BROWSER_PACKAGES) with apt (about 100 MB, 1-3 minutes)"; \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $(BROWSER_PACKAGES); }
 
-## Speed benchmarks (on demand); figures go to docs/performance.md.
+## Speed benchmarks (on demand, about 15 minutes); figures go to docs/performance.md.
 bench: $(VENV)/.installed-test chromium
-	$(PY) -m pytest tests/benchmarks -p no:cacheprovider -o addopts="" -s
+	$(PY) -m pytest tests/benchmarks -m "not strength" -p no:cacheprovider -o addopts="" -s
+
+## CPU strength measurements (on demand, hours: thousands of games per pairing); figures go
+## to docs/ai*.md with 95% Wilson intervals.
+strength: $(VENV)/.installed-test
+	$(PY) -m pytest tests/benchmarks -m strength -p no:cacheprovider -o addopts="" -s
 
 clean:
 	rm -rf $(VENV) .pytest_cache build dist *.egg-info

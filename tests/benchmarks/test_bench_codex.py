@@ -70,18 +70,21 @@ def report(name: str, won: float, n: int) -> tuple[float, float]:
     return lo, hi
 
 
+@pytest.mark.strength
 def test_hard_beats_normal_two_players() -> None:
     won, n = strength("hard", "normal", 2, GAMES, 10_000)
     lo, _ = report("hard vs normal, 2 players, hard's win share", won, n)
     assert lo > 0.55
 
 
+@pytest.mark.strength
 def test_hard_wins_at_least_40_percent_against_three_normals() -> None:
     won, n = strength("hard", "normal", 4, GAMES, 20_000)
     report("hard + 3 normal, 4 players, hard's win share", won, n)
     assert won / n >= 0.40
 
 
+@pytest.mark.strength
 def test_normal_beats_easy_clearly() -> None:
     won, n = strength("normal", "easy", 2, GAMES, 30_000)
     lo, _ = report("normal vs easy, 2 players, normal's win share", won, n)

@@ -103,6 +103,7 @@ def _share_row(label: str, won: float, n: int) -> tuple[str, str]:
     return label, f"{format_share(won, n)}; lower end {100 * lo:.1f}%"
 
 
+@pytest.mark.strength
 def test_bench_normal_vs_easy() -> None:
     t = time.perf_counter()
     won, n = _duel(lambda m: BOTS["normal"](), lambda m: BOTS["easy"](), DEALS)
@@ -111,6 +112,7 @@ def test_bench_normal_vs_easy() -> None:
         ("wall time", f"{time.perf_counter() - t:.0f} s")])
 
 
+@pytest.mark.strength
 def test_bench_first_player_advantage() -> None:
     rows = []
     for n in (2, 3, 4):
@@ -146,6 +148,7 @@ def test_bench_random_legal_speed() -> None:
         ("actions per game", f"{actions / games:.0f}"), ("actions per CPU second", f"{actions / dcpu:.0f}")])
 
 
+@pytest.mark.strength
 def test_bench_hard_vs_normal() -> None:
     HARD_TIMES.clear()
     HARD_FIRST_TIMES.clear()
@@ -166,6 +169,7 @@ def test_bench_hard_vs_normal() -> None:
     report(won, n, HARD_DEALS)
 
 
+@pytest.mark.strength
 def test_bench_value_of_hidden_information() -> None:
     """The same search allowed to see every card (``peek``) against the real Hard."""
     t = time.perf_counter()
