@@ -102,24 +102,52 @@ def test_random_games_per_second():
     print(f"\nrandom games (2-5 players, round limit 3-8): {games / dt:.2f} games/s, {actions / dt:.0f} actions/s")
 
 
+def _ms(ts: list[float]) -> str:
+    return f"min {1000 * min(ts):.2f} / median {1000 * statistics.median(ts):.2f} / max {1000 * max(ts):.2f} ms"
+
+
 def test_odds_times():
-    # float path, cold (sweep caches cleared), every size up to 60 vs 60 on a grid
-    odds._float_sweep.cache_clear()
-    odds._float_cached.cache_clear()
-    odds.battle_odds_float(2, 2)
-    rows = []
+    """Float odds (the exact chain in float64): every castle/bonus combination at 60 vs 60
+    (open, castle, castle with a wounded defender; every sea count 0..60), cold (every cache
+    and kept matrix cleared before each battle), warm (the per-process transition matrices
+    kept, the result caches cleared) and cached (the same battle again); then a grid of
+    sizes; then exact Fractions."""
+    combos = [(c, w, sea) for c, w in ((False, 0), (True, 0), (True, 1)) for sea in range(61)]
+    odds.battle_odds_float(2, 2)  # numpy imported, BLAS loaded
+    load0 = os.getloadavg()[0]
+    for label, setup in (("cold", odds.clear_caches),
+                         ("warm", lambda: (odds._float_sweep.cache_clear(), odds._float_cached.cache_clear()))):
+        wall: list[float] = []
+        cpu: list[float] = []
+        worst = None
+        for castle, wounded, sea in combos:
+            setup()
+            t0, c0 = time.perf_counter(), time.process_time()
+            odds.battle_odds_float(60, 60, castle=castle, wounded=wounded, sea=sea)
+            wall.append(time.perf_counter() - t0)
+            cpu.append(time.process_time() - c0)
+            if wall[-1] == max(wall):
+                worst = (castle, wounded, sea)
+        print(f"\nRESULT float odds 60 vs 60, {label}, {len(combos)} castle/wounded/sea combinations: "
+              f"wall {_ms(wall)} (slowest {worst}); CPU {_ms(cpu)}")
+    for castle, wounded, sea in combos:
+        odds.battle_odds_float(60, 60, castle=castle, wounded=wounded, sea=sea)
+    hits = []
+    for castle, wounded, sea in combos:
+        t0 = time.perf_counter()
+        odds.battle_odds_float(60, 60, castle=castle, wounded=wounded, sea=sea)
+        hits.append(time.perf_counter() - t0)
+    print(f"RESULT float odds 60 vs 60, cached result: wall {_ms(hits)}")
     for castle in (False, True):
         ts = []
         for a in range(5, 61, 5):
             for d in range(5, 61, 5):
-                odds._float_sweep.cache_clear()
-                odds._float_cached.cache_clear()
+                odds.clear_caches()
                 t0 = time.perf_counter()
                 odds.battle_odds_float(a, d, castle=castle, sea=a // 2)
                 ts.append(time.perf_counter() - t0)
-        rows.append((castle, statistics.median(ts), max(ts)))
-        print(f"\nfloat odds, castle={castle}: median {1000 * rows[-1][1]:.1f} ms, max {1000 * rows[-1][2]:.1f} ms "
-              f"(cold, 144 sizes 5..60 x 5..60 with a sea pre-roll)")
+        print(f"RESULT float odds, castle={castle}, cold, 144 sizes 5..60 x 5..60 with a sea pre-roll: {_ms(ts)}")
+    print(f"RESULT 1-minute load average before / after the float figures: {load0:.2f} / {os.getloadavg()[0]:.2f}")
     for n in (10, 15, 20):
         odds.battle_odds.cache_clear()
         odds._exact_sweep.cache_clear()

@@ -52,6 +52,7 @@ __all__ = [
     "OddsError",
     "battle_odds",
     "battle_odds_float",
+    "clear_caches",
     "neutral_odds",
 ]
 
@@ -241,62 +242,134 @@ def _fbinom(n: int, p: float) -> Any:
     return c * p**k * (1 - p) ** (n - k)
 
 
-#: columns per matrix product in the float sweep (keeps OpenBLAS single-threaded: a
-#: loaded machine made its threads 20 times slower)
-_CHUNK = 3
+#: the float sweep keeps each matrix product at most this many multiply-adds (M*N*K): OpenBLAS
+#: runs products this small on one thread (its threads made a loaded machine 20 times slower)
+_BLAS_ONE_THREAD = 200_000
+#: attacker transition matrices up to this size are kept for the process (built on first use,
+#: 60 x 121 x 121 floats = 7 MB at most); larger battles build theirs on the fly
+_KEEP_A, _KEEP_H = 60, 121
+_attack_kept: dict[int, Any] = {}
+
+
+@cache
+def _toeplitz_index(H: int) -> Any:
+    """``idx[h2, h] = h - h2`` where ``h >= h2``, else ``H`` (points at a zero)."""
+    import numpy as np
+
+    i = np.arange(H)
+    d = i[None, :] - i[:, None]
+    return np.where(d < 0, H, d)
+
+
+def _build_attack(a: int, H: int) -> Any:
+    """``T[h2, h]`` = P(``a`` attacking dice take a defender from ``h`` to ``h2`` hit points):
+    ``pa[h - h2]`` (Binomial(a, 1/2)), hits beyond ``h`` landing on 0 (row 0 = tail sums)."""
+    import numpy as np
+
+    pa = _fbinom(a, 0.5)
+    n = min(a + 1, H)
+    full = np.zeros(H + 1)
+    full[:n] = pa[:n]
+    T = full.take(_toeplitz_index(H))
+    T[0, :n] = np.cumsum(pa[::-1])[::-1][:n]
+    T[0, 0] = 1.0
+    return T
+
+
+def _attack_matrix(a: int, H: int) -> Any:
+    """:func:`_build_attack`, kept per process for ``a <= 60`` and ``H <= 121`` (``T`` for a
+    smaller ``H`` is the top-left corner of the kept one: nothing in it depends on ``H``)."""
+    if a > _KEEP_A or H > _KEEP_H:
+        return _build_attack(a, H)
+    T = _attack_kept.get(a)
+    if T is None:
+        T = _attack_kept[a] = _build_attack(a, _KEEP_H)
+    return T[:H, :H]
+
+
+@cache
+def _defence(H: int, castle: bool) -> tuple[Any, Any, Any]:
+    """Per-round defender dice for hit points ``0..H-1``: ``pd[h, j]`` = P(``j`` hits),
+    ``tail[h, j]`` = P(``j`` hits or more), ``first[j]`` = the lowest ``h`` rolling ``j`` dice."""
+    import numpy as np
+
+    dice = [_dice(h, castle) for h in range(H)]
+    J = max(dice) + 1
+    pd = np.zeros((H, J))
+    for h in range(H):
+        pd[h, :dice[h] + 1] = _fbinom(dice[h], 2.0 / 3.0)
+    tail = np.cumsum(pd[:, ::-1], axis=1)[:, ::-1]
+    first = np.array([next(h for h in range(H) if dice[h] >= j) for j in range(J)])
+    return pd, tail, first
+
+
+def clear_caches() -> None:
+    """Forget every cached odds result and transition matrix (for cold-cache measurements).
+
+    >>> clear_caches(); _attack_kept
+    {}
+    """
+    for f in (battle_odds, _exact_sweep, _binom, _float_sweep, _float_cached, _fbinom, _toeplitz_index, _defence):
+        f.cache_clear()
+    _attack_kept.clear()
 
 
 @cache
 def _float_sweep(start: tuple[float, ...], h0: int, castle: bool) -> tuple[Any, Any]:
+    """The exact sweep of :func:`_exact_sweep` in float64, attacker row by attacker row.
+
+    In row ``a`` the mass ``m[h]`` first settles the rounds in which the defender scores
+    nothing (a triangular system, solved as a Neumann series: it is nilpotent and its terms
+    shrink at least threefold a step), then moves with ``j >= 1`` defender hits to row
+    ``a - j``: ``R = T @ U`` with ``U[h, j] = out[h] * pd[h, j]``.  Columns ``j >= a`` all land
+    on row 0 and are summed first; column ``j`` only needs the rows that roll ``j`` dice."""
     import numpy as np
 
     a0 = len(start) - 1
     H = h0 + 1
     rows = np.zeros((a0 + 1, H))
     rows[:, h0] = start
-    dice = [_dice(h, castle) for h in range(H)]
-    pa_hit, pd_hit = 0.5, 2.0 / 3.0
-    # pd[h, j]: defender with h hit points scores j hits (j up to max dice)
-    J = max(dice) + 1
-    pd = np.zeros((H, J))
-    for h in range(H):
-        pd[h, :dice[h] + 1] = _fbinom(dice[h], pd_hit)
-    att = np.zeros(a0 + 1)
-    idx = np.arange(H)
-    diff = idx[None, :] - idx[:, None]  # h - h2
-    diff = np.where(diff < 0, H + a0 + 1, diff)  # points at a zero
+    pd, tail, first = _defence(H, castle)
+    J = pd.shape[1]
     self_d = pd[:, 0]
+    att = np.zeros(a0 + 1)
+    chunk = max(1, _BLAS_ONE_THREAD // (H * H))
     for a in range(a0, 0, -1):
-        pa = np.zeros(H + a0 + 2)
-        pa[:a + 1] = _fbinom(a, pa_hit)
-        # T[h2, h] = P(h -> h2) by attacker hits; hits beyond h land on 0
-        T = pa[diff]
-        T[0, :] = np.cumsum(pa[::-1])[::-1][idx]
-        T[0, 0] = 1.0
-        norm = 1.0 / (1.0 - pa[0] * self_d)
+        row = rows[a]
+        if not row.any():
+            continue
+        T = _attack_matrix(a, H)
+        pa0 = 0.5 ** a
+        norm = 1.0 / (1.0 - pa0 * self_d)
         norm[0] = 0.0
-        # within the row (defender scores 0): (I - K) m = m_in, K strictly upper
-        K = T * (self_d * norm)[None, :]
-        K[idx, idx] = 0.0
-        # (I - K)^-1 as a Neumann series: K is nilpotent (strictly upper triangular), so the
-        # series ends after at most H terms; its terms shrink by pd(0) <= 1/3 each time
-        m = rows[a].copy()
+        s = self_d * norm  # P(defender scores nothing | the round is not a double miss)
+        # within the row: m = row + K m with K = T diag(s) without its diagonal (the self-loop)
+        m = row.copy()
         term = m
         for _ in range(H):
-            term = K @ term
+            x = s * term
+            term = T @ x - pa0 * x
             if term.max() <= 1e-18 * m.max():
                 break
             m = m + term
         att[a] = m[0]
         out = m * norm
-        # defender hits j >= 1 move the mass to row a - j (capped at 0)
-        U = out[:, None] * pd[:, 1:]
-        # H x (J - 1), column j-1 = j hits; in slices small enough that BLAS stays on one thread
-        R = np.concatenate([T @ U[:, i:i + _CHUNK] for i in range(0, U.shape[1], _CHUNK)], axis=1)
-        k = min(J - 1, a - 1)
+        k = min(J - 1, a - 1)  # hits 1..k go to rows a-1..a-k; more than k to row 0
+        if J - 1 > k:
+            U = out[:, None] * pd[:, 1:k + 2]
+            U[:, k] = out * tail[:, k + 1]
+        else:
+            U = out[:, None] * pd[:, 1:]
+        ncol = U.shape[1]
+        R = np.empty((H, ncol))
+        for c0 in range(0, ncol, chunk):
+            c1 = min(ncol, c0 + chunk)
+            lo = first[c0 + 1]  # lower rows roll fewer than c0 + 1 dice: zero in these columns
+            R[:, c0:c1] = T[:, lo:] @ U[lo:, c0:c1]
         if k:
             rows[a - k:a] += R[:, :k].T[::-1]
-        rows[0] += R[:, k:].sum(axis=1)
+        if ncol > k:
+            rows[0] += R[:, k]
     att[0] = 0.0
     return att, rows[0].copy()
 

@@ -8,7 +8,10 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from conquest_widget.games.japanese_risk import odds
 from conquest_widget.games.japanese_risk.engine import NEUTRAL, Attack, Launch
 from conquest_widget.games.japanese_risk.odds import (
     OddsError,
@@ -18,6 +21,7 @@ from conquest_widget.games.japanese_risk.odds import (
 )
 
 from .helpers import new_match, put, turn_of
+from .reference_odds import reference_sweep
 
 MC = 100_000
 
@@ -86,6 +90,65 @@ def test_float_path_agrees_with_the_exact_chain():
         assert abs(float(e.expected_defenders) - f.expected_defenders) < 1e-11
         for k, p in e.distribution.items():
             assert abs(float(p) - f.distribution.get(k, 0.0)) < 1e-12
+
+
+def _both_sweeps(a: int, d: int, castle: bool, wounded: int, sea: int) -> tuple[np.ndarray, np.ndarray]:
+    """(the reference sweep's absorption vector, the current one's) for one battle."""
+    h0 = 2 * d - wounded if castle else d
+    start = tuple(odds._start(a, d, sea, 2.0 / 3.0, lambda n, p: tuple(float(x) for x in odds._fbinom(n, p)), 1.0))
+    ref = reference_sweep.__wrapped__(start, h0, castle)
+    new = odds._float_sweep.__wrapped__(start, h0, castle)
+    return np.concatenate(ref), np.concatenate(new)
+
+
+def _assert_same_chain(ref: np.ndarray, new: np.ndarray) -> None:
+    assert ref.shape == new.shape
+    assert np.abs(ref - new).max() <= 1e-15
+    big = ref > 1e-200  # and the tiny tails agree relatively, not only absolutely
+    assert (np.abs(ref - new)[big] / ref[big]).max() <= 1e-12
+    assert ((new == 0) == (ref == 0)).all()
+
+
+@pytest.mark.parametrize("castle,wounded", [(False, 0), (True, 0), (True, 1)], ids=["open", "castle", "castle-wounded"])
+def test_fast_float_sweep_reproduces_the_reference_sweep(castle, wounded):
+    """The faster sweep (kept transition matrices, summed columns, trimmed rows) gives the
+    same numbers as the sweep it replaced, over a grid up to 60 vs 60 with every kind of sea."""
+    for a in (1, 2, 5, 16, 37, 60):
+        for d in (1, 2, 7, 30, 60):
+            for sea in sorted({0, 1, a // 2, a}):
+                _assert_same_chain(*_both_sweeps(a, d, castle, wounded, sea))
+
+
+@settings(max_examples=60, deadline=None)
+@given(a=st.integers(1, 60), d=st.integers(1, 60), castle=st.booleans(), wounded=st.integers(0, 1),
+       sea_share=st.floats(0, 1))
+def test_fast_float_sweep_property(a, d, castle, wounded, sea_share):
+    _assert_same_chain(*_both_sweeps(a, d, castle, wounded if castle else 0, round(a * sea_share)))
+
+
+@settings(max_examples=40, deadline=None)
+@given(a=st.integers(0, 6), d=st.integers(0, 5), castle=st.booleans(), wounded=st.integers(0, 1),
+       sea_share=st.floats(0, 1))
+def test_float_path_equals_the_fractions_property(a, d, castle, wounded, sea_share):
+    """Against exact Fractions (small battles: the fractions grow fast)."""
+    w = wounded if castle and d else 0
+    sea = round(a * sea_share)
+    e = battle_odds(a, d, castle=castle, wounded=w, sea=sea)
+    f = battle_odds_float(a, d, castle=castle, wounded=w, sea=sea)
+    assert abs(float(e.win) - f.win) < 1e-14
+    assert abs(float(e.expected_attackers) - f.expected_attackers) < 1e-13
+    assert abs(float(e.expected_defenders) - f.expected_defenders) < 1e-13
+    assert set(e.distribution) == set(f.distribution)
+    for k, p in e.distribution.items():
+        assert abs(float(p) - f.distribution[k]) < 1e-14
+
+
+def test_clear_caches_forgets_results_and_matrices():
+    battle_odds_float(60, 60, castle=True)
+    assert odds._attack_kept and odds._float_cached.cache_info().currsize
+    odds.clear_caches()
+    assert not odds._attack_kept and odds._float_cached.cache_info().currsize == 0
+    assert battle_odds_float(60, 60, castle=True).win == battle_odds_float(60, 60, castle=True).win
 
 
 def test_sixty_against_sixty_float_is_a_distribution():
