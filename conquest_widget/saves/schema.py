@@ -23,6 +23,7 @@ version).  They never write anything.
 from __future__ import annotations
 
 import copy
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -245,6 +246,82 @@ def check_records(
     return {k: {o: records[k][o] for o in OUTCOMES} for k in records}, list(doc["counted_games"])
 
 
+# --------------------------------------------------------------- sound preference
+#: sound is on by default; nothing sounds before the page has been clicked (browser rule)
+DEFAULT_SOUND_ENABLED = True
+#: the volume of a player who has never chosen one
+DEFAULT_VOLUME = 0.6
+
+
+class SoundPreferenceError(SaveError, ValueError):
+    """A ``sound`` preference that is not ``{"enabled": bool, "volume": 0..1}``."""
+
+
+def check_volume(value: Any, *, what: str = "volume") -> float:
+    """A volume from 0 to 1 as a float, or :class:`SoundPreferenceError` naming the problem.
+
+    >>> check_volume(1), check_volume(0.25)
+    (1.0, 0.25)
+    >>> check_volume(True)
+    Traceback (most recent call last):
+    ...
+    conquest_widget.saves.schema.SoundPreferenceError: volume must be a number from 0 to 1, got True
+    """
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or not 0 <= value <= 1:
+        raise SoundPreferenceError(f"{what} must be a number from 0 to 1, got {value!r}")
+    return float(value)
+
+
+def sound_preference(prefs: Mapping[str, Any]) -> dict[str, Any]:
+    """The sound setting in ``prefs`` (a preferences mapping) as ``{"enabled", "volume"}``:
+    the defaults when there is none; a bare boolean (files written before the volume
+    existed) is the on/off switch with the default volume.
+
+    >>> sound_preference({})
+    {'enabled': True, 'volume': 0.6}
+    >>> sound_preference({"sound": False})
+    {'enabled': False, 'volume': 0.6}
+    >>> sound_preference({"sound": {"enabled": True, "volume": 0.2}})
+    {'enabled': True, 'volume': 0.2}
+    >>> sound_preference({"sound": {"enabled": "yes", "volume": 0.2}})
+    Traceback (most recent call last):
+    ...
+    conquest_widget.saves.schema.SoundPreferenceError: sound.enabled must be true or false, got 'yes'
+    """
+    value = prefs.get("sound")
+    if value is None:
+        return {"enabled": DEFAULT_SOUND_ENABLED, "volume": DEFAULT_VOLUME}
+    if isinstance(value, bool):
+        return {"enabled": value, "volume": DEFAULT_VOLUME}
+    return check_sound_preference(value)
+
+
+def check_sound_preference(value: Any) -> dict[str, Any]:
+    """Validate a stored ``sound`` preference: ``true``/``false`` (older files) or
+    ``{"enabled": bool, "volume": 0..1}`` with nothing else.  Returns it as the object form.
+
+    >>> check_sound_preference({"enabled": False, "volume": 1})
+    {'enabled': False, 'volume': 1.0}
+    >>> check_sound_preference({"enabled": False, "volume": 1.5})
+    Traceback (most recent call last):
+    ...
+    conquest_widget.saves.schema.SoundPreferenceError: sound.volume must be a number from 0 to 1, got 1.5
+    """
+    if isinstance(value, bool):
+        return {"enabled": value, "volume": DEFAULT_VOLUME}
+    if not isinstance(value, Mapping):
+        raise SoundPreferenceError(f"sound must be {{'enabled': bool, 'volume': 0..1}}, got {type(value).__name__}")
+    extra = sorted(str(k) for k in value if k not in ("enabled", "volume"))
+    if extra:
+        raise SoundPreferenceError(f"sound has unknown field(s) {', '.join(extra)}; it holds only enabled and volume")
+    missing = [k for k in ("enabled", "volume") if k not in value]
+    if missing:
+        raise SoundPreferenceError(f"sound is missing {' and '.join(missing)}")
+    if not isinstance(value["enabled"], bool):
+        raise SoundPreferenceError(f"sound.enabled must be true or false, got {value['enabled']!r}")
+    return {"enabled": value["enabled"], "volume": check_volume(value["volume"], what="sound.volume")}
+
+
 # --------------------------------------------------------------- preferences
 def normalise_preferences(prefs: Mapping[str, Any], engines: Engines | None = None) -> dict[str, Any]:
     """Check preferences before saving.  ``language`` is "en" or "ja"; ``last_setups``
@@ -266,6 +343,10 @@ def normalise_preferences(prefs: Mapping[str, Any], engines: Engines | None = No
         elif key == "last_setup":
             if value is not None:
                 setups[JAPAN] = value
+        elif key == "sound":
+            # a bare true/false (older files) stays as it is; an object is checked field by
+            # field (SoundPreferenceError names the field and the problem)
+            out[key] = value if isinstance(value, bool) else check_sound_preference(value)
         else:
             out[key] = value
     stored: dict[str, Any] = {}
@@ -321,6 +402,8 @@ def check_preferences(data: Any, source: object, engines: Engines | None = None)
 __all__ = [
     "BACKUP_FORMAT",
     "BACKUP_SCHEMA_VERSION",
+    "DEFAULT_SOUND_ENABLED",
+    "DEFAULT_VOLUME",
     "GAME_FORMAT",
     "MAX_RESULTS",
     "OUTCOMES",
@@ -328,16 +411,20 @@ __all__ = [
     "RECORDS_FORMAT",
     "RESULTS_FORMAT",
     "SCHEMA_VERSION",
+    "SoundPreferenceError",
     "check_envelope",
     "check_game",
     "check_preferences",
     "check_records",
     "check_result",
     "check_results",
+    "check_sound_preference",
+    "check_volume",
     "game_document",
     "load_game",
     "normalise_preferences",
     "preferences_document",
     "records_document",
+    "sound_preference",
     "upgrade",
 ]

@@ -359,13 +359,25 @@ RECORDS_DOC = _obj(
     ("format", "schema_version", "records", "counted_games"),
 )
 
-#: the preferences themselves (``last_setups``: per game id, the setup to offer next)
-#: other options (sound, speed, ...) are small scalars under lower-case names
+#: the sound setting (conquest_widget/ui/sound.py): on/off and the volume from 0 to 1;
+#: a bare boolean (files written before the volume existed) is still read as on/off
+SOUND_PREFERENCE = {
+    "anyOf": [
+        {"type": "boolean"},
+        _obj({"enabled": {"type": "boolean"}, "volume": {"type": "number", "minimum": 0, "maximum": 1}},
+             ("enabled", "volume")),
+    ]
+}
+
+#: the preferences themselves (``last_setups``: per game id, the setup to offer next;
+#: ``sound``: see SOUND_PREFERENCE); other options (speed, ...) are small scalars under
+#: lower-case names
 PREFERENCES_BODY = {
     "type": "object",
     "maxProperties": 50,
     "properties": {
         "language": {"enum": list(LANGUAGES)},
+        "sound": SOUND_PREFERENCE,
         "last_setups": {
             "type": "object",
             "maxProperties": 20,
@@ -456,6 +468,7 @@ __all__ = [
     "RESULT",
     "RESULTS_DOC",
     "RESULTS_FORMAT",
+    "SOUND_PREFERENCE",
     "STANDING",
     "validate",
 ]

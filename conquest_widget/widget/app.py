@@ -17,8 +17,10 @@ import ipywidgets as W
 
 from conquest_widget.controller import CPU_DELAYS, GameController
 from conquest_widget.errors import ConquestError
-from conquest_widget.games.japan_conquest.text import t
+from conquest_widget.games.japan_conquest.actions import Step
+from conquest_widget.games.japan_conquest.text import pref_name, region_name, t
 from conquest_widget.saves import DEFAULT_DIRECTORY, SaveStore
+from conquest_widget.ui.sound import Sound, sound_preference
 from conquest_widget.widget.map_view import MAP_HEIGHT, MapView
 from conquest_widget.widget.panels import (
     BattlePanel,
@@ -43,6 +45,69 @@ AUTOSAVE_DELAY = 0.4
 
 #: apps that may hold a pending autosave, flushed at the interpreter's exit
 _PENDING: weakref.WeakSet[JapanConquestApp] = weakref.WeakSet()
+
+#: engine event type -> sound effect (a battle's result is won/lost/neutral: see japan_sounds)
+EVENT_EFFECTS = {
+    "roll": "roll", "claimed": "claim", "captured": "claim", "upgraded": "upgrade", "battle_start": "battle",
+    "region_gained": "region", "full_control_gained": "region", "turn_start": "turn_start", "game_end": "game_end",
+}
+#: one action plays its most important effect (first in this order); the next player's
+#: turn chime follows it after TURN_CHIME_DELAY seconds
+EFFECT_PRIORITY = ("game_end", "battle_won", "battle_lost", "battle", "region", "upgrade", "claim", "roll", "step")
+TURN_CHIME_DELAY = 0.6
+
+
+def japan_sounds(game: Any, events: list[dict], action: Any, lang: str) -> tuple[list[tuple[str, float]], str]:
+    """What one action of a Japan Conquest game sounds like: the effects to play as
+    ``(effect, delay)`` and the announcement to speak ("" = none), from the action and the
+    events it produced.  A battle's result is ``battle_won`` / ``battle_lost`` from the
+    side of its human player, and the neutral ``battle`` when both or neither side is
+    human.  Announcements name players, prefectures and regions only (never points, which
+    the Final Showdown hides).
+
+    >>> from conquest_widget.games.japan_conquest import Game, GameSetup, ScriptedDice
+    >>> from conquest_widget.games.japan_conquest.actions import Roll
+    >>> g = Game(GameSetup.quick(["Tokyo", "Osaka"], cpu=[False, True]), ScriptedDice([1]))
+    >>> n = len(g.events); _ = g.roll()
+    >>> japan_sounds(g, g.events[n:], Roll(1), "en")
+    ([('roll', 0.0)], '')
+    >>> japan_sounds(g, [{"type": "turn_start", "player": 1}], None, "ja")
+    ([('turn_start', 0.0)], 'Player 2の番です')
+    """
+    players = game.setup.players
+    names = [p.name for p in players]
+    humans = {i for i, p in enumerate(players) if not p.cpu}
+    found: set[str] = set()
+    said: list[str] = []
+    for ev in events:
+        kind = ev.get("type")
+        if kind == "battle_result":
+            sides = {ev["player"], ev["defender"]} & humans
+            if len(sides) == 1:
+                human_won = (ev["winner"] in humans)
+                found.add("battle_won" if human_won else "battle_lost")
+            else:
+                found.add("battle")
+            if ev["attacker_won"]:
+                said.append(t("say_battle_won", lang, who=names[ev["player"]], pref=pref_name(ev["pref"], lang)))
+            else:
+                said.append(t("say_battle_held", lang, defender=names[ev["defender"]], pref=pref_name(ev["pref"], lang)))
+        elif kind in EVENT_EFFECTS:
+            found.add(EVENT_EFFECTS[kind])
+            if kind == "region_gained":
+                said.append(t("say_region", lang, who=names[ev["player"]], region=region_name(ev["region"], lang)))
+            elif kind == "turn_start":
+                said.append(t("say_turn", lang, name=names[ev["player"]]))
+            elif kind == "game_end":
+                winners = ("・" if lang == "ja" else ", ").join(names[s] for s in ev.get("winners", []))
+                said.append(t("say_game_end", lang, winners=winners))
+    if isinstance(action, Step):
+        found.add("step")
+    main = next((e for e in EFFECT_PRIORITY if e in found), None)
+    effects = [] if main is None else [(main, 0.0)]
+    if "turn_start" in found and main != "game_end":
+        effects.append(("turn_start", TURN_CHIME_DELAY if effects else 0.0))
+    return effects, ("。" if lang == "ja" else ". ").join(said)
 
 
 @atexit.register
@@ -74,6 +139,21 @@ class JapanConquestApp(W.VBox):
         self.title = plain(W.HTML)
         self.language = W.ToggleButtons(options=[("English", "en"), ("日本語", "ja")], value=c.lang, style={"button_width": "80px"})
         self.language.observe(lambda ch: setattr(c, "lang", ch["new"]), names="value")
+        # sound (issue 16): effects and announcements, switched and set in the header,
+        # remembered in the preferences; the page plays nothing before its first click
+        sound = sound_preference(prefs)
+        self.sound = Sound(enabled=sound["enabled"], volume=sound["volume"], lang=c.lang, layout=shared_layout())
+        self.sound_toggle = W.ToggleButton(value=sound["enabled"], layout=shared_layout(width="auto"),
+                                           style=shared_style(W.ToggleButton))
+        self.sound_toggle.add_class("cw-sound-toggle")
+        self.volume_slider = W.FloatSlider(value=sound["volume"], min=0.0, max=1.0, step=0.05, readout=False,
+                                           continuous_update=False, layout=shared_layout(width="170px"),
+                                           style=shared_style(W.FloatSlider))
+        self.volume_slider.add_class("cw-sound-volume")
+        self.sound_toggle.observe(self._sound_changed, names="value")
+        self.volume_slider.observe(self._sound_changed, names="value")
+        self._sound_events = 0  # events of the shown game already sounded
+        c.on_change(self._sound_hook)
         self.map_view = MapView(c, layout=W.Layout(width="58%", flex="0 0 auto"))
         self.start_screen = StartScreen(c)
         # the setup, results and save-data screens are built when first shown (issue 18: the
@@ -121,7 +201,10 @@ class JapanConquestApp(W.VBox):
         self.side = W.VBox(layout=W.Layout(width="42%", padding="0 0 0 10px", max_height=MAP_HEIGHT,
                                            overflow="hidden auto", flex="0 0 auto"))
         self.side.add_class("cw-side")
-        header = W.HBox([self.title, self.language], layout=shared_layout(justify_content="space-between", align_items="center"))
+        controls = W.HBox([self.sound_toggle, self.volume_slider, self.language, self.sound],
+                          layout=shared_layout(align_items="center"))
+        header = W.HBox([self.title, controls], layout=shared_layout(justify_content="space-between", align_items="center"))
+        header.add_class("cw-header")
         kwargs.setdefault("layout", shared_layout())
         super().__init__([self.css, header, W.HBox([self.map_view, self.side], layout=shared_layout(align_items="flex-start"))],
                          **kwargs)
@@ -240,6 +323,8 @@ class JapanConquestApp(W.VBox):
             self.controller.message = t("autosave_failed", self.controller.lang)
 
     def _save_preferences(self, **changes: Any) -> None:
+        if self.store is None:
+            return
         prefs = {**self._preferences(), **changes}
         try:
             self.store.save_preferences(prefs)
@@ -248,6 +333,42 @@ class JapanConquestApp(W.VBox):
 
     def _remember_language(self, change: dict) -> None:
         self._save_preferences(language=change["new"])
+
+    # ------------------------------------------------------------ sound
+    def _sound_changed(self, _: Any = None) -> None:
+        """The header's switch or volume moved: apply and remember it."""
+        with self.sound.hold_sync():
+            self.sound.enabled = self.sound_toggle.value
+            self.sound.volume = self.volume_slider.value
+        self._relabel_sound()
+        self._save_preferences(sound={"enabled": self.sound.enabled, "volume": self.sound.volume})
+
+    def _relabel_sound(self) -> None:
+        lang = self.controller.lang
+        self.sound_toggle.description = t("sound_on" if self.sound_toggle.value else "sound_off", lang)
+        self.sound_toggle.tooltip = t("sound_tip", lang)
+        self.volume_slider.description = t("volume", lang)
+        self.sound.lang = lang
+
+    def _sound_hook(self, c: GameController, action: Any) -> None:
+        """After every action (a human's or a CPU's): play its effects and speak its news.
+        A new or loaded game (``action`` None) announces whose turn it is."""
+        g = c.game
+        if g is None:
+            return
+        if action is None:
+            self._sound_events = len(g.events)
+            if g.is_over:
+                return
+            news = [{"type": "turn_start", "player": g.current_player}]
+        else:
+            news = g.events[self._sound_events:]
+            self._sound_events = len(g.events)
+        effects, text = japan_sounds(g, news, action, c.lang)
+        for effect, delay in effects:
+            self.sound.play(effect, delay=delay)
+        if text:
+            self.sound.say(text)
 
     def _preview(self, homes: dict[int, str]) -> None:
         self.map_view.set_preview(homes if self.controller.screen == "setup" else {})
@@ -273,6 +394,7 @@ class JapanConquestApp(W.VBox):
         value = self.controller.cpu_speed
         self.speed.options = [(t(k if k != "normal" else "slow", lang), k) for k in CPU_DELAYS]
         self.speed.value = value
+        self._relabel_sound()
 
     def _show_screen(self, _: Any = None) -> None:
         screen = self.controller.screen

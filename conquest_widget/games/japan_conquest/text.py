@@ -88,6 +88,17 @@ STRINGS: dict[str, tuple[str, str]] = {
                      "CPUごとに数えます。そのCPUより上位なら勝ち、下位なら負け、同順位なら引き分け。CPU二人との対局はそれぞれ一回ずつ数えます。"),
     "more_results": ("…and {n} older games", "…ほか古い対局{n}件"),
     "final_showdown": ("Final Showdown: totals hidden", "決戦：総得点は非公開"),
+    # sound: the header's switch and volume, and the spoken announcements (conquest_widget/ui/sound.py)
+    "sound_on": ("🔊 Sound", "🔊 音あり"),
+    "sound_off": ("🔇 Sound", "🔇 音なし"),
+    "sound_tip": ("Sound effects and spoken announcements (they start after your first click on the page)",
+                  "効果音と音声案内（ページを一度クリックすると鳴り始めます）"),
+    "volume": ("Volume", "音量"),
+    "say_turn": ("{name}'s turn", "{name}の番です"),
+    "say_battle_won": ("{who} wins the battle for {pref}", "{who}が{pref}の合戦に勝利"),
+    "say_battle_held": ("{defender} holds {pref}", "{defender}が{pref}を守りました"),
+    "say_region": ("{who} controls {region}", "{who}が{region}を統一"),
+    "say_game_end": ("Game over. Winner: {winners}", "ゲーム終了。勝者は{winners}"),
     # battle
     "battle_title": ("Battle for {pref}", "{pref}の合戦"),
     "attacker_choose": ("{name} attacks: choose dice", "{name}の攻撃：ダイスを選んでください"),

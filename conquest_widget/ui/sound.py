@@ -1,0 +1,370 @@
+"""Sound: short synthesised effects and spoken announcements, played in the browser.
+
+:class:`Sound` is a small front-end widget (:mod:`anywidget`).  Its JavaScript makes every
+effect itself with WebAudio (oscillators and noise shaped by envelopes; no sound files) from
+the recipes in :data:`EFFECTS`, and speaks text with the browser's speech synthesis
+(``window.speechSynthesis``, a ``ja-JP`` or ``en-US`` voice when the browser has one).
+Python asks for a sound with :meth:`Sound.play` / :meth:`Sound.say`, which send a custom
+message to the page; nothing is sent while ``enabled`` is False.
+
+Browsers block sound until the page has been clicked, so the page side creates its
+``AudioContext`` only at the first ``pointerdown`` or ``keydown`` on the page, and never
+throws when audio is missing (a headless browser).  Every request it receives is written
+to ``window.__cwSound`` (the last :data:`PAGE_LOG_SIZE`), ``{effect, t, status}`` with
+``status`` one of ``played``, ``locked`` (the page has not been clicked yet),
+``suspended`` (the AudioContext is not running; ``suspended: true``), ``unavailable`` (no
+WebAudio / no speech synthesis), ``skipped`` (the same effect again within 50 ms) or
+``error``; spoken text has ``effect: "say"`` and ``text``.  The browser tests read it.
+
+    >>> s = Sound(enabled=False)
+    >>> s.play("roll"), s.say("Aoi's turn"), list(s.sent)
+    (False, False, [])
+    >>> s.enabled = True
+    >>> s.play("roll"), s.sent[-1]
+    (True, {'type': 'play', 'effect': 'roll', 'delay': 0.0})
+    >>> s.play("trumpet")
+    Traceback (most recent call last):
+    ...
+    conquest_widget.ui.sound.UnknownEffectError: unknown sound effect 'trumpet'; the effects are battle, battle_lost, battle_won, claim, game_end, region, roll, step, turn_start, upgrade
+"""
+
+from __future__ import annotations
+
+import json
+from collections import deque
+from typing import Any
+
+import anywidget
+from traitlets import Bool, Float, TraitError, Unicode, validate
+
+from conquest_widget.errors import ConquestError
+from conquest_widget.saves.schema import (
+    DEFAULT_SOUND_ENABLED as DEFAULT_ENABLED,
+)
+from conquest_widget.saves.schema import (
+    DEFAULT_VOLUME,
+    SoundPreferenceError,
+    check_sound_preference,
+    check_volume,
+    sound_preference,
+)
+
+#: how many requests the page keeps in ``window.__cwSound`` (and Python in ``Sound.sent``)
+PAGE_LOG_SIZE = 50
+#: the longest text spoken at once (characters)
+MAX_SPEECH = 300
+#: the longest delay of an effect (seconds)
+MAX_DELAY = 5.0
+
+# One recipe per effect: a list of voices started together.  A voice is a waveform
+# ("sine", "square", "triangle", "sawtooth") or "noise"; ``at`` its start and ``dur`` its
+# length (seconds); ``freq`` its pitch (Hz), gliding to ``to`` if given; ``gain`` its peak
+# (0-1, before the player's volume) reached after ``attack`` seconds, then an exponential
+# fade to silence at the end; ``filter`` an optional {"type": "lowpass"|"bandpass"|
+# "highpass", "freq": Hz} the voice goes through.
+EFFECTS: dict[str, list[dict[str, Any]]] = {
+    # dice rattling in a cup, then landing
+    "roll": [
+        {"wave": "noise", "at": 0.00, "dur": 0.05, "gain": 0.5, "filter": {"type": "bandpass", "freq": 2400}},
+        {"wave": "noise", "at": 0.07, "dur": 0.05, "gain": 0.45, "filter": {"type": "bandpass", "freq": 3000}},
+        {"wave": "noise", "at": 0.15, "dur": 0.06, "gain": 0.5, "filter": {"type": "bandpass", "freq": 2000}},
+        {"wave": "triangle", "at": 0.24, "dur": 0.08, "freq": 180, "to": 90, "gain": 0.5},
+    ],
+    # a soft wooden tick: one step of the pawn
+    "step": [{"wave": "triangle", "at": 0.0, "dur": 0.07, "freq": 740, "to": 520, "gain": 0.35}],
+    # two rising notes: a prefecture becomes yours
+    "claim": [
+        {"wave": "sine", "at": 0.00, "dur": 0.12, "freq": 523.25, "gain": 0.4},
+        {"wave": "sine", "at": 0.10, "dur": 0.22, "freq": 783.99, "gain": 0.4},
+    ],
+    # a quick arpeggio up: territory -> base -> castle
+    "upgrade": [
+        {"wave": "triangle", "at": 0.00, "dur": 0.10, "freq": 523.25, "gain": 0.35},
+        {"wave": "triangle", "at": 0.08, "dur": 0.10, "freq": 659.25, "gain": 0.35},
+        {"wave": "triangle", "at": 0.16, "dur": 0.10, "freq": 783.99, "gain": 0.35},
+        {"wave": "triangle", "at": 0.24, "dur": 0.30, "freq": 1046.5, "gain": 0.4},
+    ],
+    # a drum and a low horn: a battle between others
+    "battle": [
+        {"wave": "noise", "at": 0.00, "dur": 0.18, "gain": 0.5, "filter": {"type": "lowpass", "freq": 400}},
+        {"wave": "sawtooth", "at": 0.05, "dur": 0.45, "freq": 146.83, "gain": 0.25, "attack": 0.04,
+         "filter": {"type": "lowpass", "freq": 900}},
+    ],
+    # a short fanfare: your side won
+    "battle_won": [
+        {"wave": "noise", "at": 0.00, "dur": 0.12, "gain": 0.4, "filter": {"type": "lowpass", "freq": 500}},
+        {"wave": "square", "at": 0.05, "dur": 0.12, "freq": 392.0, "gain": 0.2, "filter": {"type": "lowpass", "freq": 2500}},
+        {"wave": "square", "at": 0.17, "dur": 0.12, "freq": 523.25, "gain": 0.2, "filter": {"type": "lowpass", "freq": 2500}},
+        {"wave": "square", "at": 0.29, "dur": 0.45, "freq": 659.25, "gain": 0.22, "filter": {"type": "lowpass", "freq": 2500}},
+    ],
+    # a falling horn: your side lost
+    "battle_lost": [
+        {"wave": "noise", "at": 0.00, "dur": 0.12, "gain": 0.4, "filter": {"type": "lowpass", "freq": 500}},
+        {"wave": "sawtooth", "at": 0.05, "dur": 0.55, "freq": 330.0, "to": 165.0, "gain": 0.25,
+         "filter": {"type": "lowpass", "freq": 1200}},
+    ],
+    # a bright major chord: a whole region is under your control
+    "region": [
+        {"wave": "sine", "at": 0.0, "dur": 0.7, "freq": 523.25, "gain": 0.25, "attack": 0.02},
+        {"wave": "sine", "at": 0.0, "dur": 0.7, "freq": 659.25, "gain": 0.25, "attack": 0.02},
+        {"wave": "sine", "at": 0.0, "dur": 0.7, "freq": 783.99, "gain": 0.25, "attack": 0.02},
+        {"wave": "triangle", "at": 0.12, "dur": 0.6, "freq": 1046.5, "gain": 0.2, "attack": 0.02},
+    ],
+    # a two-tone chime: the next player's turn
+    "turn_start": [
+        {"wave": "sine", "at": 0.00, "dur": 0.25, "freq": 880.0, "gain": 0.3},
+        {"wave": "sine", "at": 0.14, "dur": 0.40, "freq": 1318.5, "gain": 0.3},
+    ],
+    # a longer fanfare: the game is over
+    "game_end": [
+        {"wave": "square", "at": 0.00, "dur": 0.15, "freq": 523.25, "gain": 0.2, "filter": {"type": "lowpass", "freq": 2500}},
+        {"wave": "square", "at": 0.15, "dur": 0.15, "freq": 659.25, "gain": 0.2, "filter": {"type": "lowpass", "freq": 2500}},
+        {"wave": "square", "at": 0.30, "dur": 0.15, "freq": 783.99, "gain": 0.2, "filter": {"type": "lowpass", "freq": 2500}},
+        {"wave": "sine", "at": 0.45, "dur": 0.90, "freq": 1046.5, "gain": 0.3, "attack": 0.02},
+        {"wave": "sine", "at": 0.45, "dur": 0.90, "freq": 783.99, "gain": 0.2, "attack": 0.02},
+        {"wave": "noise", "at": 0.45, "dur": 0.30, "gain": 0.3, "filter": {"type": "lowpass", "freq": 300}},
+    ],
+}
+
+
+class UnknownEffectError(ConquestError, LookupError):
+    """An effect name that is not a key of :data:`EFFECTS`."""
+
+
+_JS = r"""
+const EFFECTS = __EFFECTS__;
+const LOG_SIZE = __LOG_SIZE__;
+const MIN_GAP_MS = 50;
+
+// one audio state per page, shared by every Sound widget (a page may show several apps)
+function audio() {
+  if (!window.__cwAudio) {
+    const st = window.__cwAudio = { ctx: null, unlocked: false, last: {}, noise: null };
+    const unlock = () => {
+      st.unlocked = true;
+      try {
+        const AC = window.AudioContext || window.webkitAudioContext;
+        if (AC && !st.ctx) st.ctx = new AC();
+        if (st.ctx && st.ctx.state === "suspended") st.ctx.resume().catch(() => {});
+      } catch (e) { st.ctx = null; }
+    };
+    // browsers allow sound only after a gesture: nothing is created before one
+    for (const kind of ["pointerdown", "keydown"]) window.addEventListener(kind, unlock, true);
+  }
+  return window.__cwAudio;
+}
+
+function record(entry) {
+  const log = (window.__cwSound = window.__cwSound || []);
+  log.push(Object.assign({ t: Date.now() }, entry));
+  while (log.length > LOG_SIZE) log.shift();
+}
+
+function noiseBuffer(ctx, st) {
+  if (!st.noise || st.noise.sampleRate !== ctx.sampleRate) {
+    const n = Math.floor(ctx.sampleRate * 1.0);
+    const buf = ctx.createBuffer(1, n, ctx.sampleRate);
+    const data = buf.getChannelData(0);
+    let seed = 12345;  // a fixed pseudo-random hiss: every roll sounds alike
+    for (let i = 0; i < n; i++) { seed = (seed * 1103515245 + 12345) & 0x7fffffff; data[i] = seed / 0x3fffffff - 1; }
+    st.noise = buf;
+  }
+  return st.noise;
+}
+
+function synth(ctx, st, recipe, volume, delay) {
+  const out = ctx.createGain();
+  out.gain.value = volume;
+  out.connect(ctx.destination);
+  const t0 = ctx.currentTime + 0.01 + delay;
+  let last = t0;
+  for (const v of recipe) {
+    const start = t0 + (v.at || 0), end = start + v.dur;
+    let src;
+    if (v.wave === "noise") {
+      src = ctx.createBufferSource();
+      src.buffer = noiseBuffer(ctx, st);
+    } else {
+      src = ctx.createOscillator();
+      src.type = v.wave;
+      src.frequency.setValueAtTime(v.freq, start);
+      if (v.to) src.frequency.exponentialRampToValueAtTime(v.to, end);
+    }
+    let node = src;
+    if (v.filter) {
+      const f = ctx.createBiquadFilter();
+      f.type = v.filter.type;
+      f.frequency.value = v.filter.freq;
+      node.connect(f);
+      node = f;
+    }
+    const g = ctx.createGain();
+    const peak = v.gain === undefined ? 0.3 : v.gain, attack = v.attack === undefined ? 0.005 : v.attack;
+    g.gain.setValueAtTime(0.0001, start);
+    g.gain.exponentialRampToValueAtTime(Math.max(peak, 0.0002), start + attack);
+    g.gain.exponentialRampToValueAtTime(0.0001, end);
+    node.connect(g);
+    g.connect(out);
+    src.start(start);
+    src.stop(end + 0.02);
+    last = Math.max(last, end);
+  }
+  setTimeout(() => { try { out.disconnect(); } catch (e) {} }, (last - ctx.currentTime + 0.2) * 1000);
+}
+
+function play(model, name, delay) {
+  const st = audio();
+  const recipe = EFFECTS[name];
+  if (!recipe) { record({ effect: name, status: "error", error: "unknown effect" }); return; }
+  if (!st.unlocked) { record({ effect: name, status: "locked" }); return; }
+  const now = Date.now();
+  if (st.last[name] && now - st.last[name] < MIN_GAP_MS && !delay) { record({ effect: name, status: "skipped" }); return; }
+  st.last[name] = now;
+  const ctx = st.ctx;
+  if (!ctx) { record({ effect: name, status: "unavailable" }); return; }
+  if (ctx.state !== "running") {
+    record({ effect: name, status: "suspended", suspended: true });
+    try { ctx.resume().catch(() => {}); } catch (e) {}
+    return;
+  }
+  try {
+    synth(ctx, st, recipe, model.get("volume"), delay || 0);
+    record({ effect: name, status: "played" });
+  } catch (e) {
+    record({ effect: name, status: "error", error: String(e) });
+  }
+}
+
+function say(model, text, lang) {
+  const st = audio();
+  if (!st.unlocked) { record({ effect: "say", text, status: "locked" }); return; }
+  const speech = window.speechSynthesis;
+  if (!speech || typeof window.SpeechSynthesisUtterance !== "function") {
+    record({ effect: "say", text, status: "unavailable" });
+    return;
+  }
+  try {
+    const tag = lang === "ja" ? "ja-JP" : "en-US";
+    const u = new window.SpeechSynthesisUtterance(text);
+    u.lang = tag;
+    u.volume = model.get("volume");
+    const voices = speech.getVoices() || [];
+    const voice = voices.find((v) => v.lang === tag)
+      || voices.find((v) => (v.lang || "").toLowerCase().replace("_", "-").startsWith(lang));
+    if (voice) u.voice = voice;
+    if (speech.pending) speech.cancel();  // the news of fast CPU turns: the latest wins
+    speech.speak(u);
+    record({ effect: "say", text, status: "played", voice: voice ? voice.lang : null });
+  } catch (e) {
+    record({ effect: "say", text, status: "error", error: String(e) });
+  }
+}
+
+export default {
+  initialize({ model }) {
+    audio();
+    const onMessage = (msg) => {
+      if (!msg || !model.get("enabled")) return;
+      if (msg.type === "play") play(model, msg.effect, Number(msg.delay) || 0);
+      else if (msg.type === "say") say(model, String(msg.text), msg.lang || model.get("lang"));
+    };
+    model.on("msg:custom", onMessage);
+    return () => model.off("msg:custom", onMessage);
+  },
+  render({ el }) {
+    el.style.display = "none";
+  },
+};
+"""
+
+#: the page side (an ES module for anywidget), with the recipes of EFFECTS built in
+#: (comment lines and indentation left out: it is sent with the first render, issue 18)
+_ESM = "\n".join(
+    line.strip() for line in _JS.splitlines() if line.strip() and not line.strip().startswith("//")
+).replace("__EFFECTS__", json.dumps(EFFECTS, separators=(",", ":"))).replace("__LOG_SIZE__", str(PAGE_LOG_SIZE))
+
+
+class Sound(anywidget.AnyWidget):
+    """Plays the effects of :data:`EFFECTS` and speaks text in the browser (see the module
+    docstring).  Put it in the displayed widget tree (it draws nothing) and call
+    :meth:`play` / :meth:`say`; ``enabled``, ``volume`` and ``lang`` are synced to the page.
+
+        >>> s = Sound(volume=0.3, lang="ja")
+        >>> s.say("Aoiの番です"), s.sent[-1]
+        (True, {'type': 'say', 'text': 'Aoiの番です', 'lang': 'ja'})
+        >>> Sound(volume=2)
+        Traceback (most recent call last):
+        ...
+        traitlets.traitlets.TraitError: volume must be a number from 0 to 1, got 2.0
+    """
+
+    _esm = _ESM
+    enabled = Bool(DEFAULT_ENABLED, help="False: nothing is sent and nothing sounds").tag(sync=True)
+    volume = Float(DEFAULT_VOLUME, help="0 (silent) to 1").tag(sync=True)
+    lang = Unicode("en", help='"en" or "ja": the voice of spoken text').tag(sync=True)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        #: the messages sent to the page (the last PAGE_LOG_SIZE), oldest first
+        self.sent: deque[dict[str, Any]] = deque(maxlen=PAGE_LOG_SIZE)
+        self.add_class("cw-sound")
+
+    @validate("volume")
+    def _check_volume(self, proposal: dict[str, Any]) -> float:
+        try:
+            return check_volume(proposal["value"])
+        except SoundPreferenceError as exc:
+            raise TraitError(str(exc)) from None
+
+    @validate("lang")
+    def _check_lang(self, proposal: dict[str, Any]) -> str:
+        if proposal["value"] not in ("en", "ja"):
+            raise TraitError(f'lang must be "en" or "ja", got {proposal["value"]!r}')
+        return proposal["value"]
+
+    @property
+    def audible(self) -> bool:
+        """Would a request be sent now (sound on, volume above 0)?"""
+        return self.enabled and self.volume > 0
+
+    def play(self, effect: str, *, delay: float = 0.0) -> bool:
+        """Ask the page to play ``effect`` (a key of :data:`EFFECTS`) ``delay`` seconds from
+        now; returns whether a request was sent (not while disabled or at volume 0).
+        Raises :class:`UnknownEffectError` for a name that is not an effect."""
+        if effect not in EFFECTS:
+            raise UnknownEffectError(f"unknown sound effect {effect!r}; the effects are {', '.join(sorted(EFFECTS))}")
+        if isinstance(delay, bool) or not isinstance(delay, int | float) or not 0 <= delay <= MAX_DELAY:
+            raise ValueError(f"delay must be 0 to {MAX_DELAY} seconds, got {delay!r}")
+        return self._request({"type": "play", "effect": effect, "delay": float(delay)})
+
+    def say(self, text: str) -> bool:
+        """Ask the page to speak ``text`` in ``lang`` (at most :data:`MAX_SPEECH`
+        characters; longer text is cut); returns whether a request was sent.  A browser
+        without speech synthesis stays silent."""
+        if not isinstance(text, str):
+            raise TypeError(f"text to speak must be a string, got {type(text).__name__}")
+        text = " ".join(text.split())[:MAX_SPEECH]
+        if not text:
+            return False
+        return self._request({"type": "say", "text": text, "lang": self.lang})
+
+    def _request(self, msg: dict[str, Any]) -> bool:
+        if not self.audible:
+            return False
+        self.sent.append(msg)
+        self.send(msg)
+        return True
+
+
+
+__all__ = [
+    "DEFAULT_ENABLED",
+    "DEFAULT_VOLUME",
+    "EFFECTS",
+    "Sound",
+    "SoundPreferenceError",
+    "UnknownEffectError",
+    "check_sound_preference",
+    "check_volume",
+    "sound_preference",
+]

@@ -1,0 +1,319 @@
+"""Sound (issue 16, "Also"): the effects are data, requests leave the kernel only while sound
+is on, the setting is remembered in preferences.json (validated; older files still read),
+and the Japan app's actions and announcements in both languages.
+
+The page side (WebAudio, speech, the first-click rule) is checked in the browser:
+tests/e2e/test_sound_in_browser.py.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Self
+
+import comm
+import pytest
+from comm.base_comm import BaseComm
+from traitlets import TraitError
+
+from conquest_widget import JapanConquestApp
+from conquest_widget.errors import CorruptSaveError, SaveError
+from conquest_widget.games.japan_conquest import (
+    Game,
+    GameSetup,
+    PlayerSetup,
+    ScriptedDice,
+)
+from conquest_widget.games.japan_conquest.actions import Roll, Step
+from conquest_widget.saves import SaveStore
+from conquest_widget.saves.schema import SoundPreferenceError
+from conquest_widget.ui.sound import (
+    DEFAULT_VOLUME,
+    EFFECTS,
+    PAGE_LOG_SIZE,
+    Sound,
+    UnknownEffectError,
+    sound_preference,
+)
+from conquest_widget.widget.app import japan_sounds
+
+REQUIRED = {"roll", "step", "claim", "upgrade", "battle_won", "battle_lost", "battle", "region", "turn_start", "game_end"}
+
+
+class Wire:
+    """Every comm message the kernel side publishes while installed (a real comm whose
+    transport writes into a list instead of a socket)."""
+
+    def __enter__(self) -> Self:
+        self.messages: list[tuple[str, dict[str, Any]]] = []
+        wire = self
+
+        class RecordingComm(BaseComm):
+            def publish_msg(self, msg_type: str, data: Any = None, metadata: Any = None, buffers: Any = None,
+                            **keys: Any) -> None:
+                wire.messages.append((msg_type, json.loads(json.dumps(data or {}))))
+
+        self._saved = comm.create_comm
+        comm.create_comm = lambda *a, **kw: RecordingComm(*a, **kw)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        comm.create_comm = self._saved
+
+    def custom(self) -> list[dict[str, Any]]:
+        """The custom messages (Sound.play / Sound.say) sent so far."""
+        return [d["content"] for t, d in self.messages if t == "comm_msg" and d.get("method") == "custom"]
+
+
+# --------------------------------------------------------------- the widget
+def test_every_required_effect_has_a_well_formed_recipe():
+    assert set(EFFECTS) == REQUIRED
+    for name, recipe in EFFECTS.items():
+        assert recipe, name
+        for voice in recipe:
+            assert voice["wave"] in {"sine", "square", "triangle", "sawtooth", "noise"}, name
+            assert 0 < voice["dur"] <= 1.5 and 0 <= voice.get("at", 0) < 1, name
+            assert 0 < voice["gain"] <= 0.6, name
+            if voice["wave"] != "noise":
+                assert 20 <= voice["freq"] <= 5000 and 20 <= voice.get("to", voice["freq"]) <= 5000, name
+            if "filter" in voice:
+                assert voice["filter"]["type"] in {"lowpass", "bandpass", "highpass"}, name
+        assert max(v.get("at", 0) + v["dur"] for v in recipe) <= 1.5, f"{name} is not a short effect"
+
+
+def test_the_page_module_holds_every_recipe_and_records_a_bounded_list():
+    esm = Sound()._esm
+    assert json.dumps(EFFECTS, separators=(",", ":")) in esm
+    assert f"const LOG_SIZE = {PAGE_LOG_SIZE};" in esm
+    assert "window.__cwSound" in esm and "speechSynthesis" in esm
+    # no AudioContext is made at load: only inside the first pointerdown/keydown handler
+    before_listener = esm.split('for (const kind of ["pointerdown", "keydown"])')[0]
+    assert before_listener.count("new AC()") == 1 and "const unlock = () =>" in before_listener
+
+
+def test_requests_are_sent_only_while_sound_is_on():
+    with Wire() as wire:
+        s = Sound(enabled=False, lang="en")
+        assert s.play("roll") is False and s.say("Ann's turn") is False
+        assert wire.custom() == [] and list(s.sent) == []
+        s.enabled = True
+        assert s.play("roll") is True
+        assert s.play("turn_start", delay=0.6) is True
+        assert s.say("  Ann's\nturn ") is True
+        assert wire.custom() == [
+            {"type": "play", "effect": "roll", "delay": 0.0},
+            {"type": "play", "effect": "turn_start", "delay": 0.6},
+            {"type": "say", "text": "Ann's turn", "lang": "en"},
+        ]
+        assert list(s.sent) == wire.custom()
+        s.volume = 0.0  # silent: nothing to send either
+        assert s.play("roll") is False and len(wire.custom()) == 3
+        s.volume, s.enabled = 0.5, False
+        assert s.play("claim") is False and s.say("x") is False and len(wire.custom()) == 3
+
+
+def test_bad_requests_are_refused_with_the_problem_named():
+    s = Sound()
+    with pytest.raises(UnknownEffectError, match="unknown sound effect 'trumpet'; the effects are battle, battle_lost"):
+        s.play("trumpet")
+    with pytest.raises(ValueError, match="delay must be 0 to 5.0 seconds, got -1"):
+        s.play("roll", delay=-1)
+    with pytest.raises(TypeError, match="text to speak must be a string, got int"):
+        s.say(3)  # type: ignore[arg-type]
+    with pytest.raises(TraitError, match="volume must be a number from 0 to 1, got 1.5"):
+        s.volume = 1.5
+    with pytest.raises(TraitError, match='lang must be "en" or "ja", got \'fr\''):
+        s.lang = "fr"
+    assert list(s.sent) == [] and s.volume == DEFAULT_VOLUME
+    assert s.say("   ") is False
+    s.say("x" * 1000)
+    assert len(s.sent[-1]["text"]) == 300
+
+
+def test_the_python_side_keeps_only_the_last_requests():
+    s = Sound()
+    for _ in range(PAGE_LOG_SIZE + 10):
+        s.play("step")
+    assert len(s.sent) == PAGE_LOG_SIZE
+
+
+# --------------------------------------------------------------- preferences
+def test_sound_preference_round_trip(tmp_path):
+    store = SaveStore(tmp_path)
+    store.save_preferences({"language": "ja", "sound": {"enabled": False, "volume": 0.25}})
+    assert store.preferences()["sound"] == {"enabled": False, "volume": 0.25}
+    doc = json.loads((tmp_path / "preferences.json").read_text(encoding="utf-8"))
+    assert doc["preferences"]["sound"] == {"enabled": False, "volume": 0.25}
+    assert sound_preference(store.preferences()) == {"enabled": False, "volume": 0.25}
+    store.save_preferences({"sound": {"enabled": True, "volume": 1}})  # an integer volume is a number
+    assert sound_preference(store.preferences()) == {"enabled": True, "volume": 1.0}
+
+
+def test_older_preference_files_are_still_read(tmp_path):
+    store = SaveStore(tmp_path)
+    store.save_preferences({"language": "en", "sound": False})  # before the volume existed
+    assert sound_preference(store.preferences()) == {"enabled": False, "volume": DEFAULT_VOLUME}
+    store.save_preferences({"language": "en"})  # before sound existed: on, default volume
+    assert sound_preference(store.preferences()) == {"enabled": True, "volume": DEFAULT_VOLUME}
+
+
+@pytest.mark.parametrize(("sound", "problem"), [
+    ({"enabled": True, "volume": 1.5}, "sound.volume must be a number from 0 to 1, got 1.5"),
+    ({"enabled": True, "volume": -0.1}, "sound.volume must be a number from 0 to 1, got -0.1"),
+    ({"enabled": True, "volume": "loud"}, "sound.volume must be a number from 0 to 1, got 'loud'"),
+    ({"enabled": True, "volume": True}, "sound.volume must be a number from 0 to 1, got True"),
+    ({"enabled": True, "volume": float("nan")}, "sound.volume must be a number from 0 to 1, got nan"),
+    ({"enabled": "yes", "volume": 0.5}, "sound.enabled must be true or false, got 'yes'"),
+    ({"enabled": True}, "sound is missing volume"),
+    ({"enabled": True, "volume": 0.5, "voice": "x"}, "sound has unknown field(s) voice; it holds only enabled and volume"),
+    (0.5, "sound must be {'enabled': bool, 'volume': 0..1}, got float"),
+])
+def test_bad_sound_preferences_are_refused_before_writing(tmp_path, sound, problem):
+    store = SaveStore(tmp_path)
+    store.save_preferences({"language": "ja"})
+    before = (tmp_path / "preferences.json").read_bytes()
+    with pytest.raises(SoundPreferenceError) as info:
+        store.save_preferences({"language": "en", "sound": sound})
+    assert str(info.value) == problem
+    assert isinstance(info.value, SaveError)  # the app's "settings could not be remembered"
+    assert (tmp_path / "preferences.json").read_bytes() == before
+
+
+@pytest.mark.parametrize("sound", [{"enabled": True, "volume": 2}, {"enabled": 1, "volume": 0.5}, {"on": True},
+                                   "loud", {"enabled": True, "volume": 0.5, "x": 1}])
+def test_a_hand_edited_file_with_a_bad_sound_setting_is_refused_when_read(tmp_path, sound):
+    store = SaveStore(tmp_path)
+    store.save_preferences({"language": "ja"})
+    path = tmp_path / "preferences.json"
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    doc["preferences"]["sound"] = sound
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(CorruptSaveError, match=r"\$\.preferences\.sound"):
+        store.preferences()
+    # the app opens anyway, with the default sound setting
+    app = JapanConquestApp(save_dir=tmp_path)
+    assert (app.sound.enabled, app.sound.volume) == (True, DEFAULT_VOLUME)
+
+
+# --------------------------------------------------------------- the Japan app
+def _quick(tmp_path, *, cpu=(False, True), dice=(2, 1, 1, 1, 1, 1)):
+    app = JapanConquestApp(save_dir=tmp_path)
+    players = tuple(PlayerSetup(n, h, cpu=c) for n, h, c in zip(("Aoi", "Ren"), (13, 27), cpu, strict=True))
+    app.controller.cpu_speed = "instant"
+    app.controller.new_game(GameSetup(players=players, turns=10), dice=ScriptedDice(list(dice), then_seed=4))
+    return app
+
+
+def test_the_header_switch_and_volume_are_remembered_and_restored(tmp_path):
+    app = JapanConquestApp(save_dir=tmp_path)
+    assert app.sound_toggle.value is True and app.sound.enabled  # default on (sounds after the first click)
+    assert app.sound_toggle.description == "🔊 Sound" and "cw-sound-toggle" in app.sound_toggle._dom_classes
+    assert app.sound in app.children[1].children[1].children  # in the header, next to the language
+    app.sound_toggle.value = False
+    app.volume_slider.value = 0.35
+    assert (app.sound.enabled, app.sound.volume) == (False, 0.35)
+    assert app.sound_toggle.description == "🔇 Sound"
+    assert SaveStore(tmp_path).preferences()["sound"] == {"enabled": False, "volume": 0.35}
+    again = JapanConquestApp(save_dir=tmp_path)
+    assert (again.sound_toggle.value, again.volume_slider.value) == (False, 0.35)
+    assert (again.sound.enabled, again.sound.volume) == (False, 0.35)
+    again.controller.lang = "ja"
+    assert (again.sound_toggle.description, again.volume_slider.description, again.sound.lang) == ("🔇 音なし", "音量", "ja")
+
+
+def test_without_a_save_directory_the_switch_still_works(tmp_path):
+    app = JapanConquestApp(save_dir=None)
+    app.sound_toggle.value = False
+    assert app.sound.enabled is False
+
+
+def test_a_roll_plays_the_roll_effect_only_while_sound_is_on(tmp_path):
+    app = _quick(tmp_path)
+    sent = app.sound.sent
+    assert list(sent) == [{"type": "play", "effect": "turn_start", "delay": 0.0},
+                          {"type": "say", "text": "Aoi's turn", "lang": "en"}]
+    app.controller.roll()
+    assert sent[-1] == {"type": "play", "effect": "roll", "delay": 0.0}
+    app.controller.click_prefecture(app.controller.legal_steps[0])
+    assert sent[-1] == {"type": "play", "effect": "step", "delay": 0.0}
+    app.controller.undo_step()
+    app.sound_toggle.value = False
+    n = len(sent)
+    app.controller.click_prefecture(app.controller.legal_steps[0])
+    app.controller.undo_step()
+    assert len(sent) == n
+    app.controller.same_setup_again()  # a new game, sound still off: its roll is silent too
+    app.controller.roll()
+    assert app.controller.phase == "route" and len(sent) == n
+
+
+def test_a_whole_game_sounds_its_turns_claims_and_end(tmp_path):
+    app = _quick(tmp_path, cpu=(True, True))  # CPUs play the whole game at once ("instant")
+    c = app.controller
+    assert c.screen == "results"
+    effects = [m["effect"] for m in app.sound.sent if m["type"] == "play"]
+    said = [m["text"] for m in app.sound.sent if m["type"] == "say"]
+    assert effects[-1] == "game_end" and {"turn_start", "roll", "step", "claim"} <= set(effects)
+    assert "battle_won" not in effects and "battle_lost" not in effects  # no human side: neutral battles only
+    winners = ", ".join(c.game.setup.players[s].name for s in c.game.events[-1]["winners"])
+    assert said[-1].endswith(f"Game over. Winner: {winners}")
+
+
+# --------------------------------------------------------------- effects and words of events
+def _battle(attacker_cpu: bool, defender_cpu: bool, attack: int, defence: int) -> tuple[Game, list[dict]]:
+    setup = GameSetup(players=(PlayerSetup("Aoi", 13, cpu=attacker_cpu), PlayerSetup("Ren", 27, cpu=defender_cpu)),
+                      turns=10)
+    g = Game(setup, ScriptedDice([1, attack, defence], then_seed=5))
+    g.edit_prefecture("Saitama", owner=1, level="base")
+    g.roll(); g.step("Saitama"); g.confirm_route(); g.battle_roll()
+    n = len(g.events)
+    g.battle_roll()
+    return g, g.events[n:]
+
+
+@pytest.mark.parametrize(("attacker_cpu", "defender_cpu", "attack", "defence", "effect"), [
+    (False, True, 6, 1, "battle_won"),   # the human attacker wins
+    (False, True, 1, 6, "battle_lost"),  # the human attacker is repelled
+    (True, False, 6, 1, "battle_lost"),  # the human defender loses the prefecture
+    (True, False, 1, 6, "battle_won"),   # the human defender holds
+    (True, True, 6, 1, "battle"),        # CPU against CPU: neutral
+    (False, False, 6, 1, "battle"),      # two humans at one screen: neutral
+])
+def test_a_battle_sounds_from_the_human_side(attacker_cpu, defender_cpu, attack, defence, effect):
+    g, events = _battle(attacker_cpu, defender_cpu, attack, defence)
+    effects, _ = japan_sounds(g, events, None, "en")
+    assert effects[0] == (effect, 0.0)
+
+
+def test_announcements_in_english_and_japanese():
+    g, events = _battle(False, True, 6, 1)
+    effects, text = japan_sounds(g, events, None, "en")
+    assert text.startswith("Aoi wins the battle for Saitama. Ren's turn")
+    assert ("turn_start", 0.6) in effects
+    _, text = japan_sounds(g, events, None, "ja")
+    assert text.startswith("Aoiが埼玉県の合戦に勝利。Renの番です")
+    g, events = _battle(False, True, 1, 6)
+    assert japan_sounds(g, events, None, "ja")[1].startswith("Renが埼玉県を守りました")
+    region = [{"type": "region_gained", "player": 0, "region": "kanto", "points": 350}]
+    assert japan_sounds(g, region, None, "en") == ([("region", 0.0)], "Aoi controls Kanto")
+    assert japan_sounds(g, region, None, "ja") == ([("region", 0.0)], "Aoiが関東を統一")
+    end = [{"type": "game_end", "winners": [0, 1], "reason": "turns"}, {"type": "turn_start", "player": 0}]
+    assert japan_sounds(g, end, None, "ja")[1].startswith("ゲーム終了。勝者はAoi・Ren")
+    assert japan_sounds(g, end, None, "en")[0] == [("game_end", 0.0)]  # no turn chime after the end
+
+
+def test_announcements_never_speak_points():
+    g, events = _battle(False, True, 6, 1)
+    for lang in ("en", "ja"):
+        _, text = japan_sounds(g, events + [{"type": "region_gained", "player": 0, "region": "kanto", "points": 350}],
+                               None, lang)
+        assert "350" not in text and "+" not in text
+
+
+def test_one_action_plays_its_most_important_effect():
+    g = Game(GameSetup.quick(["Tokyo", "Osaka"]), ScriptedDice([1]))
+    events = [{"type": "claimed", "player": 0, "pref": 11, "points": 40},
+              {"type": "upgraded", "player": 0, "pref": 11, "points": 40}]
+    assert japan_sounds(g, events, Step(11), "en")[0] == [("upgrade", 0.0)]
+    assert japan_sounds(g, [], Step(11), "en")[0] == [("step", 0.0)]
+    assert japan_sounds(g, [], Roll(1), "en") == ([], "")
