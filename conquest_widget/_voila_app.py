@@ -20,7 +20,13 @@ What it configures on top of Voilà 0.5's standalone server:
 - idle kernels culled: a kernel with no open connection (its tab closed without the beacon:
   a crash, a lost network) is shut down after ``CULL_IDLE_TIMEOUT`` seconds;
 - the ``conquest`` page template: Voilà's ``lab`` template without its Font Awesome links to
-  a CDN (Voilà's own bundle already carries Font Awesome and serves its fonts locally).
+  a CDN (Voilà's own bundle already carries Font Awesome and serves its fonts locally);
+- a preheated kernel (issue 18): Voilà keeps ``POOL_SIZE`` kernel(s) that have already run
+  the app notebook (the game picker) and, through the ``python3`` kernelspec in
+  ``conquest_widget/jupyter/kernels/`` (first on ``JUPYTER_PATH``), imported every game's
+  first screen (:func:`conquest_widget.serve.warm_up`); a page request takes one (each page
+  still gets a kernel of its own) and the pool is refilled ``FILL_DELAY`` seconds later.
+  A request finding the pool empty gets a new kernel as before.
 """
 
 from __future__ import annotations
@@ -41,9 +47,15 @@ from voila.voila_identity_provider import VoilaIdentityProvider
 #: Environment variables read here (set by :func:`conquest_widget.serve.play`).
 ENV_CULL_IDLE_TIMEOUT = "CONQUEST_CULL_IDLE_TIMEOUT"
 ENV_CULL_INTERVAL = "CONQUEST_CULL_INTERVAL"
+ENV_POOL_SIZE = "CONQUEST_POOL_SIZE"
+ENV_FILL_DELAY = "CONQUEST_FILL_DELAY"
 CULL_IDLE_TIMEOUT = 600  # seconds without activity and without a connection
 CULL_INTERVAL = 60  # seconds between culling passes
 TEMPLATE = "conquest"
+POOL_SIZE = 1  # preheated kernels kept ready (each holds one idle kernel process)
+#: seconds after a page takes the preheated kernel before the next one starts: not while the
+#: page is still loading (the new kernel and its notebook run would compete for the cores)
+FILL_DELAY = 5.0
 
 
 class LocalAppIdentityProvider(VoilaIdentityProvider):
@@ -103,8 +115,16 @@ class LocalVoila(Voila):
         return [(spec[0], _host_checked(spec[1]), *spec[2:]) for spec in super().init_handlers()]
 
 
-def config(cull_idle_timeout: int = CULL_IDLE_TIMEOUT, cull_interval: int = CULL_INTERVAL) -> Config:
-    """The Voilà configuration of the app server."""
+def config(cull_idle_timeout: int = CULL_IDLE_TIMEOUT, cull_interval: int = CULL_INTERVAL,
+           pool_size: int = POOL_SIZE, fill_delay: float = FILL_DELAY) -> Config:
+    """The Voilà configuration of the app server (``pool_size`` 0: no preheated kernel).
+
+    >>> c = config(pool_size=1, fill_delay=5)
+    >>> c.VoilaConfiguration.preheat_kernel, c.VoilaConfiguration.default_pool_size, c.VoilaKernelManager.fill_delay
+    (True, 1, 5.0)
+    >>> config(pool_size=0).VoilaConfiguration.preheat_kernel
+    False
+    """
     c = Config()
     c.Voila.ip = "127.0.0.1"
     c.Voila.open_browser = False
@@ -121,6 +141,9 @@ def config(cull_idle_timeout: int = CULL_IDLE_TIMEOUT, cull_interval: int = CULL
     c.MappingKernelManager.cull_interval = cull_interval
     c.MappingKernelManager.cull_connected = False  # an open tab keeps its game
     c.MappingKernelManager.cull_busy = False
+    c.VoilaConfiguration.preheat_kernel = pool_size > 0
+    c.VoilaConfiguration.default_pool_size = max(pool_size, 0)
+    c.VoilaKernelManager.fill_delay = float(fill_delay)
     return c
 
 
@@ -131,6 +154,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     cfg = config(
         int(os.environ.get(ENV_CULL_IDLE_TIMEOUT, CULL_IDLE_TIMEOUT)),
         int(os.environ.get(ENV_CULL_INTERVAL, CULL_INTERVAL)),
+        int(os.environ.get(ENV_POOL_SIZE, POOL_SIZE)),
+        float(os.environ.get(ENV_FILL_DELAY, FILL_DELAY)),
     )
     LocalVoila.launch_instance(argv=list(sys.argv[1:] if argv is None else argv), config=cfg)
 

@@ -54,6 +54,11 @@ START_TIMEOUT = 120.0  # seconds for Voilà to answer (a cold start on a busy ma
 APP_MODULES = {"voila": "voila", "ipykernel": "ipykernel"}
 
 
+#: Set by Voilà in the environment of the kernels it starts ahead of a page request (its
+#: kernel pool, "preheating"): those kernels also run :func:`warm_up` when they start.
+PREHEAT_ENV = "VOILA_PREHEAT"
+
+
 class ServeError(ConquestError, RuntimeError):
     """The app server cannot be started (missing ``app`` extra, port in use, bad folder,
     the server exited or never answered)."""
@@ -138,6 +143,48 @@ def prepare_app_dir(directory: str | os.PathLike[str] | None = None) -> Path:
     if not same:
         shutil.copyfile(source, served)
     return folder
+
+
+def warm_up() -> list[str]:
+    """Import what the first screen of each playable game needs (its widget module, engine
+    and CPUs, the saves package) and read the map data, so that pressing a game's Play
+    button in a kernel Voilà started ahead of the page request (see ``PREHEAT_ENV``) only
+    builds widgets.  Imports and read-only caches only: nothing a page could share with
+    another (every page has a kernel process of its own).  Returns the modules imported.
+
+    A kernel of the app server runs it when it starts (the ``python3`` kernelspec in
+    ``jupyter/kernels/``) if ``$VOILA_PREHEAT`` is ``"True"``; a kernel started for a
+    request that found the pool empty skips it (:func:`warm_up_if_preheated`).
+
+    >>> "conquest_widget.saves" in warm_up()
+    True
+    """
+    import importlib
+
+    from conquest_widget.core import registry
+
+    modules = ["conquest_widget.saves", "conquest_widget.ui.match_app"]
+    for spec in registry.all_games():
+        if spec.playable:
+            modules += [path.partition(":")[0] for path in (spec.widget, spec.engine, spec.bots) if path]
+    for name in modules:
+        importlib.import_module(name)
+    from conquest_widget.maps.japan.board import japan
+    from conquest_widget.maps.japan.geo import prefecture_shapes
+
+    japan()
+    prefecture_shapes()
+    return modules
+
+
+def warm_up_if_preheated() -> bool:
+    """Run :func:`warm_up` in a kernel Voilà started for its pool (``$VOILA_PREHEAT`` is
+    ``"True"``); returns whether it did.  Elsewhere (a kernel started for a waiting page,
+    JupyterLab) it does nothing: the imports happen when a game is opened, as before."""
+    if os.environ.get(PREHEAT_ENV) != "True":
+        return False
+    warm_up()
+    return True
 
 
 def missing_app_modules() -> list[str]:

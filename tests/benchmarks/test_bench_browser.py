@@ -95,6 +95,7 @@ INTRO = (
 )
 TITLES = {
     "load": "Navigation to interactive map (each load: fresh browser context, new Voila kernel)",
+    "first": "Navigation to each game's first screen (Play pressed on the picker at once; preheated kernel)",
     "click": "Click on a legal prefecture to its route update (2 humans, real mouse clicks)",
 }
 
@@ -121,17 +122,22 @@ def click_prefecture(page, code: int) -> None:
 # Injected at document start of every page of the context: notes when the game picker is
 # there (and presses Japan Conquest's Play at once), then when the map and the start
 # screen's "New Game" button are there, on the page's clock.
+# `window.__game` (set before this script) is the game whose Play is pressed: Japan Conquest
+# is ready with its map and "New Game"; a hosted game (MatchApp) with its start screen's
+# enabled "New game" button inside `.cw-match-app`.
 LOAD_WATCH_JS = """
 (() => {
+  const game = window.__game || 'japan_conquest';
+  const japan = game === 'japan_conquest';
   const r = window.__load = {paths: null, button: null, ready: null, picker: null};
-  const newGame = () => [...document.querySelectorAll('button')].some(
-      b => b.textContent.trim() === 'New Game' && !b.disabled && b.offsetParent !== null);
+  const newGame = () => [...document.querySelectorAll(japan ? 'button' : '.cw-match-app button')].some(
+      b => b.textContent.trim() === (japan ? 'New Game' : 'New game') && !b.disabled && b.offsetParent !== null);
   const obs = new MutationObserver(() => {
     const now = performance.now();
-    // the game picker comes first: a user presses Japan Conquest's Play as soon as it shows
-    const pick = document.querySelector('.cw-pick-japan_conquest');
+    // the game picker comes first: a user presses the game's Play as soon as it shows
+    const pick = document.querySelector('.cw-pick-' + game);
     if (r.picker === null && pick && !pick.disabled && pick.offsetParent !== null) { r.picker = now; pick.click(); }
-    if (r.paths === null && document.querySelectorAll('path.cw-pref').length === 47) r.paths = now;
+    if (r.paths === null && (!japan || document.querySelectorAll('path.cw-pref').length === 47)) r.paths = now;
     if (r.button === null && newGame()) r.button = now;
     if (r.paths !== null && r.button !== null) { r.ready = Math.max(r.paths, r.button); obs.disconnect(); }
   });
@@ -154,10 +160,36 @@ ARM_SELECT_JS = """
 """
 
 
-def one_load(browser, url: str) -> dict:
+POOL_FILLED = "is filled with"  # Voila's log line when its preheated kernel pool is full again
+POOL_WAIT_S = 120
+
+
+POOL_USED = "Using pre-heated kernel: "  # ... and when a page takes the preheated kernel
+
+
+def wait_for_pool(log: Path) -> float:
+    """Wait until Voila's log shows its preheated kernel pool (conquest_widget/_voila_app.py)
+    filled once more than pages took a kernel from it, i.e. full again; returns the seconds
+    waited (0 without preheating).  So each timed load starts with a filled pool, as when a
+    player opens the page some seconds after `make play` or after another tab."""
+    from conquest_widget._voila_app import ENV_POOL_SIZE, POOL_SIZE
+
+    if int(os.environ.get(ENV_POOL_SIZE, POOL_SIZE)) <= 0:
+        return 0.0
+    t = time.perf_counter()
+    while True:
+        text = log.read_text(errors="replace")
+        if text.count(POOL_FILLED) >= text.count(POOL_USED) + 1:
+            return time.perf_counter() - t
+        if time.perf_counter() - t > POOL_WAIT_S:
+            raise AssertionError(f"the preheated kernel pool was not filled within {POOL_WAIT_S} s; see {log}")
+        time.sleep(0.1)
+
+
+def one_load(browser, url: str, game: str = "japan_conquest", click: bool = True) -> dict:
     offline = harness.OfflineGuard()
     context = harness.new_context(browser, offline)
-    context.add_init_script(LOAD_WATCH_JS)
+    context.add_init_script(f"window.__game = {game!r};" + LOAD_WATCH_JS)
     page = harness.new_page(context)
     try:
         t = time.perf_counter()
@@ -165,6 +197,11 @@ def one_load(browser, url: str) -> dict:
         t_goto = time.perf_counter() - t
         page.wait_for_function("window.__load && window.__load.ready !== null", polling="raf")
         t_wall = time.perf_counter() - t
+        if not click:
+            load = page.evaluate("window.__load")
+            assert offline.unexpected() == [], offline.unexpected()
+            assert page.page_errors == [], page.page_errors  # type: ignore[attr-defined]
+            return {"ready": load["ready"], "picker": load["picker"], "wall_ready": t_wall * 1000}
         page.evaluate(ARM_SELECT_JS, {"code": START_SCREEN_CLICK, "stroke": "#7a00c2"})
         click_prefecture(page, START_SCREEN_CLICK)
         page.wait_for_function("window.__sel.t1 !== null", polling="raf")
@@ -183,9 +220,13 @@ def one_load(browser, url: str) -> dict:
 
 @pytest.mark.benchmark
 def test_bench_navigation_to_interactive_map(bench_env) -> None:
-    url, browser, _ = bench_env
+    url, browser, artifacts = bench_env
     load0 = os.getloadavg()[0]
-    runs = [one_load(browser, url) for _ in range(LOADS)]
+    log = artifacts / "voila-bench.log"
+    runs, waits = [], []
+    for _ in range(LOADS):
+        waits.append(wait_for_pool(log))
+        runs.append(one_load(browser, url))
     med = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
 
     def each(k: str) -> str:
@@ -211,6 +252,50 @@ def test_bench_navigation_to_interactive_map(bench_env) -> None:
     ]
     report(rows)
     write_block("load", rows)
+
+
+# --------------------------------------------------------------------------- (1b) every game
+GAMES = ("japan_conquest", "conquest_cards", "codex", "japanese_risk")
+FIRST_SCREEN = {
+    "japan_conquest": "47 prefecture paths and an enabled New Game button",
+    "conquest_cards": "the shell's start screen: an enabled New game button in .cw-match-app",
+    "codex": "the shell's start screen: an enabled New game button in .cw-match-app",
+    "japanese_risk": "the shell's start screen: an enabled New game button in .cw-match-app",
+}
+
+
+@pytest.mark.benchmark
+def test_bench_first_screens(bench_env) -> None:
+    """Navigation -> each game's first screen, the game's Play pressed on the picker at once;
+    the games take turns (load i of every game, then load i+1), each load with a full pool."""
+    url, browser, artifacts = bench_env
+    load0 = os.getloadavg()[0]
+    log = artifacts / "voila-bench.log"
+    runs: dict[str, list[dict]] = {g: [] for g in GAMES}
+    for _ in range(LOADS):
+        for game in GAMES:
+            wait_for_pool(log)
+            runs[game].append(one_load(browser, url, game, click=False))
+
+    def s(xs: list[float]) -> str:
+        return f"{min(xs) / 1000:.2f} / {statistics.median(xs) / 1000:.2f} / {max(xs) / 1000:.2f} s"
+
+    rows = [("page loads", (f"{LOADS} per game, the four games in turn; fresh context each; each page takes the "
+                           "preheated kernel and Voila starts the next one a second later"))]
+    for game in GAMES:
+        ready = [r["ready"] for r in runs[game]]
+        picker = [r["picker"] for r in runs[game]]
+        rest = [r["ready"] - r["picker"] for r in runs[game]]
+        rows.append(((f"**{game}**: first screen ({FIRST_SCREEN[game]}) after navigation, min / median / max "
+                     "(aim: median <= 1.5 s)"), f"**{s(ready)}**"))
+        rows.append((f"{game}: picker shown / picker -> first screen, min / median / max",
+                     f"{s(picker)}; {s(rest)}"))
+    rows += [
+        ("browser / server", versions()),
+        ("1-minute load average at start / end (2 = both cores busy)", f"{load0:.2f} / {os.getloadavg()[0]:.2f}"),
+    ]
+    report(rows)
+    write_block("first", rows)
 
 
 # --------------------------------------------------------------------------- (2) clicks
