@@ -17,8 +17,10 @@ from conquest_widget.games.japan_conquest.rules import (
     STRATEGIES,
 )
 from conquest_widget.games.japan_conquest.setup import DEFAULT_COLOURS
+from conquest_widget.games.japan_conquest.story import game_story
 from conquest_widget.games.japan_conquest.text import pref_name, t
 from conquest_widget.maps.japan.board import japan
+from conquest_widget.widget.story_view import story_html
 from conquest_widget.widget.style import (
     button_layout,
     name_html,
@@ -237,16 +239,23 @@ class SetupScreen(W.VBox):
 
 
 class ResultsScreen(W.VBox):
-    """Final standings, decisive victory, New game with same setup."""
+    """Final standings, decisive victory, New game with same setup, and below them the
+    story of the game in pictures (:mod:`conquest_widget.widget.story_view`): score by turn
+    with the Final Showdown's hidden totals, the final map, regions and battles."""
 
     def __init__(self, c: GameController) -> None:
         self.c = c
         self.table = plain(W.HTML)
+        self.story = plain(W.HTML)
+        self.story.add_class("cw-results-story")
+        self._story_game: Any = None
+        self._story_key: tuple | None = None
         self.again_button = W.Button(layout=button_layout(), button_style="primary", style=shared_style(W.Button))
         self.start_button = W.Button(layout=button_layout(), style=shared_style(W.Button))
         self.again_button.on_click(lambda _: c.same_setup_again())
         self.start_button.on_click(lambda _: setattr(c, "screen", "start"))
-        super().__init__([self.table, plain(W.HBox, children=[self.again_button, self.start_button])], layout=shared_layout())
+        super().__init__([self.table, plain(W.HBox, children=[self.again_button, self.start_button]), self.story],
+                         layout=shared_layout())
         c.observe(self.refresh, names=["version", "lang", "screen"])
         self.refresh()
 
@@ -256,6 +265,8 @@ class ResultsScreen(W.VBox):
         self.start_button.description = t("to_start", lang)
         if g is None or not g.is_over:
             self.table.value = ""
+            self.story.value = ""  # the story holds every total: never before the game is over
+            self._story_game, self._story_key = None, None
             return
         rows = "".join(
             f'<tr data-seat="{r["seat"]}"><td>{r["rank"]}</td><td>{name_html(r["name"])}</td><td>{r["score"]}</td></tr>'
@@ -267,3 +278,7 @@ class ResultsScreen(W.VBox):
             f"<h3>{t('results', lang)}</h3><p><b>{html.escape(headline)}</b></p><div class='cw-score'><table>"
             f"<tr><th>{t('rank', lang)}</th><th>{t('players', lang)}</th><th>{t('score', lang)}</th></tr>{rows}</table></div>"
         )
+        key = (len(g.log), lang)
+        if self._story_game is not g or key != self._story_key:  # replayed once per finished game and language, not per refresh
+            self.story.value = story_html(game_story(g), lang)
+            self._story_game, self._story_key = g, key

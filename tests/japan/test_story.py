@@ -8,7 +8,12 @@ from __future__ import annotations
 
 import json
 
-from conquest_widget.games.japan_conquest import Game, GameSetup, RandomDice, ScriptedDice
+from conquest_widget.games.japan_conquest import (
+    Game,
+    GameSetup,
+    RandomDice,
+    ScriptedDice,
+)
 from conquest_widget.games.japan_conquest.cpu import cpu_action
 from conquest_widget.games.japan_conquest.setup import PlayerSetup
 from conquest_widget.games.japan_conquest.story import Battle, BestTurn, game_story

@@ -136,6 +136,34 @@ STRINGS: dict[str, tuple[str, str]] = {
     "winner": ("Winner: {name}", "勝者：{name}"),
     "same_setup": ("New game with same setup", "同じ設定で新しく対戦"),
     "to_start": ("Start screen", "開始画面へ"),
+    # the story of the game under the final standings (conquest_widget/widget/story_view.py)
+    "story_title": ("The story of the game", "対局の振り返り"),
+    "story_scores": ("Score by turn", "ターンごとの総得点"),
+    "story_turn": ("Turn", "ターン"),
+    "story_showdown": ("Final Showdown", "決戦"),
+    "story_showdown_totals": ("Final Showdown: the hidden totals, turn by turn", "決戦：非公開だった総得点（ターンごと）"),
+    "story_map": ("Final map", "最終の勢力図"),
+    "story_regions": ("Territories and castles by region", "地方ごとの領地と城"),
+    "story_regions_key": (("One square per prefecture. Pale: territory or base; solid: castle or home base. "
+                           "★ region controlled, ★★ full control."),
+                          "1マス＝1県。薄い色：領地・拠点、濃い色：城・本拠地。★地方統一、★★完全統一。"),
+    "story_battles": ("Battles", "合戦"),
+    "story_fought": ("Fought", "合戦数"),
+    "story_won": ("Won", "勝ち"),
+    "story_lost": ("Lost", "負け"),
+    "story_attacks": ("Attacks won", "攻撃の成功"),
+    "story_defences": ("Defences held", "防衛の成功"),
+    "story_versus": ("Head to head (won–lost)", "対戦成績（勝–負）"),
+    "story_no_battles": ("No battle was fought.", "合戦は一度もありませんでした。"),
+    "story_biggest": (("Biggest battle: turn {turn}, {attacker} attacked {defender}'s {level} in {pref}: "
+                       "{attack} against {defence}, {winner} won."),
+                      ("最大の合戦：{turn}ターン目、{attacker}が{defender}の{pref}（{level}）を攻撃。"
+                       "{attack}対{defence}で{winner}の勝利。")),
+    "story_best_turn": ("Best turn: {name} on turn {turn} (+{gain}).", "最高のターン：{name}の{turn}ターン目（+{gain}）。"),
+    "story_lead_changes": ("The lead changed hands {n} time(s).", "首位が{n}回入れ替わりました。"),
+    "story_no_history": (("The score history of this game cannot be rebuilt (its dice cannot be replayed): "
+                          "the chart shows the final totals only."),
+                         "この対局の得点の推移は再現できません（ダイスを再生できないため）。最終の総得点のみ表示します。"),
     # saves
     "slot": ("Slot {n}", "スロット{n}"),
     "empty": ("empty", "空き"),
