@@ -32,7 +32,7 @@ from typing import Any, ClassVar, Self
 
 from conquest_widget.core.match import Match
 from conquest_widget.core.protocol import CHANCE, Action, ActionCodec, Outcome
-from conquest_widget.errors import IllegalActionError, SetupError
+from conquest_widget.errors import IllegalActionError, SerializationError, SetupError
 from conquest_widget.maps.japan.board import japan
 
 from .spec import SPEC
@@ -996,9 +996,19 @@ class JapaneseRisk(Match):
 
     def hidden_variant(self, seat: int, rng: random.Random) -> Self:
         """A match reached by the same public actions that differs only in what ``seat``
-        cannot know: the cards of territories whose owner ``seat`` has never seen are
-        permuted (in the logged deal) and the other players' secret placements follow their
-        cards.  Returns a copy of this match when nothing is hidden from ``seat``."""
+        cannot know, built by rewriting the action log and replaying it:
+
+        - the cards of territories whose owner ``seat`` has never seen are permuted (in the
+          logged deal) and the other players' secret placements follow their cards;
+        - the other players' ninja secrets change (:meth:`_ninja_variants`): income spent on
+          ninjas becomes armies on a card and the other way round (3 armies = 1 ninja; both are
+          secret), and an undisclosed strike moves to another player who held in that window
+          (so its ninjas, if they survive, belong to someone else).
+
+        A rewrite that the same actions and dice cannot replay (a player would strike with
+        ninjas they no longer have, deploy armies no longer on a card, or be asked to defend
+        where they had no armies) is dropped; what the replay does not check, the pair tests
+        do.  Returns a copy of this match when nothing is hidden from ``seat``."""
         s = self.state
         # targets of a gathered attack or of undisclosed strikes are known not to belong to
         # the attacker / striker: keep them out of the permutation
@@ -1009,22 +1019,135 @@ class JapaneseRisk(Match):
             fixed.update(t for _, t, _ in s["window"]["decl"])
         unknown = [c for c in self.unknown_to(seat) if c not in fixed]
         doc = self.to_dict()
-        if len(unknown) < 2:
-            return type(self).from_dict(doc)
-        perm = list(unknown)
-        rng.shuffle(perm)
-        mapping = dict(zip(unknown, perm, strict=True))
         log = doc["log"]
+        if len(unknown) >= 2:
+            perm = list(unknown)
+            rng.shuffle(perm)
+            mapping = dict(zip(unknown, perm, strict=True))
+            for i, e in enumerate(log):
+                if e["seat"] == CHANCE and e["kind"] == "deal":
+                    # outcome[k] = index into CODES of the k-th dealt card
+                    log[i] = dict(e, outcome=[mapping.get(x + 1, x + 1) - 1 for x in e["outcome"]])
+                    break
+            for e in log:
+                if e["seat"] not in (CHANCE, seat) and e["action"]["type"] == "place":
+                    t = e["action"]["territory"]
+                    e["action"] = dict(e["action"], territory=mapping.get(t, t))
+        base, traj = self._replay_recording(doc)
+        for ninja_log in self._ninja_variants(log, traj, seat, rng):
+            try:
+                return type(self).from_dict(dict(doc, log=ninja_log))
+            except SerializationError:
+                continue
+        return base
+
+    def _replay_recording(self, doc: dict[str, Any]) -> tuple[Self, dict[int, tuple[list[int], ...]]]:
+        """Replay ``doc`` (like :meth:`from_dict`) and record, after the action at each log
+        index, (owner, card armies, ninja reserves)."""
+        forced = [e["outcome"] for e in doc["log"] if e["seat"] == CHANCE]
+        m = type(self)(self.setup, seed=doc["seed"], forced=forced)
+        traj: dict[int, tuple[list[int], ...]] = {}
+        try:
+            for e in doc["log"]:
+                if e["seat"] != CHANCE:
+                    i = len(m.log)
+                    m.apply(self.codec.from_dict(e["action"]), e["seat"])
+                    st = m.state
+                    traj[i] = (list(st["owner"]), list(st["card"]), list(st["reserve"]))
+        except IllegalActionError as exc:
+            raise SerializationError(f"{self.spec.id}: the log does not replay: {exc}") from None
+        if m.log != doc["log"] or m.chance.forced:
+            raise SerializationError(f"{self.spec.id}: the log does not reproduce itself on replay")
+        return m, traj
+
+    def _ninja_variants(self, log: list[dict[str, Any]], traj: dict[int, tuple[list[int], ...]], seat: int,
+                        rng: random.Random) -> list[list[dict[str, Any]]]:
+        """Rewritten logs (all chosen changes, half of them, one) with other ninja secrets
+        for the players other than ``seat`` (see :meth:`hidden_variant`).  ``traj`` (from
+        :meth:`_replay_recording`) rules out changes the replay would refuse anyway: ninjas
+        that are used later, card armies that are deployed or committed later, and any change
+        that would empty a card or fill an empty one while its owner holds it (an owner with
+        armies on the card is asked to defend: the flow would differ, at the end of the log
+        even without a replay error)."""
+        n = self.n_seats
+        later = sorted(traj)
+
+        def span(i: int, t: int, p: int) -> list[int]:
+            """Card armies on ``t`` after each action from ``i`` on while ``p`` owns it."""
+            out = []
+            for j in later:
+                if j < i:
+                    continue
+                owner, card, _ = traj[j]
+                if owner[t] != p:
+                    break
+                out.append(card[t])
+            return out
+
+        def reserve_min(i: int, p: int) -> int:
+            return min((traj[j][2][p] for j in later if j >= i), default=0)
+
+        # income actions of the other players, per round (a round starts with its order roll)
+        rounds: list[list[int]] = [[]]
         for i, e in enumerate(log):
-            if e["seat"] == CHANCE and e["kind"] == "deal":
-                # outcome[k] = index into CODES of the k-th dealt card
-                log[i] = dict(e, outcome=[mapping.get(x + 1, x + 1) - 1 for x in e["outcome"]])
-                break
-        for e in log:
-            if e["seat"] not in (CHANCE, seat) and e["action"]["type"] == "place":
-                t = e["action"]["territory"]
-                e["action"] = dict(e["action"], territory=mapping.get(t, t))
-        return type(self).from_dict(doc)
+            if e["seat"] == CHANCE:
+                if e["kind"] == "order" and (i == 0 or log[i - 1]["seat"] != CHANCE or log[i - 1]["kind"] != "order"):
+                    rounds.append([])
+            elif e["seat"] != seat and e["action"]["type"] in ("place", "ninja"):
+                rounds[-1].append(i)
+        ops: list[tuple[str, int, Any]] = []
+        for idx in rounds:
+            for i in idx:
+                p, a = log[i]["seat"], log[i]["action"]
+                if a["type"] == "ninja":
+                    if reserve_min(i, p) < a["count"]:
+                        continue  # those ninjas strike later
+                    # a card ``p`` puts armies on this round (no battle before the turns begin)
+                    cards = [log[j]["action"]["territory"] for j in idx
+                             if log[j]["seat"] == p and log[j]["action"]["type"] == "place"
+                             and min(span(max(i, j), log[j]["action"]["territory"], p), default=0) >= 1]
+                    if cards:
+                        ops.append(("to_card", i, rng.choice(cards)))
+                elif a["count"] % NINJA_COST == 0 and min(span(i, a["territory"], p), default=0) > a["count"]:
+                    # (the card never runs empty: an owner with armies on the card is asked to defend)
+                    ops.append(("to_ninja", i, None))
+        # windows: runs of n consecutive strike/hold answers (one per seat, in window order)
+        i = 0
+        while i < len(log):
+            if log[i]["seat"] != CHANCE and log[i]["action"]["type"] in ("strike", "hold"):
+                run = range(i, min(i + n, len(log)))
+                for k in run:
+                    e = log[k]
+                    if e["seat"] == seat or e["action"]["type"] != "strike":
+                        continue
+                    a = e["action"]
+                    before = traj[k - 1] if k - 1 in traj else traj[k]
+                    holds = [j for j in run if log[j]["seat"] not in (seat, e["seat"])
+                             and log[j]["action"]["type"] == "hold"
+                             and before[0][a["target"]] != log[j]["seat"]
+                             and traj[j][2][log[j]["seat"]] >= a["count"]
+                             and reserve_min(j, log[j]["seat"]) >= a["count"]]
+                    if holds:
+                        ops.append(("swap", k, rng.choice(holds)))
+                i += n
+            else:
+                i += 1
+        if not ops:
+            return []
+        rng.shuffle(ops)
+        out = []
+        for size in sorted({len(ops), (len(ops) + 1) // 2, 1}, reverse=True):
+            new = [dict(e) for e in log]
+            for kind, i, x in ops[:size]:
+                a = new[i]["action"]
+                if kind == "to_card":
+                    new[i]["action"] = {"type": "place", "territory": x, "count": NINJA_COST * a["count"]}
+                elif kind == "to_ninja":
+                    new[i]["action"] = {"type": "ninja", "count": a["count"] // NINJA_COST}
+                elif a["type"] == "strike" and new[x]["action"]["type"] == "hold":
+                    new[i]["action"], new[x]["action"] = new[x]["action"], a
+            out.append(new)
+        return out
 
 
 def export_for_seat(match: JapaneseRisk, seat: int) -> dict[str, Any]:

@@ -7,11 +7,14 @@ import copy
 import json
 import random
 
+import pytest
+
 from conquest_widget.core.bots import bot_rng
 from conquest_widget.games.japanese_risk.bots import BOTS
 from conquest_widget.games.japanese_risk.engine import (
     CODES,
     NEUTRAL,
+    Hold,
     JapaneseRisk,
     export_for_seat,
 )
@@ -178,3 +181,101 @@ def test_resample_does_not_favour_the_true_state():
     sigma = (base * (1 - base) / (draws * len(unknown))) ** 0.5
     assert abs(rate - base) < 4 * sigma + 0.02, (rate, base)
     assert exact == 0
+
+
+# ------------------------------------------------------------ ninja secrets in hidden_variant
+def _ninja_game(rng: random.Random, stop_at: int) -> JapaneseRisk:
+    """Random-legal play, except that a player at a ninja window holds half of the time
+    (uniform play strikes at once with every ninja, so reserves rarely last a window)."""
+    n = rng.choice([3, 4, 5])
+    m = JapaneseRisk(JapaneseRisk.random_setup(rng, n), seed=rng.randrange(2**31))
+    for _ in range(stop_at):
+        if m.outcome() is not None:
+            break
+        seat = rng.choice(m.to_act())
+        legal = m.legal_actions(seat)
+        holds = [a for a in legal if isinstance(a, Hold)]
+        m.apply(holds[0] if holds and rng.random() < 0.5 else rng.choice(legal), seat)
+    return m
+
+
+def _ninja_secrets(m: JapaneseRisk, seat: int) -> tuple:
+    """What ``seat`` may not know about ninjas: the other players' reserves and purchases,
+    and whose the ninjas on the board are (its own ones excepted)."""
+    s = m.state
+    others = [p for p in range(m.n_seats) if p != seat]
+    return ([s["reserve"][p] for p in others], [s["bought"][p] for p in others],
+            [[o for o in s["ninjas"][c] if o != seat] for c in CODES])
+
+
+def test_hidden_variant_varies_ninja_secrets():
+    """hidden_variant also rewrites the other players' ninja secrets (reserve ninjas <->
+    card armies, a strike attributed to another player who held), and the pair still looks
+    the same to the seat (view, public view, events, legal actions, bot choices)."""
+    rng = random.Random(14)
+    varied = owners_varied = 0
+    n = 120
+    for k in range(n):
+        m = _ninja_game(rng, rng.randrange(50, 600))
+        seat = rng.randrange(m.n_seats)
+        v = m.hidden_variant(seat, rng)
+        assert _dump(m.view(seat)) == _dump(v.view(seat))
+        assert _dump(m.view(None)) == _dump(v.view(None))
+        assert _dump(m.events_for(seat)) == _dump(v.events_for(seat))
+        assert m.to_act() == v.to_act()
+        if seat in m.to_act() and m.outcome() is None:
+            assert m.legal_actions(seat) == v.legal_actions(seat)
+            if k % 5 == 0:
+                for factory in BOTS.values():
+                    a1 = factory().choose(m.view(seat), m.legal_actions(seat), bot_rng(3, seat, len(m.log)))
+                    a2 = factory().choose(v.view(seat), v.legal_actions(seat), bot_rng(3, seat, len(v.log)))
+                    assert a1 == a2
+        mine, theirs = _ninja_secrets(m, seat), _ninja_secrets(v, seat)
+        varied += mine != theirs
+        owners_varied += mine[2] != theirs[2]
+        # the seat's own ninjas never change
+        assert m.state["reserve"][seat] == v.state["reserve"][seat]
+        assert m.state["bought"][seat] == v.state["bought"][seat]
+        assert [o.count(seat) for o in m.state["ninjas"]] == [o.count(seat) for o in v.state["ninjas"]]
+    print(f"ninja secrets varied in {varied} of {n} variants, board ninja owners in {owners_varied}")
+    assert varied >= 5, varied
+
+
+class _LeakyRisk(JapaneseRisk):
+    """A broken engine for the test below: ``view(seat)`` adds one ninja secret."""
+
+    leak = "reserve"
+
+    def view(self, seat):
+        v = super().view(seat)
+        s = self.state
+        if seat is not None:
+            if self.leak == "reserve":
+                v["reserves"] = list(s["reserve"])
+            elif self.leak == "bought":
+                v["bought"] = list(s["bought"])
+            else:
+                v["ninja_owners"] = [sorted(o) for o in s["ninjas"]]
+        return v
+
+
+@pytest.mark.parametrize("leak", ["reserve", "bought"])
+def test_a_ninja_leak_in_the_view_fails_the_pair_test(leak, monkeypatch):
+    """If view(seat) showed another player's reserve, purchases or ninja owners, the pair
+    test with hidden_variant would catch it (and the real view passes the same pairs)."""
+    monkeypatch.setattr(_LeakyRisk, "leak", leak)
+    rng = random.Random(41)
+    caught = 0
+    for _ in range(100):
+        m = _ninja_game(rng, rng.randrange(100, 600))
+        seat = rng.randrange(m.n_seats)
+        state = rng.getstate()
+        v = m.hidden_variant(seat, rng)
+        assert _dump(m.view(seat)) == _dump(v.view(seat))
+        rng.setstate(state)  # the same variant, through the leaky engine
+        lm = _LeakyRisk.from_dict(m.to_dict())
+        lv = lm.hidden_variant(seat, rng)
+        caught += _dump(lm.view(seat)) != _dump(lv.view(seat))
+        if caught >= 2:
+            break
+    assert caught >= 2, f"the pair test missed a {leak} leak"
