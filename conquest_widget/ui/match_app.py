@@ -30,6 +30,13 @@ from conquest_widget.errors import ConquestError
 from conquest_widget.saves import SaveStore
 from conquest_widget.ui.controller import MatchController
 from conquest_widget.ui.game_ui import HUMAN, GameUI, Option, SeatChoice
+from conquest_widget.ui.sound import (
+    GAME_EFFECTS,
+    SoundControls,
+    label,
+    pick_effects,
+    sound_preference,
+)
 from conquest_widget.ui.text import t
 
 SPEEDS = ("instant", "fast", "normal")
@@ -66,7 +73,17 @@ class MatchApp(W.VBox):
         self.message = W.HTML()
         self.message.add_class("cw-message")
         self.body = W.VBox()
-        super().__init__([self.title, self.message, self.body], **kwargs)
+        # the bar: the title, and sound (issue 16) switched and set here, remembered in the
+        # preferences (shared with every game of the save folder)
+        sound = sound_preference(self._preferences())
+        self.sound_controls = SoundControls(enabled=sound["enabled"], volume=sound["volume"], lang=lang)
+        self.sound_controls.on_change(self._remember_sound)
+        self.sound = self.sound_controls.sound
+        self._sound_seen, self._sound_who, self._sound_mine, self._sound_over = 0, None, False, False
+        self.bar = W.HBox([self.title, self.sound_controls],
+                          layout=W.Layout(justify_content="space-between", align_items="center"))
+        self.bar.add_class("cw-bar")
+        super().__init__([self.bar, self.message, self.body], **kwargs)
         self.add_class("cw-match-app")
         self.add_class(f"cw-app-{self.ui.game}")
         self.show_start()
@@ -85,6 +102,7 @@ class MatchApp(W.VBox):
     def set_lang(self, lang: str) -> None:
         """Switch between English (``"en"``) and Japanese (``"ja"``)."""
         self.lang = lang
+        self.sound_controls.set_lang(lang)
         if self.board is not None and hasattr(self.board, "set_lang"):
             self.board.set_lang(lang)
         {"start": self.show_start, "setup": self._redraw_setup, "play": self._redraw_play,
@@ -317,6 +335,8 @@ class MatchApp(W.VBox):
         self.controller.observe(self._on_busy, names="cpu_busy")
         self._redraw_play()
         self._autosave()
+        self._sound_seen, self._sound_who, self._sound_mine, self._sound_over = 0, None, False, self.controller.is_over
+        self._sound_news()
         self.controller.start_cpus()
 
     def _redraw_play(self) -> None:
@@ -367,8 +387,58 @@ class MatchApp(W.VBox):
             self._say()
         self._redraw_play()
         self._autosave()
+        self._sound_news()
         if c.is_over:
             self.show_results()
+
+    # ------------------------------------------------------------ sound
+    def _preferences(self) -> dict[str, Any]:
+        if self.store is None:
+            return {}
+        try:
+            return self.store.preferences()
+        except ConquestError:
+            return {}  # an unreadable preferences file: play goes on with the defaults
+
+    def _remember_sound(self, setting: dict[str, Any]) -> None:
+        if self.store is None:
+            return
+        try:
+            self.store.save_preferences({**self._preferences(), "sound": setting})
+        except ConquestError as exc:
+            self._say(self._t("error", text=str(exc)), problem=True)
+
+    def _sound_news(self) -> None:
+        """Sound the published change: the effects of the game's new events (its
+        ``GameUI.sounds`` if it has one, else :data:`~conquest_widget.ui.sound.GAME_EFFECTS`),
+        the turn chime and "<name>'s turn" when the viewer comes to act, the end fanfare
+        and the winners at the end.  Events are followed per viewer (a hidden-information
+        game shows each seat its own list): when the viewer or the cover changes, only the
+        turn and the end are sounded."""
+        c = self.controller
+        if c is None:
+            return
+        who = (c.viewer, c.cover)
+        new = c.events[self._sound_seen:] if who == self._sound_who and len(c.events) >= self._sound_seen else []
+        self._sound_seen, self._sound_who = len(c.events), who
+        mapping = getattr(self.ui, "sounds", None) or GAME_EFFECTS.get(self.ui.game, {})
+        found = {mapping[e["type"]] for e in new if isinstance(e, dict) and e.get("type") in mapping}
+        said = []
+        mine = bool(c.legal) and not c.cover and not c.is_over
+        if mine and not self._sound_mine and c.viewer is not None:
+            found.add("turn_start")
+            said.append(label("your_turn", self.lang, name=self._seats[c.viewer].name))
+        self._sound_mine = mine
+        if c.is_over and not self._sound_over:
+            self._sound_over = True
+            found.add("game_end")
+            ranks = (c.outcome() or {"ranks": []})["ranks"]
+            names = ("・" if self.lang == "ja" else ", ").join(self._seats[i].name for i, r in enumerate(ranks) if r == 1)
+            said.append(label("game_over", self.lang, names=names))
+        for effect, delay in pick_effects(found):
+            self.sound.play(effect, delay=delay)
+        if said:
+            self.sound.say(("。" if self.lang == "ja" else ". ").join(said))
 
     def _on_busy(self, change: Any) -> None:
         self.busy.value = f"<i>{html_text(self._t('cpu_playing'))}</i>" if change["new"] else ""

@@ -35,6 +35,7 @@ from collections import deque
 from typing import Any
 
 import anywidget
+import ipywidgets as W
 from traitlets import Bool, Float, TraitError, Unicode, validate
 
 from conquest_widget.errors import ConquestError
@@ -284,6 +285,61 @@ _ESM = "\n".join(
 ).replace("__EFFECTS__", json.dumps(EFFECTS, separators=(",", ":"))).replace("__LOG_SIZE__", str(PAGE_LOG_SIZE))
 
 
+#: one action plays its most important effect (the first of these that it produced); the
+#: next turn's chime follows after TURN_CHIME_DELAY seconds
+EFFECT_PRIORITY = ("game_end", "battle_won", "battle_lost", "battle", "region", "upgrade", "claim", "roll", "step")
+TURN_CHIME_DELAY = 0.6
+
+#: the games hosted by the shell: engine event type -> effect (played by MatchApp; a
+#: game's turn start and the end are also found without them)
+GAME_EFFECTS: dict[str, dict[str, str]] = {
+    "codex": {"turn": "turn_start", "roll": "roll", "buy": "claim", "place": "step", "eliminated": "battle",
+              "end": "game_end"},
+    "japanese_risk": {"turn": "turn_start", "captured": "claim", "battle_round": "battle",
+                      "castle_built": "upgrade", "game_over": "game_end"},
+    "conquest_cards": {"draw": "step", "place": "step", "play": "claim", "joker": "upgrade", "over": "game_end"},
+}
+
+#: the words of the sound controls and of the shell's announcements: key -> (English, Japanese)
+LABELS: dict[str, tuple[str, str]] = {
+    "sound_on": ("🔊 Sound", "🔊 音あり"),
+    "sound_off": ("🔇 Sound", "🔇 音なし"),
+    "sound_tip": ("Sound effects and spoken announcements (they start after your first click on the page)",
+                  "効果音と音声案内（ページを一度クリックすると鳴り始めます）"),
+    "volume": ("Volume", "音量"),
+    "your_turn": ("{name}'s turn", "{name}の番です"),
+    "game_over": ("Game over. Winner: {names}", "ゲーム終了。勝者は{names}"),
+}
+
+
+def label(key: str, lang: str, **fmt: Any) -> str:
+    """A word of :data:`LABELS` in ``lang`` ("en" or "ja").
+
+    >>> label("your_turn", "ja", name="Ann")
+    'Annの番です'
+    """
+    en, ja = LABELS[key]
+    text = ja if lang == "ja" else en
+    return text.format(**fmt) if fmt else text
+
+
+def pick_effects(found: set[str] | frozenset[str]) -> list[tuple[str, float]]:
+    """The effects one action plays, as ``(effect, delay)``: the most important of
+    ``found`` (see :data:`EFFECT_PRIORITY`), then the turn chime if a turn started (not
+    after the end).
+
+    >>> pick_effects({"claim", "upgrade", "turn_start"})
+    [('upgrade', 0.0), ('turn_start', 0.6)]
+    >>> pick_effects({"turn_start"}), pick_effects({"game_end", "turn_start"}), pick_effects(set())
+    ([('turn_start', 0.0)], [('game_end', 0.0)], [])
+    """
+    main = next((e for e in EFFECT_PRIORITY if e in found), None)
+    effects = [] if main is None else [(main, 0.0)]
+    if "turn_start" in found and main != "game_end":
+        effects.append(("turn_start", TURN_CHIME_DELAY if effects else 0.0))
+    return effects
+
+
 class Sound(anywidget.AnyWidget):
     """Plays the effects of :data:`EFFECTS` and speaks text in the browser (see the module
     docstring).  Put it in the displayed widget tree (it draws nothing) and call
@@ -361,10 +417,66 @@ __all__ = [
     "DEFAULT_ENABLED",
     "DEFAULT_VOLUME",
     "EFFECTS",
+    "EFFECT_PRIORITY",
+    "GAME_EFFECTS",
+    "LABELS",
     "Sound",
+    "SoundControls",
     "SoundPreferenceError",
     "UnknownEffectError",
     "check_sound_preference",
     "check_volume",
+    "label",
+    "pick_effects",
     "sound_preference",
 ]
+
+
+class SoundControls(W.HBox):
+    """The switch (a speaker toggle) and the volume slider for a :class:`Sound`, which it
+    holds as ``sound`` (displayed with it).  ``on_change(callback)``: called with
+    ``{"enabled", "volume"}`` after the player changes either (to remember it).
+
+        >>> bar = SoundControls(enabled=False, volume=0.3, lang="ja")
+        >>> bar.toggle.description, bar.slider.description, bar.sound.enabled
+        ('🔇 音なし', '音量', False)
+        >>> seen = []; bar.on_change(seen.append); bar.toggle.value = True
+        >>> seen, bar.sound.enabled, bar.toggle.description
+        ([{'enabled': True, 'volume': 0.3}], True, '🔊 音あり')
+    """
+
+    def __init__(self, *, enabled: bool = DEFAULT_ENABLED, volume: float = DEFAULT_VOLUME, lang: str = "en",
+                 **kwargs: Any) -> None:
+        self.sound = Sound(enabled=enabled, volume=volume, lang=lang)
+        self.toggle = W.ToggleButton(value=enabled, layout=W.Layout(width="auto"))
+        self.toggle.add_class("cw-sound-toggle")
+        self.slider = W.FloatSlider(value=self.sound.volume, min=0.0, max=1.0, step=0.05, readout=False,
+                                    continuous_update=False, layout=W.Layout(width="170px"))
+        self.slider.add_class("cw-sound-volume")
+        self._callbacks: list[Any] = []
+        kwargs.setdefault("layout", W.Layout(align_items="center"))
+        super().__init__([self.toggle, self.slider, self.sound], **kwargs)
+        self.add_class("cw-sound-controls")
+        self.set_lang(lang)
+        self.toggle.observe(self._changed, names="value")
+        self.slider.observe(self._changed, names="value")
+
+    def on_change(self, callback: Any) -> None:
+        """Call ``callback({"enabled": bool, "volume": float})`` after each change by the player."""
+        self._callbacks.append(callback)
+
+    def set_lang(self, lang: str) -> None:
+        """Label the controls (and speak) in ``lang``."""
+        self.sound.lang = lang
+        self.toggle.description = label("sound_on" if self.toggle.value else "sound_off", lang)
+        self.toggle.tooltip = label("sound_tip", lang)
+        self.slider.description = label("volume", lang)
+
+    def _changed(self, _: Any = None) -> None:
+        with self.sound.hold_sync():
+            self.sound.enabled = self.toggle.value
+            self.sound.volume = self.slider.value
+        setting = {"enabled": self.sound.enabled, "volume": self.sound.volume}
+        for callback in self._callbacks:
+            callback(setting)
+        self.set_lang(self.sound.lang)  # after remembering: the new label shows it is kept

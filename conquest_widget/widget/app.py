@@ -20,7 +20,7 @@ from conquest_widget.errors import ConquestError
 from conquest_widget.games.japan_conquest.actions import Step
 from conquest_widget.games.japan_conquest.text import pref_name, region_name, t
 from conquest_widget.saves import DEFAULT_DIRECTORY, SaveStore
-from conquest_widget.ui.sound import Sound, sound_preference
+from conquest_widget.ui.sound import Sound, pick_effects, sound_preference
 from conquest_widget.widget.map_view import MAP_HEIGHT, MapView
 from conquest_widget.widget.panels import (
     BattlePanel,
@@ -51,10 +51,6 @@ EVENT_EFFECTS = {
     "roll": "roll", "claimed": "claim", "captured": "claim", "upgraded": "upgrade", "battle_start": "battle",
     "region_gained": "region", "full_control_gained": "region", "turn_start": "turn_start", "game_end": "game_end",
 }
-#: one action plays its most important effect (first in this order); the next player's
-#: turn chime follows it after TURN_CHIME_DELAY seconds
-EFFECT_PRIORITY = ("game_end", "battle_won", "battle_lost", "battle", "region", "upgrade", "claim", "roll", "step")
-TURN_CHIME_DELAY = 0.6
 
 
 def japan_sounds(game: Any, events: list[dict], action: Any, lang: str) -> tuple[list[tuple[str, float]], str]:
@@ -103,11 +99,7 @@ def japan_sounds(game: Any, events: list[dict], action: Any, lang: str) -> tuple
                 said.append(t("say_game_end", lang, winners=winners))
     if isinstance(action, Step):
         found.add("step")
-    main = next((e for e in EFFECT_PRIORITY if e in found), None)
-    effects = [] if main is None else [(main, 0.0)]
-    if "turn_start" in found and main != "game_end":
-        effects.append(("turn_start", TURN_CHIME_DELAY if effects else 0.0))
-    return effects, ("。" if lang == "ja" else ". ").join(said)
+    return pick_effects(found), ("。" if lang == "ja" else ". ").join(said)
 
 
 @atexit.register
@@ -340,8 +332,8 @@ class JapanConquestApp(W.VBox):
         with self.sound.hold_sync():
             self.sound.enabled = self.sound_toggle.value
             self.sound.volume = self.volume_slider.value
-        self._relabel_sound()
         self._save_preferences(sound={"enabled": self.sound.enabled, "volume": self.sound.volume})
+        self._relabel_sound()  # after the write: the new label shows the setting is remembered
 
     def _relabel_sound(self) -> None:
         lang = self.controller.lang

@@ -317,3 +317,66 @@ def test_one_action_plays_its_most_important_effect():
     assert japan_sounds(g, events, Step(11), "en")[0] == [("upgrade", 0.0)]
     assert japan_sounds(g, [], Step(11), "en")[0] == [("step", 0.0)]
     assert japan_sounds(g, [], Roll(1), "en") == ([], "")
+
+
+# --------------------------------------------------------------- the shared shell
+def _codex(tmp_path, seed: int = 7):
+    from conquest_widget.games.codex.widget import App
+
+    app = App(save_dir=tmp_path)
+    app.new_game()
+    app.n_players.value = 2
+    app.seat_rows[1][1].value = "easy"
+    app.option_widgets["k"].value = 3
+    app.speed.value = "instant"
+    app.seed.value = str(seed)
+    return app
+
+
+def test_the_shell_bar_has_the_switch_and_remembers_it(tmp_path):
+    app = _codex(tmp_path)
+    controls = app.sound_controls
+    assert controls in app.bar.children and app.bar in app.children
+    assert controls.toggle.description == "🔊 Sound" and app.sound.enabled
+    controls.toggle.value = False
+    controls.slider.value = 0.8
+    assert SaveStore(tmp_path).preferences()["sound"] == {"enabled": False, "volume": 0.8}
+    app.set_lang("ja")
+    assert (controls.toggle.description, controls.slider.description, app.sound.lang) == ("🔇 音なし", "音量", "ja")
+    # the same folder's Japan Conquest app reads the same setting
+    assert JapanConquestApp(save_dir=tmp_path).sound.volume == 0.8
+    again = _codex(tmp_path)
+    assert (again.sound.enabled, again.sound_controls.slider.value) == (False, 0.8)
+
+
+def test_a_hosted_game_sounds_the_turn_its_events_and_the_end(tmp_path):
+    import random
+
+    app = _codex(tmp_path)
+    app.start()
+    c = app.controller
+    sent = app.sound.sent
+    assert {"type": "play", "effect": "turn_start", "delay": 0.0} in sent
+    assert {"type": "say", "text": "Ann's turn", "lang": "en"} in sent
+    rng = random.Random(3)
+    for _ in range(5000):
+        if c.is_over:
+            break
+        c.act(rng.choice(c.legal))
+    assert c.is_over and app.screen == "results"
+    effects = [m["effect"] for m in sent if m["type"] == "play"]
+    assert effects[-1] == "game_end" and "roll" in effects
+    last = [m["text"] for m in sent if m["type"] == "say"][-1]
+    assert last.startswith("Game over. Winner: ")
+
+
+def test_a_hosted_game_is_silent_with_sound_off(tmp_path):
+    app = _codex(tmp_path)
+    app.sound_controls.toggle.value = False
+    app.start()
+    c = app.controller
+    for _ in range(30):
+        if c.is_over or not c.legal:
+            break
+        c.act(c.legal[0])
+    assert list(app.sound.sent) == []
