@@ -60,7 +60,7 @@ def _okinawa(lon: float, lat: float) -> tuple[float, float]:
     return (ox + (lon - ox) * _OKINAWA_SCALE + _OKINAWA_SHIFT[0], oy + (lat - oy) * _OKINAWA_SCALE + _OKINAWA_SHIFT[1])
 
 CSS = """<style>
-.cw-story { font: 13px/1.4 sans-serif; color: #222; margin-top: 10px; }
+.cw-story { font: 13px/1.4 sans-serif; color: #222; margin: 10px 0 16px; }
 .cw-story h4 { margin: 12px 0 4px; font-size: 14px; }
 .cw-story svg { display: block; }
 .cw-story-row { display: flex; flex-wrap: wrap; gap: 10px 24px; align-items: flex-start; }
