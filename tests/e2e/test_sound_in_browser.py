@@ -8,6 +8,7 @@ can make a sound (headless chromium has WebAudio but no speech voices).
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -85,6 +86,7 @@ def test_a_roll_sounds_with_sound_on_and_not_with_sound_off(app: AppPage, served
     app.click_prefecture(legal[0])
     expect(app.button("Undo Step")).to_be_enabled()
     after = _sounds(app)
+    (artifacts / "sound-log.json").write_text(json.dumps(after, ensure_ascii=False, indent=1), encoding="utf-8")
     assert len(after) == before, after[before:]
     assert page.page_errors == []  # type: ignore[attr-defined]
 
