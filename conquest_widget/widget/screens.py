@@ -17,7 +17,7 @@ from conquest_widget.games.japan_conquest.rules import (
     STRATEGIES,
 )
 from conquest_widget.games.japan_conquest.setup import DEFAULT_COLOURS
-from conquest_widget.games.japan_conquest.story import game_story
+from conquest_widget.games.japan_conquest.story import GameStory, game_story
 from conquest_widget.games.japan_conquest.text import pref_name, t
 from conquest_widget.maps.japan.board import japan
 from conquest_widget.widget.story_view import story_html
@@ -248,8 +248,9 @@ class ResultsScreen(W.VBox):
         self.table = plain(W.HTML)
         self.story = plain(W.HTML)
         self.story.add_class("cw-results-story")
+        self._story: GameStory | None = None
         self._story_game: Any = None
-        self._story_key: tuple | None = None
+        self._story_key: int | None = None
         self.again_button = W.Button(layout=button_layout(), button_style="primary", style=shared_style(W.Button))
         self.start_button = W.Button(layout=button_layout(), style=shared_style(W.Button))
         self.again_button.on_click(lambda _: c.same_setup_again())
@@ -266,7 +267,7 @@ class ResultsScreen(W.VBox):
         if g is None or not g.is_over:
             self.table.value = ""
             self.story.value = ""  # the story holds every total: never before the game is over
-            self._story_game, self._story_key = None, None
+            self._story = self._story_game = self._story_key = None
             return
         rows = "".join(
             f'<tr data-seat="{r["seat"]}"><td>{r["rank"]}</td><td>{name_html(r["name"])}</td><td>{r["score"]}</td></tr>'
@@ -278,7 +279,6 @@ class ResultsScreen(W.VBox):
             f"<h3>{t('results', lang)}</h3><p><b>{html.escape(headline)}</b></p><div class='cw-score'><table>"
             f"<tr><th>{t('rank', lang)}</th><th>{t('players', lang)}</th><th>{t('score', lang)}</th></tr>{rows}</table></div>"
         )
-        key = (len(g.log), lang)
-        if self._story_game is not g or key != self._story_key:  # replayed once per finished game and language, not per refresh
-            self.story.value = story_html(game_story(g), lang)
-            self._story_game, self._story_key = g, key
+        if self._story_game is not g or self._story_key != len(g.log):  # replayed once per finished game
+            self._story, self._story_game, self._story_key = game_story(g), g, len(g.log)
+        self.story.value = story_html(self._story, lang)

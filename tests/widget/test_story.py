@@ -210,3 +210,19 @@ def test_the_results_screen_does_not_balloon_the_wire(tmp_path):
     print(f"story {story_bytes:,} B; showing the results: {wire.summary()}")
     assert story_bytes <= 45_000
     assert wire.data <= 60_000, wire.summary()
+
+
+def test_the_story_is_replayed_once_per_finished_game(tmp_path, monkeypatch):
+    from conquest_widget.widget import screens
+
+    calls = []
+    monkeypatch.setattr(screens, "game_story", lambda g: calls.append(g) or game_story(g))
+    app = JapanConquestApp(save_dir=tmp_path / "saves")
+    c = app.controller
+    c.new_game(GameSetup(players=(PlayerSetup("A", 13, cpu=True), PlayerSetup("B", 27, cpu=True)), turns=5, seed=2))
+    first = c.game
+    c.lang = "ja"
+    c.lang = "en"
+    assert calls == [first]
+    app.results_screen.again_button.click()  # a new game with the same setup: its own story
+    assert c.game is not first and calls == [first, c.game]
