@@ -63,6 +63,21 @@ _POINT_JS = """
 """
 
 
+# codes of prefecture paths whose box is not inside the map container's box (page pixels)
+_OUTSIDE_JS = """
+() => {
+  const box = document.querySelector('.cw-prefecture-map .leaflet-container').getBoundingClientRect();
+  const out = [];
+  for (const p of document.querySelectorAll('path.cw-pref')) {
+    const r = p.getBoundingClientRect();
+    if (r.left < box.left || r.right > box.right || r.top < box.top || r.bottom > box.bottom || r.width === 0)
+      out.push([p.getAttribute('class'), Math.round(r.top), Math.round(r.bottom), Math.round(box.top), Math.round(box.bottom)]);
+  }
+  return out;
+}
+"""
+
+
 def shot(page: Page, artifacts: Path, name: str) -> None:
     page.screenshot(path=str(artifacts / f"risk-{name}.png"), full_page=True)
 
@@ -187,6 +202,10 @@ def test_a_whole_risk_game_against_a_cpu(page: Page, voila_url: str, served_dir:
     page.get_by_role("button", name="Start", exact=True).click()
     expect(page.locator("path.cw-pref")).to_have_count(47)
     assert page.locator(".leaflet-tile").count() == 0                        # no tiles: offline
+    # the map opens on all 47 prefectures: Okinawa (47) and the rest lie inside the map's box
+    page.wait_for_timeout(500)  # Leaflet settles its first view
+    shot(page, artifacts, "01b-board")
+    assert page.evaluate(_OUTSIDE_JS) == []
     seen = play_game(page, artifacts)
     assert {"income", "turn"} <= seen
     results = page.locator(".cw-results")

@@ -23,7 +23,10 @@ re-sending geometry.  Every polygon's SVG path carries the stable CSS classes
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Callable, Mapping
+from functools import cache
 from typing import Any
 
 import ipyleaflet as L
@@ -35,7 +38,7 @@ from conquest_widget.errors import ConquestError
 from conquest_widget.maps.japan.board import japan
 from conquest_widget.maps.japan.geo import prefecture_shapes
 
-__all__ = ["BASE_STYLE", "STYLE_KEYS", "PrefectureMap", "PrefecturePolygon"]
+__all__ = ["BASE_STYLE", "STYLE_KEYS", "PrefectureMap", "PrefecturePolygon", "fit_view", "japan_bounds", "visible_bounds"]
 
 #: the style traits :meth:`PrefectureMap.apply_styles` may set
 STYLE_KEYS = ("fill_color", "fill_opacity", "color", "weight", "dash_array", "opacity")
@@ -43,6 +46,70 @@ STYLE_KEYS = ("fill_color", "fill_opacity", "color", "weight", "dash_array", "op
 BASE_STYLE: dict[str, Any] = {"fill_color": "#efe9da", "fill_opacity": 0.75, "color": "#6b6b6b", "weight": 1,
                               "dash_array": None, "opacity": 1.0}
 CENTER = [37.0, 137.5]
+#: the default view keeps every prefecture at least this far from the map's edges
+FIT_MARGIN_PX = 20
+#: the narrowest map the default view is fitted for (the height is the map's own)
+FIT_MIN_WIDTH_PX = 480
+#: Leaflet's zoom step on this map
+ZOOM_SNAP = 0.25
+
+
+def _merc(lat: float) -> float:
+    return math.log(math.tan(math.pi / 4 + math.radians(lat) / 2))
+
+
+def _unmerc(y: float) -> float:
+    return math.degrees(2 * math.atan(math.exp(y)) - math.pi / 2)
+
+
+@cache
+def japan_bounds() -> tuple[tuple[float, float], tuple[float, float]]:
+    """``((south, west), (north, east))`` of all 47 prefecture geometries (Okinawa's main
+    island to Hokkaido).
+
+    >>> (s, w), (n, e) = japan_bounds(); round(s, 1), round(n, 1)
+    (26.1, 45.5)
+    """
+    shapes = prefecture_shapes()
+    b = [shapes[c].bounds for c in shapes]
+    return (min(x[1] for x in b), min(x[0] for x in b)), (max(x[3] for x in b), max(x[2] for x in b))
+
+
+def fit_view(height_px: float, width_px: float = FIT_MIN_WIDTH_PX, margin_px: float = FIT_MARGIN_PX,
+             bounds: tuple[tuple[float, float], tuple[float, float]] | None = None) -> tuple[list[float], float]:
+    """``(center, zoom)`` of a Leaflet map of ``height_px`` x ``width_px`` pixels showing all
+    of ``bounds`` (default: :func:`japan_bounds`) with ``margin_px`` to spare, at the largest
+    zoom on the map's 0.25 steps (Web Mercator: 256 * 2**zoom pixels round the world).
+
+    >>> center, zoom = fit_view(660); zoom, [round(x, 2) for x in center]
+    (5.0, [36.4, 136.73])
+    """
+    (s, w), (n, e) = bounds or japan_bounds()
+    per_unit = 256 / (2 * math.pi)  # pixels per Mercator unit at zoom 0
+    z_h = math.log2((height_px - 2 * margin_px) / (per_unit * (_merc(n) - _merc(s))))
+    z_w = math.log2((width_px - 2 * margin_px) / (per_unit * math.radians(e - w)))
+    zoom = math.floor(min(z_h, z_w) / ZOOM_SNAP) * ZOOM_SNAP
+    return [_unmerc((_merc(s) + _merc(n)) / 2), (w + e) / 2], zoom
+
+
+def visible_bounds(center: list[float], zoom: float, height_px: float,
+                   width_px: float = FIT_MIN_WIDTH_PX) -> tuple[tuple[float, float], tuple[float, float]]:
+    """``((south, west), (north, east))`` a Leaflet map of that size shows at ``center`` and
+    ``zoom`` (the inverse of :func:`fit_view`, for tests).
+
+    >>> (s, w), (n, e) = visible_bounds(*fit_view(660), 660)
+    >>> s < japan_bounds()[0][0] and n > japan_bounds()[1][0]
+    True
+    """
+    scale = 256 / (2 * math.pi) * 2 ** zoom
+    y = _merc(center[0])
+    half_h, half_w = height_px / 2 / scale, math.degrees(width_px / 2 / scale)
+    return (_unmerc(y - half_h), center[1] - half_w), (_unmerc(y + half_h), center[1] + half_w)
+
+
+def _pixels(height: str) -> float | None:
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)px\s*", height)
+    return float(m.group(1)) if m else None
 
 
 class PrefecturePolygon(L.Polygon):
@@ -77,15 +144,22 @@ def label_point(code: int) -> list[float]:
 class PrefectureMap(W.VBox):
     """The 47 prefectures on an ipyleaflet map (see the module docstring).
 
+    Without ``center`` and ``zoom`` (and with a height in pixels) the map opens on a view
+    that shows all 47 prefectures, Okinawa to Hokkaido (:func:`fit_view`), for any width of
+    at least ``FIT_MIN_WIDTH_PX``.
+
     ``sea_links`` draws the board's sea connections as dashed lines; ``labels`` adds one
     marker per prefecture whose HTML :meth:`set_labels` changes (clicking a label counts
     as clicking its prefecture).
     """
 
     def __init__(self, *, height: str = "520px", sea_links: bool = True, labels: bool = True,
-                 zoom: float = 5, center: list[float] | None = None, **kwargs: Any) -> None:
+                 zoom: float | None = None, center: list[float] | None = None, **kwargs: Any) -> None:
+        if zoom is None and center is None and _pixels(height):
+            # every prefecture in view, Okinawa included (:func:`fit_view`)
+            center, zoom = fit_view(_pixels(height))
         self.map = L.Map(
-            center=center or CENTER, zoom=zoom, zoom_snap=0.25, zoom_delta=0.5, min_zoom=4, max_zoom=10, scroll_wheel_zoom=True,
+            center=center or CENTER, zoom=5 if zoom is None else zoom, zoom_snap=0.25, zoom_delta=0.5, min_zoom=4, max_zoom=10, scroll_wheel_zoom=True,
             keyboard=False, double_click_zoom=False, layers=(), attribution_control=False,
             layout=W.Layout(height=height, width="100%", flex="0 0 auto"),
         )

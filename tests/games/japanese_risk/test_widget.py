@@ -30,7 +30,12 @@ from conquest_widget.games.japanese_risk.widget.board import (
     MOVE_BORDER,
 )
 from conquest_widget.maps.japan.board import japan
-from conquest_widget.maps.japan.prefecture_map import PrefectureMap
+from conquest_widget.maps.japan.geo import prefecture_shapes
+from conquest_widget.maps.japan.prefecture_map import (
+    FIT_MIN_WIDTH_PX,
+    PrefectureMap,
+    visible_bounds,
+)
 from conquest_widget.ui.controller import MatchController
 from conquest_widget.ui.game_ui import SeatChoice
 
@@ -441,6 +446,35 @@ def test_prefecture_map_rejects_bad_codes_and_keys() -> None:
     with pytest.raises(ConquestError, match="labels=False"):
         pm.set_labels({1: "x"})
     assert all(p.class_name == f"cw-pref cw-pref-{c}" for c, p in pm.polygons.items())
+
+
+def _in_view(center, zoom, height, width, margin_deg: float = 0.0) -> list[int]:
+    """Prefectures whose whole polygon lies inside the view (with ``margin_deg`` to spare)."""
+    (s, w), (n, e) = visible_bounds(center, zoom, height, width)
+    out = []
+    for code, geom in prefecture_shapes().items():
+        lon0, lat0, lon1, lat1 = geom.bounds
+        if s + margin_deg <= lat0 and lat1 <= n - margin_deg and w + margin_deg <= lon0 and lon1 <= e - margin_deg:
+            out.append(code)
+    return out
+
+
+@pytest.mark.parametrize("width", [FIT_MIN_WIDTH_PX, 700, 1000, 1400])
+def test_the_board_map_opens_on_all_47_prefectures_okinawa_included(width) -> None:
+    """The Risk board's map opens on a view that contains every prefecture's polygon,
+    Okinawa (47) included, at the board's height and any width from FIT_MIN_WIDTH_PX on,
+    with a margin of half a degree (about 11 pixels at zoom 5; the fit keeps FIT_MARGIN_PX)."""
+    c = MatchController(JapaneseRisk(RiskSetup(("Ann", "Ben")), seed=1), humans={0})
+    board = RiskBoard(c, "en")
+    lmap = board.map.map
+    height = float(lmap.layout.height.removesuffix("px"))
+    visible = _in_view(list(lmap.center), lmap.zoom, height, width, margin_deg=0.5)
+    assert 47 in visible
+    assert sorted(visible) == list(range(1, 48))
+    # the view the board had before (Okinawa cut off at the bottom in the page) kept neither
+    # Okinawa nor eastern Hokkaido half a degree clear of the edges: this test tells them apart
+    old = _in_view([36.0, 136.2], 5.25, height, FIT_MIN_WIDTH_PX, margin_deg=0.5)
+    assert 47 not in old and 1 not in old
 
 
 # ------------------------------------------------------------------ the shell's pieces

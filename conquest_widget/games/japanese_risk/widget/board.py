@@ -114,7 +114,7 @@ class RiskBoard(W.VBox):
         self._version = -1
         self._acting = False
         self._mode = ""
-        self.map = PrefectureMap(height="660px", center=[36.0, 136.2], zoom=5.25)
+        self.map = PrefectureMap(height="660px")  # fitted: all 47 prefectures, Okinawa included
         self.map.on_region_click(self.click)
         self.status = W.HTML()
         self.status.add_class("cw-status")
