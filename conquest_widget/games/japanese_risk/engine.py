@@ -1111,6 +1111,14 @@ class JapaneseRisk(Match):
                 elif a["count"] % NINJA_COST == 0 and min(span(i, a["territory"], p), default=0) > a["count"]:
                     # (the card never runs empty: an owner with armies on the card is asked to defend)
                     ops.append(("to_ninja", i, None))
+        # a player's placements of exactly 3k armies that could have been k ninjas instead
+        # (the card never runs empty while they hold it): they fund a strike moved to them
+        places: dict[int, list[tuple[int, int]]] = {}
+        for idx in rounds:
+            for i in idx:
+                a = log[i]["action"]
+                if a["type"] == "place" and a["count"] % NINJA_COST == 0:
+                    places.setdefault(log[i]["seat"], []).append((i, a["count"]))
         # windows: runs of n consecutive strike/hold answers (one per seat, in window order)
         i = 0
         while i < len(log):
@@ -1122,13 +1130,18 @@ class JapaneseRisk(Match):
                         continue
                     a = e["action"]
                     before = traj[k - 1] if k - 1 in traj else traj[k]
-                    holds = [j for j in run if log[j]["seat"] not in (seat, e["seat"])
-                             and log[j]["action"]["type"] == "hold"
-                             and before[0][a["target"]] != log[j]["seat"]
-                             and traj[j][2][log[j]["seat"]] >= a["count"]
-                             and reserve_min(j, log[j]["seat"]) >= a["count"]]
-                    if holds:
-                        ops.append(("swap", k, rng.choice(holds)))
+                    for j in run:
+                        q = log[j]["seat"]
+                        if q in (seat, e["seat"]) or log[j]["action"]["type"] != "hold" or before[0][a["target"]] == q:
+                            continue
+                        if reserve_min(j, q) >= a["count"]:  # q has them and never needs them later
+                            ops.append(("swap", k, (j, None)))
+                            continue
+                        # else one earlier placement of 3k armies by q buys them instead
+                        funds = [f for f, c in places.get(q, ()) if f < j and c == NINJA_COST * a["count"]
+                                 and min(span(f, log[f]["action"]["territory"], q), default=0) > c]
+                        if funds:
+                            ops.append(("swap", k, (j, rng.choice(funds))))
                 i += n
             else:
                 i += 1
@@ -1144,8 +1157,10 @@ class JapaneseRisk(Match):
                     new[i]["action"] = {"type": "place", "territory": x, "count": NINJA_COST * a["count"]}
                 elif kind == "to_ninja":
                     new[i]["action"] = {"type": "ninja", "count": a["count"] // NINJA_COST}
-                elif a["type"] == "strike" and new[x]["action"]["type"] == "hold":
-                    new[i]["action"], new[x]["action"] = new[x]["action"], a
+                elif a["type"] == "strike" and new[x[0]]["action"]["type"] == "hold":
+                    new[i]["action"], new[x[0]]["action"] = new[x[0]]["action"], a
+                    if x[1] is not None:
+                        new[x[1]]["action"] = {"type": "ninja", "count": a["count"]}
             out.append(new)
         return out
 

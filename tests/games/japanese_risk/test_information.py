@@ -14,6 +14,7 @@ from conquest_widget.games.japanese_risk.bots import BOTS
 from conquest_widget.games.japanese_risk.engine import (
     CODES,
     NEUTRAL,
+    BuyNinja,
     Hold,
     JapaneseRisk,
     export_for_seat,
@@ -185,8 +186,9 @@ def test_resample_does_not_favour_the_true_state():
 
 # ------------------------------------------------------------ ninja secrets in hidden_variant
 def _ninja_game(rng: random.Random, stop_at: int) -> JapaneseRisk:
-    """Random-legal play, except that a player at a ninja window holds half of the time
-    (uniform play strikes at once with every ninja, so reserves rarely last a window)."""
+    """Random-legal play, except that players buy ninjas more often and hold at 70% of the
+    ninja windows (uniform play strikes at once with every ninja, so reserves rarely last a
+    window and hardly any strike could have been someone else's)."""
     n = rng.choice([3, 4, 5])
     m = JapaneseRisk(JapaneseRisk.random_setup(rng, n), seed=rng.randrange(2**31))
     for _ in range(stop_at):
@@ -195,7 +197,13 @@ def _ninja_game(rng: random.Random, stop_at: int) -> JapaneseRisk:
         seat = rng.choice(m.to_act())
         legal = m.legal_actions(seat)
         holds = [a for a in legal if isinstance(a, Hold)]
-        m.apply(holds[0] if holds and rng.random() < 0.5 else rng.choice(legal), seat)
+        buys = [a for a in legal if isinstance(a, BuyNinja)]
+        if holds and rng.random() < 0.7:
+            m.apply(holds[0], seat)
+        elif buys and rng.random() < 0.3:
+            m.apply(buys[-1], seat)
+        else:
+            m.apply(rng.choice(legal), seat)
     return m
 
 
@@ -259,7 +267,7 @@ class _LeakyRisk(JapaneseRisk):
         return v
 
 
-@pytest.mark.parametrize("leak", ["reserve", "bought"])
+@pytest.mark.parametrize("leak", ["reserve", "bought", "owners"])
 def test_a_ninja_leak_in_the_view_fails_the_pair_test(leak, monkeypatch):
     """If view(seat) showed another player's reserve, purchases or ninja owners, the pair
     test with hidden_variant would catch it (and the real view passes the same pairs)."""
