@@ -109,8 +109,8 @@ def _ms(ts: list[float]) -> str:
 def test_odds_times():
     """Float odds (the exact chain in float64): every castle/bonus combination at 60 vs 60
     (open, castle, castle with a wounded defender; every sea count 0..60), cold (every cache
-    and kept matrix cleared before each battle), warm (the per-process transition matrices
-    kept, the result caches cleared) and cached (the same battle again); then a grid of
+    cleared before each battle: ``odds.clear_caches()``), warm (the per-process transition
+    tables kept: binomials, defender dice, index; the result caches cleared) and cached (the same battle again); then a grid of
     sizes; then exact Fractions."""
     combos = [(c, w, sea) for c, w in ((False, 0), (True, 0), (True, 1)) for sea in range(61)]
     odds.battle_odds_float(2, 2)  # numpy imported, BLAS loaded
@@ -130,6 +130,15 @@ def test_odds_times():
                 worst = (castle, wounded, sea)
         print(f"\nRESULT float odds 60 vs 60, {label}, {len(combos)} castle/wounded/sea combinations: "
               f"wall {_ms(wall)} (slowest {worst}); CPU {_ms(cpu)}")
+    from games.japanese_risk.reference_odds import reference_sweep
+
+    before: list[float] = []
+    for castle, wounded, sea in combos:  # the sweep this one replaced (9002694), same battles
+        start = tuple(odds._start(60, 60, sea, 2.0 / 3.0, lambda n, p: tuple(map(float, odds._fbinom(n, p))), 1.0))
+        c0 = time.process_time()
+        reference_sweep.__wrapped__(start, 120 - wounded if castle else 60, castle)
+        before.append(time.process_time() - c0)
+    print(f"RESULT previous sweep (reference_odds.py), same 183 battles, warm: CPU {_ms(before)}")
     for castle, wounded, sea in combos:
         odds.battle_odds_float(60, 60, castle=castle, wounded=wounded, sea=sea)
     hits = []

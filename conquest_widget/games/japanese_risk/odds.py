@@ -245,12 +245,6 @@ def _fbinom(n: int, p: float) -> Any:
 #: the float sweep keeps each matrix product at most this many multiply-adds (M*N*K): OpenBLAS
 #: runs products this small on one thread (its threads made a loaded machine 20 times slower)
 _BLAS_ONE_THREAD = 200_000
-#: attacker transition matrices up to this size are kept for the process (built on first use,
-#: 60 x 121 x 121 floats = 7 MB at most); larger battles build theirs on the fly
-_KEEP_A, _KEEP_H = 60, 121
-_attack_kept: dict[int, Any] = {}
-
-
 @cache
 def _toeplitz_index(H: int) -> Any:
     """``idx[h2, h] = h - h2`` where ``h >= h2``, else ``H`` (points at a zero)."""
@@ -261,30 +255,25 @@ def _toeplitz_index(H: int) -> Any:
     return np.where(d < 0, H, d)
 
 
-def _build_attack(a: int, H: int) -> Any:
+def _attack_matrix(a: int, H: int, out: Any = None) -> Any:
     """``T[h2, h]`` = P(``a`` attacking dice take a defender from ``h`` to ``h2`` hit points):
-    ``pa[h - h2]`` (Binomial(a, 1/2)), hits beyond ``h`` landing on 0 (row 0 = tail sums)."""
+    ``pa[h - h2]`` (Binomial(a, 1/2)), hits beyond ``h`` landing on 0 (row 0 = tail sums).
+    Written into ``out`` (an ``H x H`` scratch array) when given: a fresh 121 x 121 array per
+    attacker row cost more in page faults than the whole product.
+
+    >>> _attack_matrix(1, 3).tolist()
+    [[1.0, 0.5, 0.0], [0.0, 0.5, 0.5], [0.0, 0.0, 0.5]]
+    """
     import numpy as np
 
     pa = _fbinom(a, 0.5)
     n = min(a + 1, H)
     full = np.zeros(H + 1)
     full[:n] = pa[:n]
-    T = full.take(_toeplitz_index(H))
+    T = full.take(_toeplitz_index(H), out=out)
     T[0, :n] = np.cumsum(pa[::-1])[::-1][:n]
     T[0, 0] = 1.0
     return T
-
-
-def _attack_matrix(a: int, H: int) -> Any:
-    """:func:`_build_attack`, kept per process for ``a <= 60`` and ``H <= 121`` (``T`` for a
-    smaller ``H`` is the top-left corner of the kept one: nothing in it depends on ``H``)."""
-    if a > _KEEP_A or H > _KEEP_H:
-        return _build_attack(a, H)
-    T = _attack_kept.get(a)
-    if T is None:
-        T = _attack_kept[a] = _build_attack(a, _KEEP_H)
-    return T[:H, :H]
 
 
 @cache
@@ -306,12 +295,11 @@ def _defence(H: int, castle: bool) -> tuple[Any, Any, Any]:
 def clear_caches() -> None:
     """Forget every cached odds result and transition matrix (for cold-cache measurements).
 
-    >>> clear_caches(); _attack_kept
-    {}
+    >>> clear_caches(); _defence.cache_info().currsize
+    0
     """
     for f in (battle_odds, _exact_sweep, _binom, _float_sweep, _float_cached, _fbinom, _toeplitz_index, _defence):
         f.cache_clear()
-    _attack_kept.clear()
 
 
 @cache
@@ -334,11 +322,12 @@ def _float_sweep(start: tuple[float, ...], h0: int, castle: bool) -> tuple[Any, 
     self_d = pd[:, 0]
     att = np.zeros(a0 + 1)
     chunk = max(1, _BLAS_ONE_THREAD // (H * H))
+    scratch = np.empty((H, H))
     for a in range(a0, 0, -1):
         row = rows[a]
         if not row.any():
             continue
-        T = _attack_matrix(a, H)
+        T = _attack_matrix(a, H, scratch)
         pa0 = 0.5 ** a
         norm = 1.0 / (1.0 - pa0 * self_d)
         norm[0] = 0.0

@@ -111,7 +111,7 @@ def _assert_same_chain(ref: np.ndarray, new: np.ndarray) -> None:
 
 @pytest.mark.parametrize("castle,wounded", [(False, 0), (True, 0), (True, 1)], ids=["open", "castle", "castle-wounded"])
 def test_fast_float_sweep_reproduces_the_reference_sweep(castle, wounded):
-    """The faster sweep (kept transition matrices, summed columns, trimmed rows) gives the
+    """The faster sweep (scratch transition matrix, summed columns, trimmed rows) gives the
     same numbers as the sweep it replaced, over a grid up to 60 vs 60 with every kind of sea."""
     for a in (1, 2, 5, 16, 37, 60):
         for d in (1, 2, 7, 30, 60):
@@ -143,11 +143,12 @@ def test_float_path_equals_the_fractions_property(a, d, castle, wounded, sea_sha
         assert abs(float(p) - f.distribution[k]) < 1e-14
 
 
-def test_clear_caches_forgets_results_and_matrices():
+def test_clear_caches_forgets_results_and_transition_tables():
     battle_odds_float(60, 60, castle=True)
-    assert odds._attack_kept and odds._float_cached.cache_info().currsize
+    assert odds._defence.cache_info().currsize and odds._float_cached.cache_info().currsize
     odds.clear_caches()
-    assert not odds._attack_kept and odds._float_cached.cache_info().currsize == 0
+    assert odds._defence.cache_info().currsize == 0 and odds._float_cached.cache_info().currsize == 0
+    assert odds._fbinom.cache_info().currsize == 0
     assert battle_odds_float(60, 60, castle=True).win == battle_odds_float(60, 60, castle=True).win
 
 
