@@ -148,14 +148,16 @@ def test_odds_times():
         hits.append(time.perf_counter() - t0)
     print(f"RESULT float odds 60 vs 60, cached result: wall {_ms(hits)}")
     for castle in (False, True):
-        ts = []
+        ts, cs = [], []
         for a in range(5, 61, 5):
             for d in range(5, 61, 5):
                 odds.clear_caches()
-                t0 = time.perf_counter()
+                t0, c0 = time.perf_counter(), time.process_time()
                 odds.battle_odds_float(a, d, castle=castle, sea=a // 2)
                 ts.append(time.perf_counter() - t0)
-        print(f"RESULT float odds, castle={castle}, cold, 144 sizes 5..60 x 5..60 with a sea pre-roll: {_ms(ts)}")
+                cs.append(time.process_time() - c0)
+        print(f"RESULT float odds, castle={castle}, cold, 144 sizes 5..60 x 5..60 with a sea pre-roll: "
+              f"wall {_ms(ts)}; CPU {_ms(cs)}")
     print(f"RESULT 1-minute load average before / after the float figures: {load0:.2f} / {os.getloadavg()[0]:.2f}")
     for n in (10, 15, 20):
         odds.battle_odds.cache_clear()
