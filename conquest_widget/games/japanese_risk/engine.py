@@ -1001,8 +1001,9 @@ class JapaneseRisk(Match):
         - the cards of territories whose owner ``seat`` has never seen are permuted (in the
           logged deal) and the other players' secret placements follow their cards;
         - the other players' ninja secrets change (:meth:`_ninja_variants`): income spent on
-          ninjas becomes armies on a card and the other way round (3 armies = 1 ninja; both are
-          secret), and an undisclosed strike moves to another player who held in that window
+          ninjas becomes armies on a card and the other way round (3 armies = 1 ninja, a whole
+          purchase or placement, or one ninja traded between a purchase and a placement of the
+          same round; both are secret), and an undisclosed strike moves to another player who held in that window
           (so its ninjas, if they survive, belong to someone else).
 
         A rewrite that the same actions and dice cannot replay (a player would strike with
@@ -1080,6 +1081,9 @@ class JapaneseRisk(Match):
                     continue
                 owner, card, _ = traj[j]
                 if owner[t] != p:
+                    a = log[j]["action"]
+                    if out and log[j]["seat"] == p and a["type"] == "commit":
+                        out.append(out[-1] - a["count"])  # the card after p's last commit, before the capture
                     break
                 out.append(card[t])
             return out
@@ -1111,6 +1115,21 @@ class JapaneseRisk(Match):
                 elif a["count"] % NINJA_COST == 0 and min(span(i, a["territory"], p), default=0) > a["count"]:
                     # (the card never runs empty: an owner with armies on the card is asked to defend)
                     ops.append(("to_ninja", i, None))
+            # a purchase and a placement of the same player in the same round trade 3 armies
+            # for 1 ninja (both keep a positive count; the income is spent by the same actions)
+            for b in idx:
+                if log[b]["action"]["type"] != "ninja":
+                    continue
+                p, m = log[b]["seat"], log[b]["action"]["count"]
+                for j in idx:
+                    a = log[j]["action"]
+                    if log[j]["seat"] != p or a["type"] != "place":
+                        continue
+                    low = min(span(max(b, j), a["territory"], p), default=0)
+                    if m > 1 and low >= 1 and reserve_min(b, p) >= 1:
+                        ops.append(("shift", b, (j, -1)))  # one ninja fewer, 3 armies more
+                    if a["count"] > NINJA_COST and low > NINJA_COST:
+                        ops.append(("shift", b, (j, 1)))  # one ninja more, 3 armies fewer
         # a player's placements of exactly 3k armies that could have been k ninjas instead
         # (the card never runs empty while they hold it): they fund a strike moved to them
         places: dict[int, list[tuple[int, int]]] = {}
@@ -1148,16 +1167,47 @@ class JapaneseRisk(Match):
         if not ops:
             return []
         rng.shuffle(ops)
+
+        def touches(op: tuple[str, int, Any]) -> tuple[set[int], int | None]:
+            """(log entries the change rewrites, the card it takes armies from, if any):
+            changes are checked one by one, so two never share an entry or a card they
+            take armies from (together they could empty it)."""
+            kind, i, x = op
+            if kind == "to_card":
+                return {i}, None
+            if kind == "to_ninja":
+                return {i}, log[i]["action"]["territory"]
+            if kind == "shift":
+                return {i, x[0]}, log[x[0]]["action"]["territory"] if x[1] > 0 else None
+            return {i, x[0]} | ({x[1]} if x[1] is not None else set()), \
+                None if x[1] is None else log[x[1]]["action"]["territory"]
+
+        chosen: list[tuple[str, int, Any]] = []
+        used: set[int] = set()
+        drained: set[int] = set()
+        for op in ops:
+            entries, card = touches(op)
+            if entries & used or (card is not None and card in drained):
+                continue
+            chosen.append(op)
+            used |= entries
+            if card is not None:
+                drained.add(card)
         out = []
-        for size in sorted({len(ops), (len(ops) + 1) // 2, 1}, reverse=True):
+        for size in sorted({len(chosen), (len(chosen) + 1) // 2, 1}, reverse=True):
             new = [dict(e) for e in log]
-            for kind, i, x in ops[:size]:
+            for kind, i, x in chosen[:size]:
                 a = new[i]["action"]
                 if kind == "to_card":
                     new[i]["action"] = {"type": "place", "territory": x, "count": NINJA_COST * a["count"]}
                 elif kind == "to_ninja":
                     new[i]["action"] = {"type": "ninja", "count": a["count"] // NINJA_COST}
-                elif a["type"] == "strike" and new[x[0]]["action"]["type"] == "hold":
+                elif kind == "shift":
+                    j, d = x
+                    pl = new[j]["action"]
+                    new[i]["action"] = dict(a, count=a["count"] + d)
+                    new[j]["action"] = dict(pl, count=pl["count"] - NINJA_COST * d)
+                else:
                     new[i]["action"], new[x[0]]["action"] = new[x[0]]["action"], a
                     if x[1] is not None:
                         new[x[1]]["action"] = {"type": "ninja", "count": a["count"]}
