@@ -10,7 +10,8 @@ context, the game's Play pressed on the picker at once, times on the page's cloc
   on the server's ``PYTHONPATH``;
 - ``lazy``: this checkout without the kernel pool (``CONQUEST_POOL_SIZE=0``);
 - ``after``: this checkout as ``make play`` serves it (one preheated kernel; each load
-  waits until the pool is full again, as a player opening the page would find it).
+  waits until the pool is ready again, as a player opening the page would find it:
+  ``test_bench_browser.wait_for_pool``).
 
 Run:  .venv/bin/python tests/benchmarks/ab_first_screens.py [LOADS] [REF]
 Prints min / median / max per configuration and game, and the load average.
@@ -70,14 +71,7 @@ def main(loads: int = 6, ref: str = "9002694") -> dict:
             for game in GAMES:
                 for name, (url, log, pooled) in servers.items():
                     if pooled:
-                        t = time.perf_counter()
-                        while True:
-                            text = log.read_text(errors="replace")
-                            if text.count(bench.POOL_FILLED) >= text.count(bench.POOL_USED) + 1:
-                                break
-                            if time.perf_counter() - t > 120:
-                                raise SystemExit(f"{name}: the kernel pool was not filled again; see {log}")
-                            time.sleep(0.1)
+                        bench.wait_for_pool(log, url)
                     r = bench.one_load(browser, url, game, click=False)
                     results[name][game].append(r)
                     print(f"{i} {game:15} {name:7} picker {r['picker'] / 1000:.2f} s  ready {r['ready'] / 1000:.2f} s",
