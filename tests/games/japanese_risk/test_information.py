@@ -30,6 +30,22 @@ def _dump(x) -> str:
     return json.dumps(x, sort_keys=True)
 
 
+def assert_same_to_seat(m, v, seat: int, *, bots: bool) -> None:
+    """``m`` and its variant ``v`` look the same to ``seat``: its view, the public view, its
+    events, who acts, its legal actions and (with ``bots``) every CPU level's choice."""
+    assert _dump(m.view(seat)) == _dump(v.view(seat))
+    assert _dump(m.view(None)) == _dump(v.view(None))
+    assert _dump(m.events_for(seat)) == _dump(v.events_for(seat))
+    assert m.to_act() == v.to_act()
+    if seat in m.to_act() and m.outcome() is None:
+        assert m.legal_actions(seat) == v.legal_actions(seat)
+        if bots:
+            for label, factory in BOTS.items():
+                a1 = factory().choose(m.view(seat), m.legal_actions(seat), bot_rng(3, seat, len(m.log)))
+                a2 = factory().choose(v.view(seat), v.legal_actions(seat), bot_rng(3, seat, len(v.log)))
+                assert a1 == a2, label
+
+
 def test_pair_test_over_1000_pairs():
     """Matches that differ only in what ``seat`` cannot know look identical to it (views,
     public view, events, legal actions, bot choices); the variants really differ."""
@@ -41,17 +57,7 @@ def test_pair_test_over_1000_pairs():
             m = random_game(rng, stop_at=rng.randrange(0, 300))
         seat = rng.randrange(m.n_seats)
         v = m.hidden_variant(seat, rng)
-        assert _dump(m.view(seat)) == _dump(v.view(seat))
-        assert _dump(m.view(None)) == _dump(v.view(None))
-        assert _dump(m.events_for(seat)) == _dump(v.events_for(seat))
-        assert m.to_act() == v.to_act()
-        if seat in m.to_act() and m.outcome() is None:
-            assert m.legal_actions(seat) == v.legal_actions(seat)
-            if i % 10 == 0:
-                for label, factory in BOTS.items():
-                    a1 = factory().choose(m.view(seat), m.legal_actions(seat), bot_rng(3, seat, len(m.log)))
-                    a2 = factory().choose(v.view(seat), v.legal_actions(seat), bot_rng(3, seat, len(v.log)))
-                    assert a1 == a2, label
+        assert_same_to_seat(m, v, seat, bots=i % 10 == 0)
         if _dump(m.to_dict()) != _dump(v.to_dict()):
             differ += 1
             # the difference is in secrets: owners of cards nobody showed to this seat
@@ -227,17 +233,7 @@ def test_hidden_variant_varies_ninja_secrets():
         m = _ninja_game(rng, rng.randrange(50, 600))
         seat = rng.randrange(m.n_seats)
         v = m.hidden_variant(seat, rng)
-        assert _dump(m.view(seat)) == _dump(v.view(seat))
-        assert _dump(m.view(None)) == _dump(v.view(None))
-        assert _dump(m.events_for(seat)) == _dump(v.events_for(seat))
-        assert m.to_act() == v.to_act()
-        if seat in m.to_act() and m.outcome() is None:
-            assert m.legal_actions(seat) == v.legal_actions(seat)
-            if k % 5 == 0:
-                for factory in BOTS.values():
-                    a1 = factory().choose(m.view(seat), m.legal_actions(seat), bot_rng(3, seat, len(m.log)))
-                    a2 = factory().choose(v.view(seat), v.legal_actions(seat), bot_rng(3, seat, len(v.log)))
-                    assert a1 == a2
+        assert_same_to_seat(m, v, seat, bots=k % 5 == 0)
         mine, theirs = _ninja_secrets(m, seat), _ninja_secrets(v, seat)
         varied += mine != theirs
         owners_varied += mine[2] != theirs[2]
