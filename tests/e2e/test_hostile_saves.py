@@ -101,7 +101,7 @@ def test_html_in_every_saved_string_is_shown_as_text_and_never_run(page, hostile
         expect(app.button("New Game")).to_be_visible()
 
     # the slot with the colour payload is reported as unreadable, the others are listed
-    expect(page.get_by_text(re.compile(r"Slot 2: .*(unreadable|cannot)", re.I))).to_be_visible()
+    expect(page.get_by_text(re.compile(r"Slot 2: .*(unreadable|cannot)", re.IGNORECASE))).to_be_visible()
     expect(page.get_by_text(re.compile(r"Slot 1: .*turn"))).to_be_visible()
 
     # resume the slot whose names are HTML: they appear as text in the scoreboard

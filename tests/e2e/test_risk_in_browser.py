@@ -23,6 +23,8 @@ from playwright.sync_api import Page, expect
 from conquest_widget.games.japanese_risk.engine import JapaneseRisk
 from conquest_widget.games.japanese_risk.widget.board import ATTACK_BORDER, COLOURS
 
+from .harness import open_hosted_game, record_frames
+
 TIMEOUT_S = 300
 HUMAN, CPU = COLOURS[0], COLOURS[1]
 
@@ -105,10 +107,7 @@ def press(page: Page, cls: str) -> None:
 
 
 def set_up(page: Page, voila_url: str, *, seed: int, limit: int) -> None:
-    page.goto(voila_url)
-    pick = page.locator(".cw-pick-japanese_risk")
-    expect(pick).to_be_enabled()
-    pick.click()
+    open_hosted_game(page, voila_url, "japanese_risk")
     page.get_by_role("button", name="New game", exact=True).click()
     page.locator(".cw-n-players select").select_option(label="2")
     page.locator(".cw-seat-1 select").select_option(label="CPU: normal")
@@ -220,13 +219,7 @@ def test_the_cpus_secrets_never_reach_the_page(page: Page, voila_url: str, serve
     """Every websocket frame is recorded; at every decision of the human the engine's full
     state (the app's autosave) says what the CPU hides — its card armies, its unrevealed
     territories — and no frame received so far may carry it."""
-    frames: list[str] = []
-
-    def on_ws(ws) -> None:
-        ws.on("framereceived", lambda payload: frames.append(payload if isinstance(payload, str)
-                                                            else payload.decode("utf-8", "replace")))
-
-    page.on("websocket", on_ws)
+    frames = record_frames(page)  # before the page opens its kernel's websocket
     set_up(page, voila_url, seed=4, limit=2)   # the human plays first: the CPU still hides its card armies
     page.get_by_role("button", name="Start", exact=True).click()
     expect(page.locator("path.cw-pref")).to_have_count(47)
