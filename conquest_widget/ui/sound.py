@@ -144,8 +144,8 @@ function audio() {
     const unlock = () => {
       st.unlocked = true;
       try {
-        const AC = window.AudioContext || window.webkitAudioContext;
-        if (AC && !st.ctx) st.ctx = new AC();
+        const Ctor = window.AudioContext || window.webkitAudioContext;
+        if (Ctor && !st.ctx) st.ctx = new Ctor();
         if (st.ctx && st.ctx.state === "suspended") st.ctx.resume().catch(() => {});
       } catch (e) { st.ctx = null; }
     };

@@ -119,7 +119,15 @@ class AppPage:
     def click_prefecture(self, code: int) -> None:
         """Click a prefecture where a user could: a point of its shape that nothing else
         covers (labels and pawns let clicks through to the map)."""
+        # the map may still be gliding to follow the last move (issue 16): wait until the
+        # shape stands still, as a user would, so the click lands where it was aimed
         point = self.page.evaluate(_FIND_POINT_JS, code)
+        for _ in range(40):
+            self.page.wait_for_timeout(100)
+            again = self.page.evaluate(_FIND_POINT_JS, code)
+            if again == point:
+                break
+            point = again
         assert point is not None, f"prefecture {code} has no visible point to click"
         self.page.mouse.click(point["x"], point["y"])
 

@@ -88,7 +88,7 @@ def test_the_page_module_holds_every_recipe_and_records_a_bounded_list():
     assert "window.__cwSound" in esm and "speechSynthesis" in esm
     # no AudioContext is made at load: only inside the first pointerdown/keydown handler
     before_listener = esm.split('for (const kind of ["pointerdown", "keydown"])')[0]
-    assert before_listener.count("new AC()") == 1 and "const unlock = () =>" in before_listener
+    assert before_listener.count("new Ctor()") == 1 and "const unlock = () =>" in before_listener
 
 
 def test_requests_are_sent_only_while_sound_is_on():
