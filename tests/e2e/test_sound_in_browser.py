@@ -51,6 +51,9 @@ def _set_sound(app: AppPage, on: bool) -> None:
 
 def test_a_roll_sounds_with_sound_on_and_not_with_sound_off(app: AppPage, served_dir, artifacts) -> None:
     page = app.page
+    # earlier tests in the same served folder leave remembered setups (other player names) in
+    # its preferences; this test starts from a first visit's preferences
+    (served_dir / "conquest_saves" / "preferences.json").unlink(missing_ok=True)
     app.open()
     # before any click on the page: no AudioContext has been made (browsers block autoplay)
     assert page.evaluate("() => window.__cwAudio ? window.__cwAudio.ctx === null && !window.__cwAudio.unlocked : true")
