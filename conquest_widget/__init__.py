@@ -24,7 +24,7 @@ __all__ = ["ConquestApp", "GameSpec", "JapanConquestApp", "ReplayExplorer", "gam
 def __getattr__(name: str):
     # Widgets are imported lazily so that the engines stay free of ipywidgets/ipyleaflet.
     if name in ("JapanConquestApp", "ReplayExplorer"):
-        from conquest_widget import widget
+        from conquest_widget.games.japan_conquest import widget
 
         return getattr(widget, name)
     if name == "ConquestApp":

@@ -31,7 +31,7 @@ from perfdoc import update_block
 from conquest_widget.games.japan_conquest import Game, GameSetup, PlayerSetup
 from conquest_widget.games.japan_conquest.cpu import play_cpu_turns
 from conquest_widget.games.japan_conquest.dice import dice_from_dict
-from conquest_widget.widget.replay import ReplayExplorer
+from conquest_widget.games.japan_conquest.widget.replay import ReplayExplorer
 
 SEED = 1818
 LOADS = 5  # explorer constructions per size

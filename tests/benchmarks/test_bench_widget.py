@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/ -> the wi
 from widget.wire import WireCounter, state_request_bytes
 
 from conquest_widget.games.japan_conquest import GameSetup, PlayerSetup
-from conquest_widget.widget.map_view import MapView
+from conquest_widget.games.japan_conquest.widget.map_view import MapView
 
 MOVES = 40
 SETUP = GameSetup(players=(PlayerSetup("A", 13), PlayerSetup("B", 27)), turns=50, seed=11)
@@ -87,7 +87,7 @@ def test_bytes_per_move_and_update_time(monkeypatch):
 
 
 async def _bench(monkeypatch):
-    from conquest_widget.widget import app as app_module
+    from conquest_widget.games.japan_conquest.widget import app as app_module
 
     monkeypatch.setattr(app_module, "AUTOSAVE_DELAY", 0.001)  # a write after every action: the worst case
     counted = MapView.refresh

@@ -26,7 +26,7 @@ from test_saves import finished_game, mid_battle_game, mid_route_game
 from conquest_widget.errors import CorruptSaveError, InvalidBackupError
 from conquest_widget.games.japan_conquest import Game, GameSetup, PlayerSetup
 from conquest_widget.saves import SaveStore
-from conquest_widget.widget import JapanConquestApp
+from conquest_widget.games.japan_conquest.widget import JapanConquestApp
 
 # the app's autosave moves an unreadable autosave aside, with a SaveWarning: expected here
 pytestmark = pytest.mark.filterwarnings("ignore::conquest_widget.errors.SaveWarning")

@@ -182,7 +182,7 @@ def test_the_one_dispatch_place(tmp_path):
 
 
 def test_the_japan_app_lists_another_games_slot_and_does_not_resume_it(tmp_path):
-    from conquest_widget.widget import JapanConquestApp
+    from conquest_widget.games.japan_conquest.widget import JapanConquestApp
 
     s = SaveStore(tmp_path, engines=ENGINES)
     s.save_slot(2, race(3))

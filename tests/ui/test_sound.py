@@ -35,7 +35,7 @@ from conquest_widget.ui.sound import (
     UnknownEffectError,
     sound_preference,
 )
-from conquest_widget.widget.app import japan_sounds
+from conquest_widget.games.japan_conquest.widget.app import japan_sounds
 
 REQUIRED = {"roll", "step", "claim", "upgrade", "battle_won", "battle_lost", "battle", "region", "turn_start", "game_end"}
 

@@ -5,7 +5,7 @@ import json
 from ipywidgets.widgets.widget import _instances
 
 from conquest_widget.games.japan_conquest import GameSetup, PlayerSetup, ScriptedDice
-from conquest_widget.widget.style import HIGHLIGHT, ROUTE
+from conquest_widget.games.japan_conquest.widget.style import HIGHLIGHT, ROUTE
 
 from .conftest import click_map
 
@@ -215,7 +215,7 @@ def test_a_move_sends_a_small_fraction_of_the_first_render(app, sent):
 
 def _human_moved_cpu_next(speed):
     """A human-vs-CPU controller right after the human's one-step move (inside an event loop)."""
-    from conquest_widget.controller import GameController
+    from conquest_widget.games.japan_conquest.widget.controller import GameController
 
     c = GameController(cpu_speed=speed)
     setup = GameSetup(players=(PlayerSetup("Me", 13), PlayerSetup("Bot", 27, cpu=True)), turns=5, seed=1)

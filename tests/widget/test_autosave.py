@@ -13,7 +13,7 @@ import textwrap
 from conquest_widget import JapanConquestApp
 from conquest_widget.games.japan_conquest import GameSetup, PlayerSetup
 from conquest_widget.saves import SaveStore
-from conquest_widget.widget import app as app_module
+from conquest_widget.games.japan_conquest.widget import app as app_module
 
 SETUP = GameSetup(players=(PlayerSetup("A", 13), PlayerSetup("B", 27)), turns=10, seed=4)  # saves need seeded dice
 
@@ -90,7 +90,7 @@ def test_a_crash_free_exit_loses_no_action(tmp_path):
         import asyncio, json
         from conquest_widget import JapanConquestApp
         from conquest_widget.games.japan_conquest import GameSetup, PlayerSetup, ScriptedDice
-        from conquest_widget.widget import app as app_module
+        from conquest_widget.games.japan_conquest.widget import app as app_module
         app_module.AUTOSAVE_DELAY = 3600
 
         async def main():

@@ -9,7 +9,7 @@ import itertools
 import pytest
 
 from conquest_widget import JapanConquestApp
-from conquest_widget.controller import GameController
+from conquest_widget.games.japan_conquest.widget.controller import GameController
 from conquest_widget.games.japan_conquest import GameSetup, PlayerSetup
 
 
@@ -191,12 +191,12 @@ def test_long_names_are_ellipsized_in_the_scoreboard(app):
     c = app.controller
     c.new_game(GameSetup(players=(PlayerSetup("W" * 24, 13), PlayerSetup("Bot", 27)), turns=5, seed=1))
     assert "cw-name" in app.scoreboard.value  # the cell that ellipsizes (CSS text-overflow)
-    from conquest_widget.widget.style import CSS
+    from conquest_widget.games.japan_conquest.widget.style import CSS
     assert "text-overflow: ellipsis" in CSS
 
 
 def test_pawns_are_told_apart_by_initials_and_seat_number(app):
-    from conquest_widget.widget.style import pawn_label
+    from conquest_widget.games.japan_conquest.widget.style import pawn_label
 
     assert pawn_label("CPU Bob", 1) != pawn_label("CPU Carol", 2)
     assert pawn_label("CPU Bob", 1) == "B2" and pawn_label("Player 1", 0) == "P1"
@@ -307,7 +307,7 @@ def test_a_battle_result_stays_until_the_player_dismisses_it():
 def test_cpu_against_cpu_battles_pause_at_the_chosen_speed(monkeypatch):
     import time
 
-    from conquest_widget import controller as ctl
+    from conquest_widget.games.japan_conquest.widget import controller as ctl
 
     monkeypatch.setitem(ctl.CPU_DELAYS, "fast", 0.0)
     monkeypatch.setitem(ctl.BATTLE_PAUSE, "fast", 0.3)

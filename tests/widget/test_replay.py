@@ -8,7 +8,7 @@ import random
 import pytest
 from ipywidgets import Widget
 
-from conquest_widget.controller import GameController
+from conquest_widget.games.japan_conquest.widget.controller import GameController
 from conquest_widget.errors import ConquestError, SerializationError
 from conquest_widget.games.japan_conquest import (
     Game,
@@ -22,15 +22,15 @@ from conquest_widget.games.japan_conquest.cpu import play_cpu_turns
 from conquest_widget.games.japan_conquest.dice import dice_from_dict
 from conquest_widget.games.japan_conquest.match import redacted
 from conquest_widget.games.japan_conquest.text import describe_event
-from conquest_widget.widget import replay
-from conquest_widget.widget.replay import (
+from conquest_widget.games.japan_conquest.widget import replay
+from conquest_widget.games.japan_conquest.widget.replay import (
     EFFECT_COLOURS,
     UNCONTROLLED,
     ReplayExplorer,
     colour_scale,
     load_game_file,
 )
-from conquest_widget.widget.style import NEUTRAL_FILL
+from conquest_widget.games.japan_conquest.widget.style import NEUTRAL_FILL
 
 from .conftest import click_map
 

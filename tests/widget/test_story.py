@@ -1,5 +1,5 @@
 """The story of the game in pictures (issue 16): the SVG charts and tables of
-conquest_widget/widget/story_view.py and the results screen that shows them."""
+conquest_widget/games/japan_conquest/widget/story_view.py and the results screen that shows them."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from conquest_widget.games.japan_conquest import (
 )
 from conquest_widget.games.japan_conquest.cpu import play_cpu_turns
 from conquest_widget.games.japan_conquest.story import game_story
-from conquest_widget.widget.story_view import (
+from conquest_widget.games.japan_conquest.widget.story_view import (
     battles_html,
     final_map_svg,
     regions_svg,
@@ -213,7 +213,7 @@ def test_the_results_screen_does_not_balloon_the_wire(tmp_path):
 
 
 def test_the_story_is_replayed_once_per_finished_game(tmp_path, monkeypatch):
-    from conquest_widget.widget import screens
+    from conquest_widget.games.japan_conquest.widget import screens
 
     calls = []
     monkeypatch.setattr(screens, "game_story", lambda g: calls.append(g) or game_story(g))

@@ -7,7 +7,7 @@ import pytest
 
 from conquest_widget import JapanConquestApp
 from conquest_widget.games.japan_conquest import GameSetup, PlayerSetup, ScriptedDice
-from conquest_widget.widget.map_view import MapView
+from conquest_widget.games.japan_conquest.widget.map_view import MapView
 
 from .wire import WireCounter
 

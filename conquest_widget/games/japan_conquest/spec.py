@@ -14,7 +14,7 @@ SPEC = GameSpec(
     version=2,
     engine="conquest_widget.games.japan_conquest.match:JapanMatch",
     bots="conquest_widget.games.japan_conquest.bots",
-    widget="conquest_widget.widget.app:JapanConquestApp",
+    widget="conquest_widget.games.japan_conquest.widget.app:JapanConquestApp",
     seed_document="000_585f01d26873a462.txt",
     icon="🗾",
 )

@@ -136,7 +136,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "winner": ("Winner: {name}", "勝者：{name}"),
     "same_setup": ("New game with same setup", "同じ設定で新しく対戦"),
     "to_start": ("Start screen", "開始画面へ"),
-    # the story of the game under the final standings (conquest_widget/widget/story_view.py)
+    # the story of the game under the final standings (conquest_widget/games/japan_conquest/widget/story_view.py)
     "story_title": ("The story of the game", "対局の振り返り"),
     "story_scores": ("Score by turn", "ターンごとの総得点"),
     "story_turn": ("Turn", "ターン"),
@@ -211,7 +211,7 @@ STRINGS: dict[str, tuple[str, str]] = {
                        "移動力が{left}残っています。使い切るか、自分の拠点・城・本拠地で止まってください"),
     "not_your_turn": ("Wait for your turn", "自分の番をお待ちください"),
     "roll_first": ("Roll the dice first", "先にダイスを振ってください"),
-    # the replay explorer (conquest_widget/widget/replay.py)
+    # the replay explorer (conquest_widget/games/japan_conquest/widget/replay.py)
     "replay_title": ("Replay explorer", "リプレイ"),
     "replay_position": ("Action {k} of {n}", "{n}手中{k}手目"),
     "replay_start": ("start of the game", "開始時"),

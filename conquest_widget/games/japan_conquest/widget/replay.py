@@ -6,7 +6,7 @@ then move through its actions with the slider or the step buttons.  The map, sco
 and log show the position after any action; nothing is ever played by the CPUs in the
 explorer.  "Branch here" starts an independent playable game at the shown position::
 
-    from conquest_widget.widget.replay import ReplayExplorer
+    from conquest_widget.games.japan_conquest.widget.replay import ReplayExplorer
     ex = ReplayExplorer("my_save.json")      # or ReplayExplorer(game)
     ex                                       # in a notebook cell
     ex.position = 120                        # after the 120th action
@@ -23,7 +23,7 @@ moving forward is shorter).
 
 The overlay styles are plain functions (:func:`reachable_overlay`,
 :func:`distance_overlay`, :func:`region_overlay`) returning ``(styles, legend_html)``
-for :meth:`MapView.set_overlay <conquest_widget.widget.map_view.MapView.set_overlay>`.
+for :meth:`MapView.set_overlay <conquest_widget.games.japan_conquest.widget.map_view.MapView.set_overlay>`.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ from typing import Any
 
 import ipywidgets as W
 
-from conquest_widget.controller import GameController
+from conquest_widget.games.japan_conquest.widget.controller import GameController
 from conquest_widget.core.safe_text import css_colour
 from conquest_widget.errors import ConquestError, IllegalActionError, SerializationError
 from conquest_widget.games.japan_conquest import analysis
@@ -48,10 +48,10 @@ from conquest_widget.games.japan_conquest.game import FORMAT, Game
 from conquest_widget.games.japan_conquest.state import GameCheckpoint
 from conquest_widget.games.japan_conquest.text import pref_name, region_name, t
 from conquest_widget.maps.japan.board import japan
-from conquest_widget.widget.app import JapanConquestApp
-from conquest_widget.widget.map_view import MapView
-from conquest_widget.widget.panels import InfoPanel, LogView, Scoreboard
-from conquest_widget.widget.style import CSS
+from conquest_widget.games.japan_conquest.widget.app import JapanConquestApp
+from conquest_widget.games.japan_conquest.widget.map_view import MapView
+from conquest_widget.games.japan_conquest.widget.panels import InfoPanel, LogView, Scoreboard
+from conquest_widget.games.japan_conquest.widget.style import CSS
 
 
 def _button(**kwargs: Any) -> W.Button:

@@ -8,7 +8,7 @@ from typing import Any
 
 import ipywidgets as W
 
-from conquest_widget.controller import GameController
+from conquest_widget.games.japan_conquest.widget.controller import GameController
 from conquest_widget.core.safe_text import MAX_NAME_LENGTH
 from conquest_widget.games.japan_conquest.rules import (
     DIFFICULTIES,
@@ -20,8 +20,8 @@ from conquest_widget.games.japan_conquest.setup import DEFAULT_COLOURS
 from conquest_widget.games.japan_conquest.story import GameStory, game_story
 from conquest_widget.games.japan_conquest.text import pref_name, t
 from conquest_widget.maps.japan.board import japan
-from conquest_widget.widget.story_view import story_html
-from conquest_widget.widget.style import (
+from conquest_widget.games.japan_conquest.widget.story_view import story_html
+from conquest_widget.games.japan_conquest.widget.style import (
     button_layout,
     name_html,
     plain,
@@ -240,7 +240,7 @@ class SetupScreen(W.VBox):
 
 class ResultsScreen(W.VBox):
     """Final standings, decisive victory, New game with same setup, and below them the
-    story of the game in pictures (:mod:`conquest_widget.widget.story_view`): score by turn
+    story of the game in pictures (:mod:`conquest_widget.games.japan_conquest.widget.story_view`): score by turn
     with the Final Showdown's hidden totals, the final map, regions and battles."""
 
     def __init__(self, c: GameController) -> None:

@@ -14,12 +14,12 @@ import ipywidgets as W
 from shapely.geometry import MultiPolygon, Polygon
 from traitlets import Unicode
 
-from conquest_widget.controller import GameController
+from conquest_widget.games.japan_conquest.widget.controller import GameController
 from conquest_widget.errors import ConquestError
 from conquest_widget.games.japan_conquest.text import pref_name
 from conquest_widget.maps.japan.board import japan
 from conquest_widget.maps.japan.geo import prefecture_shapes
-from conquest_widget.widget.style import (
+from conquest_widget.games.japan_conquest.widget.style import (
     HIGHLIGHT,
     ROUTE,
     label_html,
@@ -261,7 +261,7 @@ class MapView(W.VBox):
         """Centre and zoom the map so that these prefectures are all in view (the homes
         at the start of a game).
 
-        >>> from conquest_widget.controller import GameController
+        >>> from conquest_widget.games.japan_conquest.widget.controller import GameController
         >>> view = MapView(GameController())
         >>> view.show_codes([13, 27]); int(view.map.zoom), [round(x, 1) for x in view.map.center]
         (6, [35.1, 137.4])
@@ -287,7 +287,7 @@ class MapView(W.VBox):
         """Show or hide an online tile basemap (off by default: works offline), with the
         tile provider's attribution while it is shown.
 
-        >>> from conquest_widget.controller import GameController
+        >>> from conquest_widget.games.japan_conquest.widget.controller import GameController
         >>> view = MapView(GameController())
         >>> view.set_basemap(True); [c.__class__.__name__ for c in view.map.controls][-1]
         'AttributionControl'

@@ -13,11 +13,11 @@ from typing import Any
 
 import ipywidgets as W
 
-from conquest_widget.controller import GameController
+from conquest_widget.games.japan_conquest.widget.controller import GameController
 from conquest_widget.errors import ConquestError
 from conquest_widget.games.japan_conquest.text import t
 from conquest_widget.saves import SLOT_COUNT, SaveStore, SlotInfo
-from conquest_widget.widget.style import (
+from conquest_widget.games.japan_conquest.widget.style import (
     button_layout,
     name_html,
     plain,

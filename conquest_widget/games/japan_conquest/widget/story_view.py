@@ -30,7 +30,7 @@ from conquest_widget.games.japan_conquest.text import (
     t,
 )
 from conquest_widget.maps.japan.board import japan
-from conquest_widget.widget.style import (
+from conquest_widget.games.japan_conquest.widget.style import (
     LEVEL_OPACITY,
     NEUTRAL_FILL,
     name_html,

@@ -7,7 +7,7 @@ from typing import Any
 
 import ipywidgets as W
 
-from conquest_widget.controller import GameController
+from conquest_widget.games.japan_conquest.widget.controller import GameController
 from conquest_widget.core.safe_text import css_colour
 from conquest_widget.games.japan_conquest.match import redacted
 from conquest_widget.games.japan_conquest.text import (
@@ -17,7 +17,7 @@ from conquest_widget.games.japan_conquest.text import (
     region_name,
     t,
 )
-from conquest_widget.widget.style import (
+from conquest_widget.games.japan_conquest.widget.style import (
     DIE_FACES,
     button_layout,
     dice_html,
@@ -243,7 +243,7 @@ class LogView(W.VBox):
     a move sends its new lines and one small layout update, and never opens a widget
     (issue 18: the log used to open three new widgets every turn).
 
-    >>> from conquest_widget.controller import GameController
+    >>> from conquest_widget.games.japan_conquest.widget.controller import GameController
     >>> from conquest_widget.games.japan_conquest import GameSetup, ScriptedDice
     >>> c = GameController(); log = LogView(c)
     >>> c.new_game(GameSetup.quick(["Tokyo", "Osaka"]), dice=ScriptedDice([1]))

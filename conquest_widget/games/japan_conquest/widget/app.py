@@ -15,23 +15,23 @@ from typing import Any
 
 import ipywidgets as W
 
-from conquest_widget.controller import CPU_DELAYS, GameController
+from conquest_widget.games.japan_conquest.widget.controller import CPU_DELAYS, GameController
 from conquest_widget.errors import ConquestError
 from conquest_widget.games.japan_conquest.actions import Step
 from conquest_widget.games.japan_conquest.text import pref_name, region_name, t
 from conquest_widget.saves import DEFAULT_DIRECTORY, SaveStore
 from conquest_widget.ui.sound import Sound, pick_effects, sound_preference
-from conquest_widget.widget.map_view import MAP_HEIGHT, MapView
-from conquest_widget.widget.panels import (
+from conquest_widget.games.japan_conquest.widget.map_view import MAP_HEIGHT, MapView
+from conquest_widget.games.japan_conquest.widget.panels import (
     BattlePanel,
     InfoPanel,
     LogView,
     Scoreboard,
     TurnPanel,
 )
-from conquest_widget.widget.saves_view import DataScreen, SaveExit, StartSaves
-from conquest_widget.widget.screens import ResultsScreen, SetupScreen, StartScreen
-from conquest_widget.widget.style import (
+from conquest_widget.games.japan_conquest.widget.saves_view import DataScreen, SaveExit, StartSaves
+from conquest_widget.games.japan_conquest.widget.screens import ResultsScreen, SetupScreen, StartScreen
+from conquest_widget.games.japan_conquest.widget.style import (
     CSS,
     button_layout,
     plain,

@@ -4,7 +4,7 @@ Views observe these traits and call these methods; only the controller talks to 
 engine.  It has no ipywidgets/ipyleaflet imports, so it can be driven and tested
 headless:
 
-    >>> from conquest_widget.controller import GameController
+    >>> from conquest_widget.games.japan_conquest.widget.controller import GameController
     >>> from conquest_widget.games.japan_conquest import GameSetup, ScriptedDice
     >>> c = GameController()
     >>> c.new_game(GameSetup.quick(["Tokyo", "Osaka"]), dice=ScriptedDice([2]))

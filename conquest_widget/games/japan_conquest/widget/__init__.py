@@ -1,0 +1,7 @@
+"""ipywidgets / ipyleaflet views of the Japan Conquest game."""
+
+from conquest_widget.games.japan_conquest.widget.app import JapanConquestApp
+from conquest_widget.games.japan_conquest.widget.map_view import MapView
+from conquest_widget.games.japan_conquest.widget.replay import ReplayExplorer
+
+__all__ = ["JapanConquestApp", "MapView", "ReplayExplorer"]
