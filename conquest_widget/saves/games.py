@@ -118,6 +118,27 @@ class GameCodec:
 
 
 # ------------------------------------------------------------- Japan Conquest
+def japan_summary(game: Game) -> dict[str, Any]:
+    """What the slot list shows of a Japan Conquest game (engine game or match's)."""
+    setup = game.setup
+    return {
+        "mode": setup.mode,
+        "turns": setup.turns,
+        "turn": game.turn_number(),
+        "phase": game.phase,
+        "is_over": game.is_over,
+        "players": [
+            {
+                "name": p.name,
+                "cpu": p.cpu,
+                "difficulty": p.difficulty if p.cpu else None,
+                "strategy": p.strategy if p.cpu else None,
+            }
+            for p in setup.players
+        ],
+    }
+
+
 class JapanCodec(GameCodec):
     """Japan Conquest's :class:`~conquest_widget.games.japan_conquest.Game`.
 
@@ -136,6 +157,9 @@ class JapanCodec(GameCodec):
         return isinstance(match, Game)
 
     def encode(self, match: Game) -> dict[str, Any]:
+        owner = getattr(match.dice, "_match", None)
+        if owner is not None:  # the engine game of a JapanMatch: its dice are the match's logged chance
+            return MatchCodec(type(owner)).encode(owner)
         try:
             data = match.to_dict()
         except Exception as exc:
@@ -172,23 +196,7 @@ class JapanCodec(GameCodec):
         return game
 
     def summary(self, match: Game) -> dict[str, Any]:
-        setup = match.setup
-        return {
-            "mode": setup.mode,
-            "turns": setup.turns,
-            "turn": match.turn_number(),
-            "phase": match.phase,
-            "is_over": match.is_over,
-            "players": [
-                {
-                    "name": p.name,
-                    "cpu": p.cpu,
-                    "difficulty": p.difficulty if p.cpu else None,
-                    "strategy": p.strategy if p.cpu else None,
-                }
-                for p in setup.players
-            ],
-        }
+        return japan_summary(match)
 
     def game_id(self, match: Game) -> str:
         data = match.to_dict()
@@ -287,6 +295,9 @@ class MatchCodec(GameCodec):
             raise CorruptSaveError(source, f"the game cannot be loaded: {str(exc)[:300]}") from None
 
     def summary(self, match: Match) -> dict[str, Any]:
+        game = getattr(match, "game", None)
+        if isinstance(game, Game):  # Japan Conquest's match: its engine game tells the turn and phase
+            return japan_summary(game)
         seats = []
         for i, p in enumerate(match.setup.players):
             cpu = bool(getattr(p, "cpu", False))

@@ -142,7 +142,7 @@ def test_bench_replay_load_and_scrub():
               "load average ~10), 200 turns, CPU-time medians")
     rows.append((before, ("new explorer 355 ms, `load(game)` 277 ms, show a point 15.1 ms (max 28.3 ms), `game_at` "
                           "10.6 ms (max 213 ms); growth 50 -> 200 turns of `load(game)` 6.2x for a 3.7x longer log")))
-    rows.append(("repetitions", f"{LOADS} loads, {JUMPS} random points per size; checkpoint every 50 actions"))
+    rows.append(("repetitions", f"{LOADS} loads, {JUMPS} random points per size; a state record every 32 log entries"))
     rows.append(("1-minute load average at the end (2 = both cores busy)", f"{os.getloadavg()[0]:.2f}"))
     print()
     for a, b in rows:
@@ -151,6 +151,9 @@ def test_bench_replay_load_and_scrub():
         "replay-bench", "Replay explorer (issue 18)",
         "Written by `tests/benchmarks/test_bench_replay.py` (`make bench`): 4 normal CPUs, 50-turn standard game "
         "(200 turns in all), fixed seed; the 50-turn figures use the same game cut after its 50th turn. "
-        "Checkpoints are state records (`Game.checkpoint()`), not copies of the game.",
+        "The explorer reads positions from the shell's `Replay` (issue 11): the engine game is read as a match "
+        "(its dice faces logged), loaded once with a state record every 32 log entries; a position restores the "
+        "nearest record and replays the logged actions since.  `game_at(k)` is an independent engine game: a "
+        "branch replayed from the start, so it grows with k.",
         "load_scrub", "Loading a game into the explorer and showing points of it", rows,
     )

@@ -25,8 +25,8 @@ from test_saves import finished_game, mid_battle_game, mid_route_game
 
 from conquest_widget.errors import CorruptSaveError, InvalidBackupError
 from conquest_widget.games.japan_conquest import Game, GameSetup, PlayerSetup
-from conquest_widget.saves import SaveStore
 from conquest_widget.games.japan_conquest.widget import JapanConquestApp
+from conquest_widget.saves import SaveStore
 
 # the app's autosave moves an unreadable autosave aside, with a SaveWarning: expected here
 pytestmark = pytest.mark.filterwarnings("ignore::conquest_widget.errors.SaveWarning")
@@ -187,8 +187,8 @@ def open_every_screen(directory: Path, langs: tuple[str, ...] = ("ja",)) -> None
             for n in range(1, 6):
                 c.screen = "start"
                 start.resume(n)
-                if c.game is not None:
-                    c.screen = "results" if c.game.is_over else "game"
+                if c.has_game:
+                    c.screen = "results" if c._match.game.is_over else "game"
                     app.save_exit.show_slots()
             c.screen = "setup"
             app.setup_screen.relabel()

@@ -197,7 +197,7 @@ def test_the_japan_app_lists_another_games_slot_and_does_not_resume_it(tmp_path)
     assert start.continue_button.disabled
     start.resume(2)
     assert "holds a game of &#x27;tiny_race&#x27;, not of &#x27;japan_conquest&#x27;" in start.message.value
-    assert app.controller.game is None and app.controller.screen == "start"
+    assert not app.controller.has_game and app.controller.screen == "start"
 
 
 def test_a_result_the_store_could_not_read_back_is_refused_before_anything_is_written(tmp_path):

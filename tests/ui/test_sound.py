@@ -25,6 +25,7 @@ from conquest_widget.games.japan_conquest import (
     ScriptedDice,
 )
 from conquest_widget.games.japan_conquest.actions import Roll, Step
+from conquest_widget.games.japan_conquest.widget.app import japan_sounds
 from conquest_widget.saves import SaveStore
 from conquest_widget.saves.schema import SoundPreferenceError
 from conquest_widget.ui.sound import (
@@ -35,7 +36,6 @@ from conquest_widget.ui.sound import (
     UnknownEffectError,
     sound_preference,
 )
-from conquest_widget.games.japan_conquest.widget.app import japan_sounds
 
 REQUIRED = {"roll", "step", "claim", "upgrade", "battle_won", "battle_lost", "battle", "region", "turn_start", "game_end"}
 
@@ -255,12 +255,13 @@ def test_a_whole_game_sounds_its_turns_claims_and_end(tmp_path):
     said = [m["text"] for m in app.sound.sent if m["type"] == "say"]
     assert effects[-1] == "game_end" and {"turn_start", "roll", "step", "claim"} <= set(effects)
     assert "battle_won" not in effects and "battle_lost" not in effects  # no human side: neutral battles only
-    winners = ", ".join(c.game.setup.players[s].name for s in c.game.events[-1]["winners"])
+    winners = ", ".join(c._match.game.setup.players[s].name for s in c._match.game.events[-1]["winners"])
     assert said[-1].endswith(f"Game over. Winner: {winners}")
 
 
 # --------------------------------------------------------------- effects and words of events
-def _battle(attacker_cpu: bool, defender_cpu: bool, attack: int, defence: int) -> tuple[Game, list[dict]]:
+def _battle(attacker_cpu: bool, defender_cpu: bool, attack: int, defence: int) -> tuple[list[dict], list[dict]]:
+    """The players (as the view has them) and the events of a battle's last roll."""
     setup = GameSetup(players=(PlayerSetup("Aoi", 13, cpu=attacker_cpu), PlayerSetup("Ren", 27, cpu=defender_cpu)),
                       turns=10)
     g = Game(setup, ScriptedDice([1, attack, defence], then_seed=5))
@@ -268,7 +269,7 @@ def _battle(attacker_cpu: bool, defender_cpu: bool, attack: int, defence: int) -
     g.roll(); g.step("Saitama"); g.confirm_route(); g.battle_roll()
     n = len(g.events)
     g.battle_roll()
-    return g, g.events[n:]
+    return [{"name": p.name, "cpu": p.cpu} for p in setup.players], g.events[n:]
 
 
 @pytest.mark.parametrize(("attacker_cpu", "defender_cpu", "attack", "defence", "effect"), [
@@ -311,7 +312,7 @@ def test_announcements_never_speak_points():
 
 
 def test_one_action_plays_its_most_important_effect():
-    g = Game(GameSetup.quick(["Tokyo", "Osaka"]), ScriptedDice([1]))
+    g = [{"name": "Player 1", "cpu": False}, {"name": "Player 2", "cpu": False}]
     events = [{"type": "claimed", "player": 0, "pref": 11, "points": 40},
               {"type": "upgraded", "player": 0, "pref": 11, "points": 40}]
     assert japan_sounds(g, events, Step(11), "en")[0] == [("upgrade", 0.0)]

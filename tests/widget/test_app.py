@@ -45,12 +45,12 @@ def test_setup_to_first_move_with_undo(app):
     end = c.route[-1]
     app.turn_panel.confirm_button.click()
     # the human's stop took effect, and the CPU (no event loop here) played its whole turn
-    stops = [e for e in c.game.events if e["type"] in ("claimed", "upgraded", "stayed") and e["player"] == 0]
+    stops = [e for e in c._match.game.events if e["type"] in ("claimed", "upgraded", "stayed") and e["player"] == 0]
     assert stops and stops[0]["pref"] == end
-    assert c.phase == "roll" and c.current_player == 0 and c.game.turn_number() == 2
+    assert c.phase == "roll" and c.current_player == 0 and c._match.game.turn_number() == 2
     for code in range(1, 48):  # the map shows exactly what the engine holds
-        owner = c.game.prefecture_info(code)["owner"]
-        expected = c.game.setup.players[owner].colour if owner is not None else "#efe9da"
+        owner = c._match.game.prefecture_info(code)["owner"]
+        expected = c._match.game.setup.players[owner].colour if owner is not None else "#efe9da"
         assert app.map_view.polygons[code].fill_color == expected
     lines = app.log_view.lines()
     assert any("Player 2 rolled" in x for x in lines) and any("Player 1 moved" in x for x in lines)
@@ -66,9 +66,9 @@ def test_clicking_an_unreachable_prefecture_explains_why(app):
     assert "not connected" in app.turn_panel.msg.value
     # a castle next door costs 2: with 1 movement left it is refused with the numbers
     c.new_game(GameSetup.quick(["Tokyo", "Osaka"]), dice=ScriptedDice([1]))
-    c.game.edit_prefecture("Saitama", owner=1, level="castle")
-    c.game.edit_player(0, banked=100)
-    c.load_game(c.game)
+    c._match.game.edit_prefecture("Saitama", owner=1, level="castle")
+    c._match.game.edit_player(0, banked=100)
+    c.load_game(c._match)
     app.turn_panel.roll_button.click()
     click_map(app, 11)
     assert c.message == "Entering Saitama costs 2, only 1 left"
@@ -82,9 +82,9 @@ def test_battle_with_a_human_defender_hot_seat(app):
     setup = GameSetup(players=(PlayerSetup("Aki", 13), PlayerSetup("Ben", 27)), turns=10)
     # movement 2 (entering an enemy castle costs 2); attacker rolls 6; defender 3 + castle 2 = 5
     c.new_game(setup, dice=ScriptedDice([2, 6, 3]))
-    c.game.edit_prefecture("Saitama", owner=1, level="castle")
-    c.game.edit_player(0, banked=100)
-    c.load_game(c.game)
+    c._match.game.edit_prefecture("Saitama", owner=1, level="castle")
+    c._match.game.edit_player(0, banked=100)
+    c.load_game(c._match)
     app.turn_panel.roll_button.click()
     click_map(app, 11)
     app.turn_panel.confirm_button.click()
@@ -98,7 +98,7 @@ def test_battle_with_a_human_defender_hot_seat(app):
     assert panel.buttons[2].layout.display == ""  # Ben holds a Triple and may use it
     panel.buttons[0].click()
     assert c.phase == "roll" and c.current_player == 1
-    assert c.game.prefecture_info("Saitama") == {
+    assert c._match.game.prefecture_info("Saitama") == {
         "code": 11, "owner": 0, "level": "castle", "points": 120, "base_value": 40, "stored": 15,
     }  # captured castle stays a castle; it stored 15 at the end of Aki's turn
     assert any("Aki wins Saitama! Battle bonus +10" in x for x in app.log_view.lines())
@@ -109,13 +109,13 @@ def test_cpu_only_game_runs_to_the_end_and_results_offer_a_rematch(app):
     c = app.controller
     setup = GameSetup(players=(PlayerSetup("A", 13, cpu=True), PlayerSetup("B", 27, cpu=True, strategy="aggressive")), turns=5, seed=2)
     c.new_game(setup)
-    assert c.game.is_over and c.screen == "results"
+    assert c._match.game.is_over and c.screen == "results"
     assert app.side.children[0].children[0] is app.results_screen
     table = app.results_screen.table.value
     assert "Final standings" in table and "Winner:" in table
-    first = c.game
+    first = c._match.game
     app.results_screen.again_button.click()
-    assert c.game is not first and c.game.setup == first.setup and c.game.is_over
+    assert c._match.game is not first and c._match.game.setup == first.setup and c._match.game.is_over
 
 
 def test_info_panel_and_scoreboard(app):
@@ -133,8 +133,8 @@ def test_info_panel_and_scoreboard(app):
 def test_final_showdown_hides_totals(app):
     c = app.controller
     c.new_game(GameSetup.quick(["Tokyo", "Osaka"], turns=5))
-    c.game.edit_turn(0, turn=3)
-    c.load_game(c.game)
+    c._match.game.edit_turn(0, turn=3)
+    c.load_game(c._match)
     assert "Final Showdown" in app.scoreboard.value
     assert "???" in app.scoreboard.value and ">150<" not in app.scoreboard.value
 
@@ -162,7 +162,7 @@ def test_invalid_setup_is_explained_not_crashed(app):
     s.rows[0].home.value = 13
     s.rows[1].home.value = 11  # Saitama borders Tokyo
     s.start_button.click()
-    assert c.screen == "setup" and c.game is None
+    assert c.screen == "setup" and not c.has_game
     assert "next to each other" in s.error.value and "Saitama" in s.error.value  # the player's words (issue 16)
     s.rows[1].home.value = 13
     s.start_button.click()
@@ -170,7 +170,7 @@ def test_invalid_setup_is_explained_not_crashed(app):
     s.seed.value = "abc"
     s.rows[1].home.value = 27
     s.start_button.click()
-    assert "seed" in s.error.value and c.game is None
+    assert "seed" in s.error.value and not c.has_game
 
 
 def test_map_click_picks_a_home_during_setup(app):
@@ -237,7 +237,7 @@ def test_cpu_turns_play_as_asyncio_tasks_and_keep_the_loop_free():
             await asyncio.sleep(0.01)
             ticks += 1
         assert ticks > 3  # the event loop kept running between CPU steps
-        assert c.current_player == 0 and c.phase == "roll" and c.game.turn_number() == 2
+        assert c.current_player == 0 and c.phase == "roll" and c._match.game.turn_number() == 2
         c.roll()  # the clicks during a CPU turn are refused politely, afterwards they work
         assert c.phase == "route"
 
@@ -249,10 +249,10 @@ def test_clicks_during_a_cpu_turn_are_refused_with_a_message():
 
     async def main():
         c = _human_moved_cpu_next("normal")
-        before = c.game.snapshot()
+        before = c._match.game.snapshot()
         c.roll()
         assert c.message == "Wait for your turn"
-        assert c.game.snapshot() == before
+        assert c._match.game.snapshot() == before
         await c.wait_cpu()
 
     asyncio.run(main())
@@ -295,7 +295,7 @@ def test_map_labels_follow_owner_and_level(app):
     c.new_game(GameSetup.quick(["Tokyo", "Osaka"]))
     assert m.labels[13].icon.html == '<div class="cw-label">🏠</div>'  # own home: icon, no value
     assert "45" not in m.labels[27].icon.html and "🏠" in m.labels[27].icon.html
-    c.game.edit_prefecture("Saitama", owner=0, level="castle")
-    c.load_game(c.game)
+    c._match.game.edit_prefecture("Saitama", owner=0, level="castle")
+    c.load_game(c._match)
     assert m.labels[11].icon.html == '<div class="cw-label">🏯</div>'
     assert m.labels[12].icon is m.labels[40].icon or "40" in m.labels[12].icon.html  # icons are shared by label

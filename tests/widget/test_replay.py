@@ -8,7 +8,6 @@ import random
 import pytest
 from ipywidgets import Widget
 
-from conquest_widget.games.japan_conquest.widget.controller import GameController
 from conquest_widget.errors import ConquestError, SerializationError
 from conquest_widget.games.japan_conquest import (
     Game,
@@ -18,11 +17,13 @@ from conquest_widget.games.japan_conquest import (
     analysis,
 )
 from conquest_widget.games.japan_conquest.actions import Roll
-from conquest_widget.games.japan_conquest.cpu import play_cpu_turns
-from conquest_widget.games.japan_conquest.dice import dice_from_dict
+from conquest_widget.core.protocol import CHANCE
+from conquest_widget.games.japan_conquest.cpu import cpu_action
+from conquest_widget.games.japan_conquest.match import JapanMatch
 from conquest_widget.games.japan_conquest.match import redacted
 from conquest_widget.games.japan_conquest.text import describe_event
 from conquest_widget.games.japan_conquest.widget import replay
+from conquest_widget.games.japan_conquest.widget.controller import GameController
 from conquest_widget.games.japan_conquest.widget.replay import (
     EFFECT_COLOURS,
     UNCONTROLLED,
@@ -47,10 +48,23 @@ def cpu_game():
         ),
         turns=5, seed=7,
     )
-    g = Game(setup)
-    play_cpu_turns(g)
+    g = played_by_cpus(setup)
     assert g.is_over and len(g.log) > 3 * EVERY
     return g
+
+
+def played_by_cpus(setup: GameSetup) -> Game:
+    """A CPU-only game played to its end as the app plays it: in a match, every die face
+    logged (the engine game of that match is returned)."""
+    m = JapanMatch(setup)
+    while not m.is_over:
+        m.apply(cpu_action(m.game), m.to_act()[0])
+    return m.game
+
+
+def faces_of(game: Game) -> list[int]:
+    """Every die face rolled in a match's game, in order."""
+    return [f for e in game.dice._match.log if e["seat"] == CHANCE for f in e["outcome"]]
 
 
 @pytest.fixture
@@ -59,7 +73,8 @@ def ex(cpu_game):
 
 
 def replayed(game, k):
-    return Game.replay(game.setup, game.log[:k], dice_from_dict(game._dice_start))
+    """The engine game after the first ``k`` actions of ``game``, replayed from the start."""
+    return Game.replay(game.setup, game.log[:k], ScriptedDice(faces_of(game)))
 
 
 def check_view(ex, expected):
@@ -147,7 +162,7 @@ def test_the_explorer_never_plays_cpu_moves(cpu_game):
     # a normal controller still plays CPUs (no event loop here: at once)
     c = GameController()
     c.load_game(replayed(cpu_game, 5))
-    assert c.game.is_over
+    assert c._match.game.is_over
 
 
 def test_the_shown_game_cannot_be_played(cpu_game):
@@ -170,14 +185,15 @@ def test_branch_is_independent_and_playable(ex, cpu_game):
     ex.position = 2 * EVERY + 3
     shown = ex.game.snapshot()
     b = ex.branch()
-    assert b is not ex.game and b.snapshot() == shown and b.log == cpu_game.log[: ex.position]
-    assert b.legal_actions()
-    b.apply(b.legal_actions()[0])  # the branch goes its own way
-    assert len(b.log) == ex.position + 1
+    assert b.game is not ex.game and b.game.snapshot() == shown and b.game.log == cpu_game.log[: ex.position]
+    seat = b.to_act()[0]
+    assert b.legal_actions(seat)
+    b.apply(b.legal_actions(seat)[0], seat)  # the branch goes its own way
+    assert len(b.game.log) == ex.position + 1
     assert ex.game.snapshot() == shown and (cpu_game.snapshot(), len(cpu_game.log)) == before
-    play_cpu_turns(b)
-    assert b.is_over
-    assert Game.from_dict(b.to_dict()).snapshot() == b.snapshot()  # a branch saves like any game
+    while not b.is_over:
+        b.apply(cpu_action(b.game), b.to_act()[0])
+    assert JapanMatch.from_dict(b.to_dict()).game.snapshot() == b.game.snapshot()  # a branch saves like any game
     ex.next_button.click()  # the explorer goes on as before
     check_view(ex, replayed(cpu_game, 2 * EVERY + 4))
 
@@ -190,12 +206,12 @@ def test_branch_button_opens_a_playable_app(ex, cpu_game):
     app = ex.branch_app
     assert app is not None and ex.branch_box.children[-1] is app
     c = app.controller
-    assert c.autoplay_cpu and c.game is ex.branches[-1] and c.human_to_act
-    assert not c.game.setup.players[seat].cpu and all(p.cpu for s, p in enumerate(c.game.setup.players) if s != seat)
+    assert c.autoplay_cpu and c._match is ex.branches[-1] and c.human_to_act
+    assert not c._match.game.setup.players[seat].cpu and all(p.cpu for s, p in enumerate(c._match.game.setup.players) if s != seat)
     app.turn_panel.roll_button.click()  # "what if I had gone elsewhere?"
     assert c.phase == "route" and c.legal_steps
     click_map(app, c.legal_steps[0])
-    assert len(c.game.route) == 1
+    assert len(c._match.game.route) == 1
     assert ex.game.phase == "roll" and ex.game.snapshot() == replayed(cpu_game, ex.position).snapshot()
     with pytest.raises(ConquestError, match="seats 0-2"):
         ex.branch(human_seats=[5])
@@ -291,15 +307,15 @@ def test_set_overlay_sends_only_changed_traits(ex, monkeypatch):
 def test_loading_from_json_files(tmp_path, cpu_game):
     bare = tmp_path / "game.json"
     with bare.open("w") as f:
-        json.dump(cpu_game.to_dict(), f)
+        json.dump(cpu_game.dice._match.to_dict(), f)
     ex = ReplayExplorer(bare, position=12)
     assert ex.position == 12 and len(ex) == len(cpu_game.log)
     check_view(ex, replayed(cpu_game, 12))
     slot = tmp_path / "slot-1.json"  # a save document: the game under "game"
-    slot.write_text(json.dumps({"format": "some.save", "kind": "slot", "slot": 1, "game": cpu_game.to_dict()}))
+    slot.write_text(json.dumps({"format": "some.save", "kind": "slot", "slot": 1, "game": cpu_game.dice._match.to_dict()}))
     ex.load(str(slot))
     assert ex.position == len(cpu_game.log) and ex.game.snapshot() == cpu_game.snapshot()
-    ex2 = ReplayExplorer(cpu_game.to_dict(), position=0)
+    ex2 = ReplayExplorer(cpu_game.dice._match.to_dict(), position=0)
     assert ex2.game.snapshot() == replayed(cpu_game, 0).snapshot()
 
 
@@ -311,8 +327,8 @@ def test_loading_from_json_files(tmp_path, cpu_game):
 ])
 def test_corrupt_files_give_a_clear_error_naming_the_file(tmp_path, cpu_game, content, problem):
     path = tmp_path / "broken.json"
-    if content is None:  # a tampered save: the log no longer reaches the stored snapshot
-        data = cpu_game.to_dict()
+    if content is None:  # a tampered save of an engine game: the log no longer reaches the stored snapshot
+        data = Game(GameSetup.quick(["Tokyo", "Osaka"], seed=3)).to_dict()
         pref = data["snapshot"]["prefectures"][39]  # Fukuoka
         pref["owner"] = 1 if pref["owner"] != 1 else 0
         content = json.dumps(data)
@@ -400,8 +416,7 @@ def seeded_cpu_game(seed: int, players: int) -> Game:
                       for i, h in enumerate(homes)),
         turns=10, seed=seed, roll_for_order=seed % 2 == 0,
     )
-    g = Game(setup)
-    play_cpu_turns(g)
+    g = played_by_cpus(setup)
     assert g.is_over
     return g
 
@@ -414,7 +429,7 @@ def test_scrubbing_to_any_position_equals_a_replay_from_the_start(seed, players,
     game = seeded_cpu_game(seed, players)
     n = len(game.log)
     ex = ReplayExplorer(game, checkpoint_every=every)
-    assert all(type(cp).__name__ == "GameCheckpoint" for cp in ex._checkpoints.values())
+    assert ex.replay.checkpoints[0] == 0 and len(ex.replay.checkpoints) >= len(game.log) // every
     rng = random.Random(seed)
     targets = rng.sample(range(n + 1), min(n + 1, 30)) + [0, n, n - 1, 1, every, every - 1, every + 1]
     for k in targets:
@@ -428,9 +443,10 @@ def test_scrubbing_to_any_position_equals_a_replay_from_the_start(seed, players,
     k = rng.randrange(n // 3, 2 * n // 3)
     ex.position = k
     check_view(ex, replayed(game, k))
-    for action in game.log[k:]:  # the shown game's dice are where the recorded game's were
-        ex.game.apply(action)
-    assert ex.game.snapshot() == game.snapshot() and ex.game.events == game.events
+    b = ex.branch()
+    for action in game.log[k:]:  # a branch's dice are where the recorded game's were
+        b.apply(action, b.to_act()[0])
+    assert b.game.snapshot() == game.snapshot() and b.game.events == game.events
 
 
 @pytest.mark.parametrize("seed, players", [(21, 2), (22, 4)])
@@ -442,9 +458,10 @@ def test_branch_here_at_any_position_equals_a_replay_and_is_independent(seed, pl
         ex.position = k
         b = ex.branch()
         ref = replayed(game, k)
-        assert b.snapshot() == ref.snapshot() and b.log == ref.log and b.events == ref.events
-        play_cpu_turns(b)  # the branch plays on as the recorded game did (same CPUs, same dice)
-        assert b.snapshot() == game.snapshot() and b.log == game.log
+        assert b.game.snapshot() == ref.snapshot() and b.game.log == ref.log and b.game.events == ref.events
+        while not b.is_over:  # the branch plays on as the recorded game did (same CPUs, same dice)
+            b.apply(cpu_action(b.game), b.to_act()[0])
+        assert b.game.snapshot() == game.snapshot() and b.game.log == game.log
         assert ex.game.snapshot() == ref.snapshot() and len(ex.game.log) == k  # the explorer is untouched
         ex.step(1)
         assert ex.game.snapshot() == replayed(game, k + 1).snapshot()

@@ -27,19 +27,19 @@ def test_autosave_then_continue_resumes_mid_route_exactly(app, tmp_path):
     new_human_vs_cpu(app)
     app.turn_panel.roll_button.click()
     click_map(app, c.legal_steps[0])
-    snapshot = c.game.snapshot()
+    snapshot = c._match.game.snapshot()
     app.save_exit.exit_button.click()  # Exit Without Saving: the autosave stays
     assert c.screen == "start" and not app.start_saves.continue_button.disabled
     assert "turn 1" in app.start_saves.auto_info.value
     other = JapanConquestApp(save_dir=tmp_path / "saves")  # e.g. the page was reloaded
     other.start_saves.continue_button.click()
     oc = other.controller
-    assert oc.screen == "game" and oc.game.snapshot() == snapshot
+    assert oc.screen == "game" and oc._match.game.snapshot() == snapshot
     assert oc.route == c.route and oc.legal_steps == c.legal_steps
     while not oc.can_confirm:
         click_map(other, oc.legal_steps[0])
     other.turn_panel.confirm_button.click()
-    assert oc.game.turn_number() == 2
+    assert oc.view["turn"] == 2
 
 
 def test_starting_a_new_game_replaces_the_autosave(app, tmp_path):
@@ -49,8 +49,8 @@ def test_starting_a_new_game_replaces_the_autosave(app, tmp_path):
     app.save_exit.exit_button.click()
     app.start_screen.new_button.click()
     app.setup_screen.start_button.click()
-    assert SaveStore(tmp_path / "saves").load_autosave().snapshot() == c.game.snapshot()
-    assert c.game.phase == "roll"
+    assert SaveStore(tmp_path / "saves").load_autosave().game.snapshot() == c._match.game.snapshot()
+    assert c._match.game.phase == "roll"
 
 
 def test_save_and_exit_asks_before_overwriting_a_used_slot(app, tmp_path):
@@ -62,7 +62,7 @@ def test_save_and_exit_asks_before_overwriting_a_used_slot(app, tmp_path):
     se.slot.value = 3
     se.save_button.click()
     assert c.screen == "start" and c.message == "Saved to slot 3"
-    first = store.load_slot(3).snapshot()
+    first = store.load_slot(3).game.snapshot()
     assert "Slot 3: " in app.start_saves.slot_rows[2][0].value and "Player 1, Player 2 (CPU)" in app.start_saves.slot_rows[2][0].value
     app.start_saves.resume(3)
     app.turn_panel.roll_button.click()
@@ -71,17 +71,17 @@ def test_save_and_exit_asks_before_overwriting_a_used_slot(app, tmp_path):
     se.save_button.click()
     assert se.confirm.layout.display == "" and "Overwrite" in se.confirm.text.value
     se.confirm.no.click()
-    assert c.screen == "game" and store.load_slot(3).snapshot() == first  # nothing overwritten
+    assert c.screen == "game" and store.load_slot(3).game.snapshot() == first  # nothing overwritten
     se.save_button.click()
     se.confirm.yes.click()
-    assert c.screen == "start" and store.load_slot(3).snapshot() == c.game.snapshot() != first
+    assert c.screen == "start" and store.load_slot(3).game.snapshot() == c._match.game.snapshot() != first
 
 
 def test_delete_a_slot_with_confirmation(app, tmp_path):
     store = SaveStore(tmp_path / "saves")
     game = app.controller
     new_human_vs_cpu(app)
-    store.save_slot(1, game.game)
+    store.save_slot(1, game._match)
     app.controller.screen = "start"
     label, resume, delete = app.start_saves.slot_rows[0]
     assert not resume.disabled
@@ -108,7 +108,7 @@ def test_a_corrupt_slot_is_reported_never_overwritten_and_others_keep_working(tm
     assert "slot-4.json" in app.start_saves.message.value
     assert (folder / "slot-4.json").read_bytes() == before
     app.start_saves.resume(2)  # the other slot still works
-    assert app.controller.screen == "game" and app.controller.game.snapshot() == game.snapshot()
+    assert app.controller.screen == "game" and app.controller._match.game.snapshot() == game.snapshot()
     se = app.save_exit
     se.save_exit_button.click()
     se.slot.value = 4
@@ -128,7 +128,7 @@ def test_previous_results_and_records_against_cpus(app):
     from conquest_widget.games.japan_conquest.cpu import cpu_action
     human = GameSetup(players=(PlayerSetup("Me", 13), PlayerSetup("Bot", 27, cpu=True, difficulty="hard")), turns=5, seed=3)
     c.new_game(human)
-    g = c.game
+    g = c._match.game
     while not g.is_over:
         c._human(cpu_action(g, g.actor)) if not g.setup.players[g.actor].cpu else c.play_cpu_now()
     assert isinstance(g, Game) and c.screen == "results"
@@ -144,7 +144,7 @@ def test_previous_results_and_records_against_cpus(app):
 def test_backup_export_inspect_restore_and_delete_all(app, tmp_path):
     c = app.controller
     new_human_vs_cpu(app)
-    SaveStore(tmp_path / "saves").save_slot(5, c.game)
+    SaveStore(tmp_path / "saves").save_slot(5, c._match.game)
     c.screen = "saves"
     ds = app.data_screen
     assert app.side.children == (ds,)
@@ -187,6 +187,6 @@ def test_the_autosave_is_current_after_a_cpu_turn(app, tmp_path):
     while not c.can_confirm:
         click_map(app, c.legal_steps[0])
     app.turn_panel.confirm_button.click()  # the CPU plays its whole turn (no event loop here)
-    assert c.current_player == 0 and c.game.turn_number() == 2
+    assert c.current_player == 0 and c._match.game.turn_number() == 2
     saved = SaveStore(tmp_path / "saves").load_autosave()
-    assert saved.snapshot() == c.game.snapshot() and len(saved.events) == len(c.game.events)
+    assert saved.game.snapshot() == c._match.game.snapshot() and len(saved.game.events) == len(c._match.game.events)

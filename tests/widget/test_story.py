@@ -177,7 +177,7 @@ def test_the_results_screen_of_a_finished_game_shows_the_story(tmp_path):
     app = JapanConquestApp(save_dir=tmp_path / "saves")
     c = app.controller
     c.new_game(GameSetup(players=(PlayerSetup("A", 13, cpu=True), PlayerSetup("B", 27, cpu=True)), turns=5, seed=2))
-    assert c.game.is_over and c.screen == "results"
+    assert c._match.game.is_over and c.screen == "results"
     story = app.results_screen.story.value
     assert story.count('class="cw-story-line"') == 2
     for part in ("cw-story-chart", "cw-story-map", "cw-story-regions", "cw-story-showdown-totals", "Final standings"):
@@ -213,16 +213,16 @@ def test_the_results_screen_does_not_balloon_the_wire(tmp_path):
 
 
 def test_the_story_is_replayed_once_per_finished_game(tmp_path, monkeypatch):
-    from conquest_widget.games.japan_conquest.widget import screens
+    from conquest_widget.games.japan_conquest import story
 
     calls = []
-    monkeypatch.setattr(screens, "game_story", lambda g: calls.append(g) or game_story(g))
+    monkeypatch.setattr(story, "game_story", lambda g: calls.append(g.snapshot()) or game_story(g))
     app = JapanConquestApp(save_dir=tmp_path / "saves")
     c = app.controller
     c.new_game(GameSetup(players=(PlayerSetup("A", 13, cpu=True), PlayerSetup("B", 27, cpu=True)), turns=5, seed=2))
-    first = c.game
+    first = c._match.game.snapshot()
     c.lang = "ja"
     c.lang = "en"
     assert calls == [first]
     app.results_screen.again_button.click()  # a new game with the same setup: its own story
-    assert c.game is not first and calls == [first, c.game]
+    assert len(calls) == 2 and calls[1] == c._match.game.snapshot()

@@ -91,8 +91,8 @@ def test_the_log_keeps_the_last_turns_newest_first(tmp_path):
     lines = app.log_view.lines()
     starts = [x for x in lines if x.startswith("—")]
     assert len(starts) == app.log_view.RING  # the last RING turns, each once
-    turn = c.game.turn_number()
-    assert str(turn) in starts[0] and c.game.setup.players[c.current_player].name in starts[0]
+    turn = c._match.game.turn_number()
+    assert str(turn) in starts[0] and c._match.game.setup.players[c.current_player].name in starts[0]
     shown = [b for b in app.log_view.blocks.children if b.layout.display != "none"]
     orders = sorted(int(b.layout.order) for b in shown)
     assert len(shown) == app.log_view.RING and orders == list(range(orders[0], orders[0] + len(orders)))

@@ -25,8 +25,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from conquest_widget.core.match import Match
+from conquest_widget.core.protocol import CHANCE, ActionCodec, Outcome
 from conquest_widget.core.protocol import Action as CoreAction
-from conquest_widget.core.protocol import ActionCodec, Outcome
 from conquest_widget.errors import IllegalActionError, SerializationError
 from conquest_widget.games.japan_conquest.actions import (
     BattleRoll,
@@ -37,7 +37,11 @@ from conquest_widget.games.japan_conquest.actions import (
     UndoStep,
     action_from_dict,
 )
-from conquest_widget.games.japan_conquest.dice import dice_from_dict
+from conquest_widget.games.japan_conquest.dice import (
+    DiceSource,
+    ScriptedDice,
+    dice_from_dict,
+)
 from conquest_widget.games.japan_conquest.game import Game
 from conquest_widget.games.japan_conquest.movement import NOBODY
 from conquest_widget.games.japan_conquest.rules import (
@@ -95,7 +99,11 @@ class _LoggedDice:
         return self._match.chance.seed
 
     def roll(self, n: int) -> tuple[int, ...]:
-        return self._match.chance.roll(n, DIE_FACES)
+        m = self._match
+        if m.script is not None and not m.chance.forced:
+            # scripted faces (tests, lessons) become logged chance outcomes like any roll
+            m.chance.forced.append(list(m.script.roll(n)))
+        return m.chance.roll(n, DIE_FACES)
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": "random", "seed": self._match.chance.seed}
@@ -108,9 +116,15 @@ class JapanMatch(Match):
     codec = CODEC
     setup_class = GameSetup
 
-    def __init__(self, setup: GameSetup, *, seed: int | None = None, forced: list[Any] | tuple[Any, ...] = ()) -> None:
+    def __init__(self, setup: GameSetup, *, seed: int | None = None, forced: list[Any] | tuple[Any, ...] = (),
+                 dice: DiceSource | None = None) -> None:
+        """``dice`` (e.g. :class:`~.dice.ScriptedDice`) decides the rolls not forced by
+        ``forced``; every face is logged as a chance outcome all the same, so the match's
+        document replays without it."""
         if seed is None:
-            seed = setup.seed
+            seed = setup.seed if setup.seed is not None else getattr(dice, "seed", None)
+        #: the dice that decide new rolls instead of the seed (None = the seed)
+        self.script: DiceSource | None = dice
         super().__init__(setup, seed=seed, forced=forced)
 
     # ------------------------------------------------------------ protocol
@@ -202,6 +216,7 @@ class JapanMatch(Match):
             cell: dict[str, Any] = {"owner": None if owner == NOBODY else owner, "level": LEVEL_NAMES[st.level[code]]}
             if not hidden:
                 cell["stored"] = st.stored[code]
+                cell["points"] = g.level_value(code) if owner != NOBODY else 0
             prefectures[str(code)] = cell
         out: dict[str, Any] = {
             "game": self.spec.id,
@@ -217,6 +232,7 @@ class JapanMatch(Match):
             "roll": list(st.roll),
             "allowance": st.allowance,
             "route": list(st.route),
+            "route_details": g.route_details(),
             "remaining": g.remaining,
             "players": players,
             "prefectures": prefectures,
@@ -228,6 +244,8 @@ class JapanMatch(Match):
             out["battle"] = {"pref": b.pref, "attacker": b.attacker, "defender": b.defender, "bonus": b.bonus,
                              "bonus_parts": dict(b.bonus_parts), "attack_roll": list(b.attack_roll or [])}
         out["outcome"] = None if not g.is_over else self.outcome().to_dict()  # type: ignore[union-attr]
+        out["end_reason"] = st.end_reason if g.is_over else None
+        out["ranking"] = g.ranking() if g.is_over else None  # the standings, once nothing is hidden
         # what a CPU needs to rebuild the position (public: no seed, no hidden totals)
         setup = self.setup.to_dict()
         setup.pop("seed", None)
@@ -272,10 +290,24 @@ class JapanMatch(Match):
                         for i, h in enumerate(homes))
         return GameSetup(players, mode="standard", turns=rng.choice(STANDARD_TURNS[:2]), seed=rng.randrange(2**31))
 
+    def engine_game(self) -> Game:
+        """An independent engine ``Game`` with this match's setup, actions and dice (its
+        dice scripted from the logged faces): what the engine-level tools (the story of
+        the game, analysis) read."""
+        faces = [f for e in self.log if e["seat"] == CHANCE for f in e["outcome"]]
+        game = Game(self.setup, dice=ScriptedDice(faces, then_seed=self.chance.seed))
+        for action in self.game.log:
+            game.apply(action)
+        return game
+
     @classmethod
     def from_game(cls, game: Game) -> JapanMatch:
         """A match with the same setup, actions and dice faces as an engine ``Game`` (for
-        saves of format version 1, whose dice were re-derived from a seed)."""
+        saves of format version 1, whose dice were re-derived from a seed).  The engine
+        game of a match gives a copy of that match."""
+        if isinstance(game.dice, _LoggedDice):  # (edits made on the engine game directly included)
+            match = game.dice._match
+            return copy.deepcopy(match, memo={id(game.board): game.board})
         recording = _RecordingDice(dice_from_dict(game.to_dict()["dice"]))
         replayed = Game(game.setup, dice=recording)
         for action in game.log:
@@ -284,6 +316,8 @@ class JapanMatch(Match):
         m = cls(game.setup, seed=seed if isinstance(seed, int) else 0, forced=recording.faces)
         for action in game.log:
             m.apply(action, m.game.actor)
+        if isinstance(game.dice, ScriptedDice):
+            m.script = game.dice  # the faces it has left decide the next rolls, as they would have
         return m
 
 

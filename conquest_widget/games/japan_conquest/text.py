@@ -112,6 +112,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "battle_defence_line": ("Defender {who}: {dice} + defence bonus {bonus} = {total}", "防御側 {who}：{dice} + 防御補正{bonus} = {total}"),
     "battle_won": ("{who} wins {pref}! Battle bonus +{points}", "{who}が{pref}を奪取！合戦勝利ボーナス+{points}"),
     "battle_held": ("{defender} holds {pref}! Defence bonus +{points}", "{defender}が{pref}を防衛！防衛成功ボーナス+{points}"),
+    "battle_won_hidden": ("{who} wins {pref}!", "{who}が{pref}を奪取！"),
+    "battle_held_hidden": ("{defender} holds {pref}!", "{defender}が{pref}を防衛！"),
     # info / scoreboard
     "owner": ("Owner", "所有"),
     "level": ("Level", "状態"),

@@ -15,12 +15,13 @@ from typing import Any
 
 import ipywidgets as W
 
-from conquest_widget.games.japan_conquest.widget.controller import CPU_DELAYS, GameController
 from conquest_widget.errors import ConquestError
 from conquest_widget.games.japan_conquest.actions import Step
 from conquest_widget.games.japan_conquest.text import pref_name, region_name, t
-from conquest_widget.saves import DEFAULT_DIRECTORY, SaveStore
-from conquest_widget.ui.sound import Sound, pick_effects, sound_preference
+from conquest_widget.games.japan_conquest.widget.controller import (
+    CPU_DELAYS,
+    GameController,
+)
 from conquest_widget.games.japan_conquest.widget.map_view import MAP_HEIGHT, MapView
 from conquest_widget.games.japan_conquest.widget.panels import (
     BattlePanel,
@@ -29,8 +30,16 @@ from conquest_widget.games.japan_conquest.widget.panels import (
     Scoreboard,
     TurnPanel,
 )
-from conquest_widget.games.japan_conquest.widget.saves_view import DataScreen, SaveExit, StartSaves
-from conquest_widget.games.japan_conquest.widget.screens import ResultsScreen, SetupScreen, StartScreen
+from conquest_widget.games.japan_conquest.widget.saves_view import (
+    DataScreen,
+    SaveExit,
+    StartSaves,
+)
+from conquest_widget.games.japan_conquest.widget.screens import (
+    ResultsScreen,
+    SetupScreen,
+    StartScreen,
+)
 from conquest_widget.games.japan_conquest.widget.style import (
     CSS,
     button_layout,
@@ -38,6 +47,8 @@ from conquest_widget.games.japan_conquest.widget.style import (
     shared_layout,
     shared_style,
 )
+from conquest_widget.saves import DEFAULT_DIRECTORY, SaveStore
+from conquest_widget.ui.sound import Sound, pick_effects, sound_preference
 
 #: seconds between a human action and its autosave inside a kernel: the write (about 15 ms
 #: for a mid-game save) runs after the views are published, once for quick successive clicks
@@ -53,7 +64,7 @@ EVENT_EFFECTS = {
 }
 
 
-def japan_sounds(game: Any, events: list[dict], action: Any, lang: str) -> tuple[list[tuple[str, float]], str]:
+def japan_sounds(players: list[dict], events: list[dict], action: Any, lang: str) -> tuple[list[tuple[str, float]], str]:
     """What one action of a Japan Conquest game sounds like: the effects to play as
     ``(effect, delay)`` and the announcement to speak ("" = none), from the action and the
     events it produced.  A battle's result is ``battle_won`` / ``battle_lost`` from the
@@ -61,18 +72,22 @@ def japan_sounds(game: Any, events: list[dict], action: Any, lang: str) -> tuple
     human.  Announcements name players, prefectures and regions only (never points, which
     the Final Showdown hides).
 
-    >>> from conquest_widget.games.japan_conquest import Game, GameSetup, ScriptedDice
+    ``players`` are the view's players (names and who is a CPU); ``events`` as the viewer
+    sees them.
+
+    >>> from conquest_widget.games.japan_conquest import GameSetup, ScriptedDice
     >>> from conquest_widget.games.japan_conquest.actions import Roll
-    >>> g = Game(GameSetup.quick(["Tokyo", "Osaka"], cpu=[False, True]), ScriptedDice([1]))
-    >>> n = len(g.events); _ = g.roll()
-    >>> japan_sounds(g, g.events[n:], Roll(1), "en")
+    >>> from conquest_widget.games.japan_conquest.match import JapanMatch
+    >>> m = JapanMatch(GameSetup.quick(["Tokyo", "Osaka"], cpu=[False, True]), dice=ScriptedDice([1]))
+    >>> n = len(m.events); m.apply(Roll(1), 0)
+    >>> players = m.view(0)["players"]
+    >>> japan_sounds(players, m.events_for(0, since=n), Roll(1), "en")
     ([('roll', 0.0)], '')
-    >>> japan_sounds(g, [{"type": "turn_start", "player": 1}], None, "ja")
+    >>> japan_sounds(players, [{"type": "turn_start", "player": 1}], None, "ja")
     ([('turn_start', 0.0)], 'Player 2の番です')
     """
-    players = game.setup.players
-    names = [p.name for p in players]
-    humans = {i for i, p in enumerate(players) if not p.cpu}
+    names = [p["name"] for p in players]
+    humans = {i for i, p in enumerate(players) if not p["cpu"]}
     found: set[str] = set()
     said: list[str] = []
     for ev in events:
@@ -255,13 +270,12 @@ class JapanConquestApp(W.VBox):
         """Autosave after every action of a human, whenever a turn changes hands, when a CPU
         run stops and at the end (recording the result once).  A new game replaces the
         autosave.  Inside a CPU's turn the single steps are not written one by one."""
-        g = c.game
-        if g is None or self.store is None:
+        if not c.has_game or self.store is None:
             return
         if action is None:  # a new or loaded game: remember its setup as the next default
-            self._save_preferences(last_setup=g.setup.to_dict())
-        turn = (g.current_player, g.turn_number())
-        if action is None or g.is_over:
+            self._save_preferences(last_setup=c.setup_dict())
+        turn = (c.current_player, c.view["turn"])
+        if action is None or c.is_over:
             self._write_autosave()  # a new game, a loaded one, the end (its result): at once
         elif not c.cpu_busy or turn != self._autosaved_turn:
             self._request_autosave()
@@ -273,7 +287,7 @@ class JapanConquestApp(W.VBox):
         without a loop (scripts, tests) it is written at once.  :meth:`flush_autosave` writes
         a pending autosave now: leaving the game screen, a new game and the interpreter's
         exit (atexit) call it, so no action is lost on a crash-free exit."""
-        if self.store is None or self.controller.game is None:
+        if self.store is None or not self.controller.has_game:
             return
         if self._autosave_handle is not None:
             return  # already scheduled: that write will include this action
@@ -303,14 +317,14 @@ class JapanConquestApp(W.VBox):
         if handle is not None:  # this write includes what was pending
             self._autosave_handle = None
             handle.cancel()
-        g = self.controller.game
-        if g is None or self.store is None:
+        c = self.controller
+        if not c.has_game or self.store is None:
             return
         try:
-            self.store.autosave(g)
-            self._autosaved_turn = (g.current_player, g.turn_number())
-            if g.is_over:
-                self.store.record_result(g)
+            c.save(self.store)
+            self._autosaved_turn = (c.current_player, c.view["turn"])
+            if c.is_over:
+                c.record_result(self.store)
         except ConquestError:  # the player's words, not the store's (issue 16); play goes on
             self.controller.message = t("autosave_failed", self.controller.lang)
 
@@ -345,18 +359,17 @@ class JapanConquestApp(W.VBox):
     def _sound_hook(self, c: GameController, action: Any) -> None:
         """After every action (a human's or a CPU's): play its effects and speak its news.
         A new or loaded game (``action`` None) announces whose turn it is."""
-        g = c.game
-        if g is None:
+        if not c.has_game:
             return
         if action is None:
-            self._sound_events = len(g.events)
-            if g.is_over:
+            self._sound_events = len(c.events)
+            if c.is_over:
                 return
-            news = [{"type": "turn_start", "player": g.current_player}]
+            news = [{"type": "turn_start", "player": c.current_player}]
         else:
-            news = g.events[self._sound_events:]
-            self._sound_events = len(g.events)
-        effects, text = japan_sounds(g, news, action, c.lang)
+            news = c.events[self._sound_events:]
+            self._sound_events = len(c.events)
+        effects, text = japan_sounds(c.view["players"], news, action, c.lang)
         for effect, delay in effects:
             self.sound.play(effect, delay=delay)
         if text:
@@ -366,9 +379,9 @@ class JapanConquestApp(W.VBox):
         self.map_view.set_preview(homes if self.controller.screen == "setup" else {})
 
     def _locate(self) -> None:
-        g = self.controller.game
-        if g is not None:
-            self.map_view.centre_on(g.state.players[g.current_player].position)
+        v = self.controller.view
+        if v:
+            self.map_view.centre_on(v["players"][v["current_player"]]["position"])
 
     def _clicked(self, change: dict) -> None:
         if self.controller.screen == "setup" and change["new"] and self._setup_screen is not None:

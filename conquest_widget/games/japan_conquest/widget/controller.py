@@ -1,10 +1,16 @@
-"""The traitlets controller between the Japan Conquest engine and the widgets.
+"""The traitlets controller between a Japan Conquest match and the widgets.
 
-Views observe these traits and call these methods; only the controller talks to the
-engine.  It has no ipywidgets/ipyleaflet imports, so it can be driven and tested
-headless:
+It holds the :class:`~conquest_widget.games.japan_conquest.match.JapanMatch` privately and
+publishes what the viewer may see, like the shell's
+:class:`~conquest_widget.ui.controller.MatchController`: ``viewer``, ``view``
+(``match.view(viewer)``: during the Final Showdown it has no totals), ``legal``,
+``events`` (``match.events_for(viewer)``: no point changes in the showdown) and
+``version``, plus a few traits derived from them for the Japan board (``phase``,
+``route``, ``legal_steps``, ...) and the app's own state (screen, language, the selected
+prefecture, the battle shown).  Widgets draw from these traits only and send the player's
+moves back through its methods; CPUs play through their bots, which get a view, never the
+match.  It has no ipywidgets/ipyleaflet imports, so it can be driven and tested headless:
 
-    >>> from conquest_widget.games.japan_conquest.widget.controller import GameController
     >>> from conquest_widget.games.japan_conquest import GameSetup, ScriptedDice
     >>> c = GameController()
     >>> c.new_game(GameSetup.quick(["Tokyo", "Osaka"]), dice=ScriptedDice([2]))
@@ -15,15 +21,18 @@ headless:
     (2, [11, 12, 14, 19])
     >>> c.click_prefecture(11); c.route, c.remaining
     ([11], 1)
+    >>> c.view["players"][0]["name"], c.events[-1]["type"]
+    ('Player 1', 'roll')
 """
 
 from __future__ import annotations
 
 import asyncio
+import random
 from collections.abc import Callable
 from typing import Any
 
-from traitlets import Bool, Dict, HasTraits, Instance, Int, List, Unicode, observe
+from traitlets import Bool, Dict, Int, List, Unicode, observe
 
 from conquest_widget.core.safe_text import MAX_NAME_LENGTH
 from conquest_widget.errors import ConquestError, IllegalActionError, SetupError
@@ -35,13 +44,15 @@ from conquest_widget.games.japan_conquest.actions import (
     Step,
     UndoStep,
 )
-from conquest_widget.games.japan_conquest.cpu import cpu_action
+from conquest_widget.games.japan_conquest.bots import JapanCpuBot
 from conquest_widget.games.japan_conquest.dice import DiceSource
 from conquest_widget.games.japan_conquest.game import Game
+from conquest_widget.games.japan_conquest.match import JapanMatch
 from conquest_widget.games.japan_conquest.rules import PREFECTURES
 from conquest_widget.games.japan_conquest.setup import GameSetup
 from conquest_widget.games.japan_conquest.text import pref_name, t
 from conquest_widget.maps.japan.board import japan
+from conquest_widget.ui.controller import PublishedTraits
 
 CPU_DELAYS = {"instant": 0.0, "fast": 0.12, "normal": 0.45}
 #: how long a battle between two CPUs stays on screen before play goes on (seconds)
@@ -55,12 +66,11 @@ ACTION_PHASES: dict[type, tuple[str, ...]] = {
 }
 
 
-class GameController(HasTraits):
-    """Game flow, selection and feedback as observable traits."""
+class GameController(PublishedTraits):
+    """Game flow, selection and feedback as observable traits (see the module docstring)."""
 
     screen = Unicode("start", help="start | setup | game | results | saves").tag(sync=False)
     lang = Unicode("en")
-    version = Int(0, help="bumped after every change of the game")
     phase = Unicode("")
     current_player = Int(0)
     actor = Int(0)
@@ -72,43 +82,111 @@ class GameController(HasTraits):
     legal_steps = List()
     can_confirm = Bool(False)
     selected_prefecture = Int(0, help="0 = none")
-    message = Unicode("")
     cpu_speed = Unicode("fast")
-    cpu_busy = Bool(False)
-    autoplay_cpu = Bool(True, help="play CPU turns automatically; False for read-only views (the replay explorer)")
+    autoplay_cpu = Bool(True, help="play CPU turns automatically; False for read-only views")
     setup_error = Unicode("")
     hold_battles = Bool(False, help="give each battle result its own moment (the app sets it; scripts play straight on)")
     battle_report = Dict(help="the last battle's result while it is shown: see battle_summary(); {} = none")
-    game = Instance(Game, allow_none=True)
 
     def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
+        self._match: JapanMatch | None = None
+        self._bots: dict[int, JapanCpuBot] = {}
+        self._seen_events = 0  # events of the match already published (as the viewer sees them)
+        self._loads = 0  # games shown so far: game_key
         self._change_hooks: list[Callable[[GameController, Action | None], None]] = []
         self._cpu_task: asyncio.Task | None = None
+        super().__init__(**kwargs)
 
     # ------------------------------------------------------------ hooks
     def on_change(self, hook: Callable[[GameController, Action | None], None]) -> None:
-        """Call ``hook(controller, action)`` after every applied action (e.g. autosave)."""
+        """Call ``hook(controller, action)`` after every applied action (autosave, sound);
+        ``action`` is None for a new or loaded game."""
         self._change_hooks.append(hook)
+
+    # ------------------------------------------------------------ reading
+    @property
+    def has_game(self) -> bool:
+        """Is a game shown (or finished and shown in the results)?"""
+        return bool(self.view)
+
+    @property
+    def game_key(self) -> int:
+        """Changes whenever another game (or the same one, reloaded) is shown."""
+        return self._loads
+
+    @property
+    def is_over(self) -> bool:
+        return self._match is not None and self._match.is_over
+
+    @property
+    def names(self) -> list[str]:
+        """The players' names in seat order ([] without a game)."""
+        return [p["name"] for p in self.view.get("players", ())]
+
+    def document(self) -> dict[str, Any]:
+        """The match as a save document (setup, seed, every action and die face)."""
+        if self._match is None:
+            raise ConquestError("no game is shown")
+        return self._match.to_dict()
+
+    def setup_dict(self) -> dict[str, Any]:
+        """The shown game's setup (to remember as the next default)."""
+        if self._match is None:
+            raise ConquestError("no game is shown")
+        return self._match.setup.to_dict()
+
+    def save(self, store: Any, slot: int | None = None, *, overwrite: bool = True) -> Any:
+        """Write the match to ``store`` (a :class:`~conquest_widget.saves.SaveStore`): the
+        autosave, or ``slot``.  Saves hold the whole match: they are the player's files."""
+        if self._match is None:
+            raise ConquestError("no game is shown")
+        if slot is None:
+            return store.autosave(self._match)
+        return store.save_slot(slot, self._match, overwrite=overwrite)
+
+    def record_result(self, store: Any) -> bool:
+        """Record the finished game in ``store``'s results and CPU records."""
+        if self._match is None:
+            raise ConquestError("no game is shown")
+        return store.record_result(self._match)
+
+    def story(self) -> Any:
+        """The story of the finished game (:func:`~conquest_widget.games.japan_conquest.story.game_story`),
+        or None while it is being played (the story holds every total)."""
+        from conquest_widget.games.japan_conquest.story import game_story
+
+        if self._match is None or not self._match.is_over:
+            return None
+        return game_story(self._match.engine_game())
 
     # ------------------------------------------------------------ game life
     def new_game(self, setup: GameSetup, dice: DiceSource | None = None) -> None:
-        """Start a new game and show it."""
-        self.load_game(Game(setup, dice))
+        """Start a new game and show it (``dice``, e.g. ScriptedDice, for lessons and tests)."""
+        self.load_game(JapanMatch(setup, dice=dice))
 
-    def load_game(self, game: Game) -> None:
-        """Show an existing game (resumed save, branch from a replay, ...).
+    def load_game(self, game: JapanMatch | Game) -> None:
+        """Show an existing game (a resumed save, a branch from a replay, ...): a
+        :class:`JapanMatch`, or an engine ``Game`` (read as a match with the same dice).
 
         A CPU run of the game shown before is stopped first, so the new game's CPU turns
         start at once (issue 16: Resume during "CPU ... is playing" froze)."""
+        match = JapanMatch.from_game(game) if isinstance(game, Game) else game
+        if not isinstance(match, JapanMatch):
+            raise ConquestError(f"expected a Japan Conquest match or game, got {type(game).__name__}")
         self.stop_cpu()
         self.battle_report = {}
-        self.game = game
+        self._match = match
+        self._loads += 1
+        self._bots = {s: JapanCpuBot(p.difficulty, p.strategy) for s, p in enumerate(match.setup.players) if p.cpu}
+        humans = [s for s, p in enumerate(match.setup.players) if not p.cpu]
+        actor = match.to_act()[0] if match.to_act() else None
+        self.viewer = actor if actor in humans else (humans[0] if humans else None)
+        self.events, self._seen_events = [], 0
         self.selected_prefecture = 0
         self.message = ""
         self.dice_option = 1
-        self.screen = "results" if game.is_over else "game"
-        self._refresh()
+        self.screen = "results" if match.is_over else "game"
+        self._publish()
         self._notify(None)
         self._schedule_cpu()
 
@@ -164,8 +242,8 @@ class GameController(HasTraits):
         watch; the map follows the moving pawn.
 
         >>> c = GameController(); c.watch_cpus(turns=5)
-        >>> [p.cpu for p in c.game.setup.players], c.screen
-        ([True, True, True, True], 'results')
+        >>> [p["cpu"] for p in c.view["players"]], c.screen, c.viewer
+        ([True, True, True, True], 'results', None)
         """
         from conquest_widget.games.japan_conquest.rules import STRATEGIES
         from conquest_widget.games.japan_conquest.setup import (
@@ -186,15 +264,15 @@ class GameController(HasTraits):
 
     def same_setup_again(self) -> None:
         """A new game with the same setup (a fresh seed if the old one was random)."""
-        if self.game is not None:
-            self.new_game(self.game.setup)
+        if self._match is not None:
+            self.new_game(self._match.setup)
 
     # ------------------------------------------------------------ user actions
     @property
     def human_to_act(self) -> bool:
         """Is the player who must act now a human?"""
-        g = self.game
-        return g is not None and not g.is_over and not g.setup.players[g.actor].cpu
+        m = self._match
+        return m is not None and not m.is_over and m.to_act()[0] not in self._bots
 
     def choose_dice(self, dice: int) -> None:
         """Select the dice option for the next roll (1, 2 or 3)."""
@@ -226,15 +304,15 @@ class GameController(HasTraits):
 
     def click_prefecture(self, code: int) -> None:
         """A click on the map: plan a step while routing, otherwise show the prefecture's info."""
-        g = self.game
-        if g is not None and g.phase == "route" and self.human_to_act:
+        m = self._match
+        if m is not None and self.phase == "route" and self.human_to_act:
             if code in self.legal_steps:
                 self._human(Step(code))
                 return
-            here = g.route[-1] if g.route else g.state.players[g.current_player].position
+            here = self.route[-1] if self.route else self.view["players"][self.current_player]["position"]
             if code == here:  # the second click of a double-click, or a click on where you are
                 return
-            why = g.explain_step(code)
+            why = m.explain(m.to_act()[0], Step(code)) if isinstance(code, int) and 1 <= code <= PREFECTURES else None
             self.selected_prefecture = code
             self.message = self.explain(why)
             return
@@ -259,81 +337,121 @@ class GameController(HasTraits):
 
     def _explain_confirm(self) -> str:
         """Why the planned route cannot end here, in the player's words."""
-        g = self.game
-        assert g is not None
-        if not g.route:
+        if not self.route:
             return t("why_route_empty", self.lang)
-        return t("why_cannot_end", self.lang, left=g.remaining)
+        return t("why_cannot_end", self.lang, left=self.remaining)
 
     # ------------------------------------------------------------ plumbing
     def _human(self, action: Action) -> None:
-        g = self.game
-        if g is None or g.is_over:
+        m = self._match
+        if m is None or m.is_over:
             return
         if not self.human_to_act:
             self.message = t("not_your_turn", self.lang)
             return
-        if g.phase not in ACTION_PHASES.get(type(action), (g.phase,)):
+        if self.phase not in ACTION_PHASES.get(type(action), (self.phase,)):
             return  # a stale click (double-click): harmless and silent
         if self.battle_report:
             self.battle_report = {}  # the player has moved on from the battle shown
-        if isinstance(action, UndoStep) and not g.route:
+        if isinstance(action, UndoStep) and not self.route:
             return
-        if isinstance(action, ConfirmRoute) and not g.can_confirm():
+        if isinstance(action, ConfirmRoute) and not self.can_confirm:
             self.message = self._explain_confirm()
             return
         self._apply(action)
         self._schedule_cpu()
 
     def _apply(self, action: Action) -> bool:
-        g = self.game
-        assert g is not None
-        seen = len(g.events)
+        m = self._match
+        assert m is not None
+        seat = m.to_act()[0]
         try:
-            g.apply(action)
+            m.apply(action, seat)
         except IllegalActionError as exc:
             self.message = self.explain(exc)
             return False
         self.message = ""
+        seen = len(self.events)
+        self._publish()
         if self.hold_battles:
-            report = battle_summary(g, g.events[seen:])
+            report = battle_summary(self.events, seen, humans=self._humans())
             if report:
                 self.battle_report = report
-        self._refresh()
         self._notify(action)
         return True
+
+    def _humans(self) -> set[int]:
+        m = self._match
+        return set() if m is None else {s for s in range(m.n_seats) if s not in self._bots}
 
     def _notify(self, action: Action | None) -> None:
         for hook in self._change_hooks:
             hook(self, action)
 
-    def _refresh(self) -> None:
-        g = self.game
-        if g is None:
+    def _publish(self) -> None:
+        """Publish the viewer's view, legal actions and new events, and the traits derived
+        from them, in one batch (views redraw once per ``version``)."""
+        m = self._match
+        if m is None:
             return
+        to_act = m.to_act()
+        if to_act and to_act[0] not in self._bots:
+            viewer = to_act[0]  # a human to act sees their own view; CPU turns keep the viewer
+        else:
+            viewer = self.viewer
+        view = m.view(viewer)
+        if viewer != self.viewer:
+            self._seen_events = 0
+            events: list[dict[str, Any]] = []
+        else:
+            events = list(self.events)
+        events += m.events_for(viewer, since=self._seen_events)
+        self._seen_events = len(m.events)
+        legal = [a.to_dict() for a in m.legal_actions(viewer)] if viewer is not None and viewer in to_act else []
+        self.show(viewer, view, legal, events)
+
+    def show(self, viewer: int | None, view: dict[str, Any], legal: list[dict[str, Any]],
+             events: list[dict[str, Any]]) -> None:
+        """Publish a view (with the viewer's legal actions and events) and the traits
+        derived from it, in one batch: the live game's, or a replay's position."""
+        over = view["outcome"] is not None
         with self.hold_trait_notifications():
-            self.phase = g.phase
-            self.current_player = g.current_player
-            self.actor = g.actor
-            self.allowance = g.allowance
-            self.last_roll = list(g.state.roll)
-            self.route = g.route
-            self.remaining = g.remaining
-            self.legal_steps = sorted(g.legal_steps())
-            self.can_confirm = g.can_confirm()
-            items = g.items(g.actor) if not g.is_over else {"double": 0, "triple": 0}
+            self.viewer = viewer
+            self.view = view
+            self.legal = legal
+            self.events = events
+            self.phase = view["phase"]
+            self.current_player = view["current_player"]
+            self.actor = view["actor"] if view["actor"] is not None else view["current_player"]
+            self.allowance = view["allowance"]
+            self.last_roll = list(view["roll"])
+            self.route = list(view["route"])
+            self.remaining = view["remaining"]
+            self.legal_steps = sorted(a["to"] for a in legal if a["type"] == Step.kind)
+            self.can_confirm = any(a["type"] == ConfirmRoute.kind for a in legal)
+            items = view["players"][self.actor]["items"] if not over else {"double": 0, "triple": 0}
             if self.dice_option == 2 and not items["double"] or self.dice_option == 3 and not items["triple"]:
                 self.dice_option = 1
-            if g.phase == "roll":
+            if self.phase == "roll":
                 self.dice_option = 1 if self.dice_option not in (1, 2, 3) else self.dice_option
-            if g.is_over:
+            if over and self.screen == "game":
                 self.screen = "results"
             self.version += 1
 
     # ------------------------------------------------------------ CPU turns
+    def _cpu_choice(self) -> Action:
+        """The CPU to act chooses from its own view (never the match).  Its random stream is
+        fixed for the match (so a route planned at a turn's start is followed step by
+        step) and is not the dice's seed."""
+        m = self._match
+        assert m is not None
+        seat = m.to_act()[0]
+        rng = random.Random(f"japan-cpu:{m.chance.seed}")
+        return self._bots[seat].choose(m.view(seat), m.legal_actions(seat), rng)  # type: ignore[return-value]
+
     def _schedule_cpu(self) -> None:
-        g = self.game
-        if not self.autoplay_cpu or self.screen != "game" or g is None or g.is_over or self.human_to_act or self.cpu_busy:
+        m = self._match
+        if not self.autoplay_cpu or self.screen != "game" or m is None or m.is_over or self.human_to_act or self.cpu_busy:
             return
         if self.battle_waiting:  # the CPU's turn waits until the player has seen the battle
             return
@@ -368,22 +486,22 @@ class GameController(HasTraits):
 
     def play_cpu_now(self) -> None:
         """Play every pending CPU action at once (no animation)."""
-        g = self.game
+        m = self._match
         self.cpu_busy = True
         try:
-            while g is not None and not g.is_over and not self.human_to_act and g is self.game:
-                if not self._apply(cpu_action(g)):
+            while m is not None and m is self._match and not m.is_over and not self.human_to_act:
+                if not self._apply(self._cpu_choice()):
                     break
         finally:
             self.cpu_busy = False
 
     async def _cpu_loop(self) -> None:
-        g = self.game
+        m = self._match
         me = asyncio.current_task()
         try:
             await asyncio.sleep(CPU_DELAYS.get(self.cpu_speed, 0.0))
-            while g is not None and g is self.game and not g.is_over and not self.human_to_act:
-                if not self._apply(cpu_action(g)):
+            while m is not None and m is self._match and not m.is_over and not self.human_to_act:
+                if not self._apply(self._cpu_choice()):
                     break
                 if self.battle_report:
                     if self.battle_waiting:
@@ -409,28 +527,30 @@ class GameController(HasTraits):
             raise ConquestError(f"cpu_speed must be one of {sorted(CPU_DELAYS)}, got {change['new']!r}")
 
 
-def battle_summary(game: Game, events: list[dict]) -> dict[str, Any]:
-    """The result of a battle ended by ``events`` (the events of one action), as the
-    battle panel shows it; ``{}`` if no battle ended.
+def battle_summary(events: list[dict[str, Any]], since: int, *, humans: set[int]) -> dict[str, Any]:
+    """The result of a battle ended by ``events[since:]`` (the events of one action, as
+    the viewer sees them), as the battle panel shows it; ``{}`` if no battle ended.
+    ``points`` is None when the viewer may not see them (the Final Showdown).
 
     >>> from conquest_widget.games.japan_conquest import ScriptedDice
-    >>> g = Game(GameSetup.quick(["Tokyo", "Osaka"]), ScriptedDice([1, 6, 1], then_seed=5))
-    >>> g.edit_prefecture("Saitama", owner=1, level="base")
-    >>> _ = g.roll(); g.step("Saitama"); g.confirm_route(); _ = g.battle_roll()
-    >>> n = len(g.events); _ = g.battle_roll()
-    >>> r = battle_summary(g, g.events[n:]); r["attacker_won"], r["attack_faces"], r["defence_faces"], r["points"]
+    >>> from conquest_widget.games.japan_conquest.match import JapanMatch
+    >>> m = JapanMatch(GameSetup.quick(["Tokyo", "Osaka"]), dice=ScriptedDice([1, 6, 1], then_seed=5))
+    >>> m.game.edit_prefecture("Saitama", owner=1, level="base")
+    >>> for a in (Roll(1), Step(11), ConfirmRoute(), BattleRoll(1)): m.apply(a, m.to_act()[0])
+    >>> n = len(m.events); m.apply(BattleRoll(1), 1)
+    >>> r = battle_summary(m.events_for(0), n, humans={0, 1})
+    >>> r["attacker_won"], r["attack_faces"], r["defence_faces"], r["points"]
     (True, [6], [1], 10)
     """
-    result = next((e for e in events if e["type"] == "battle_result"), None)
+    result = next((e for e in events[since:] if e["type"] == "battle_result"), None)
     if result is None:
         return {}
-    rolls = [e for e in game.events if e["type"] == "battle_roll" and e["pref"] == result["pref"]][-2:]
+    rolls = [e for e in events if e["type"] == "battle_roll" and e["pref"] == result["pref"]][-2:]
     faces = {e["side"]: list(e["faces"]) for e in rolls}
-    players = game.setup.players
     return {
         "pref": result["pref"], "attacker": result["player"], "defender": result["defender"],
         "attack_faces": faces.get("attacker", []), "defence_faces": faces.get("defender", []),
         "attack": result["attack"], "defence": result["defence"], "bonus": result["bonus"],
-        "winner": result["winner"], "attacker_won": result["attacker_won"], "points": result["points"],
-        "human": not players[result["player"]].cpu or not players[result["defender"]].cpu,
+        "winner": result["winner"], "attacker_won": result["attacker_won"], "points": result.get("points"),
+        "human": result["player"] in humans or result["defender"] in humans,
     }

@@ -14,11 +14,9 @@ import ipywidgets as W
 from shapely.geometry import MultiPolygon, Polygon
 from traitlets import Unicode
 
-from conquest_widget.games.japan_conquest.widget.controller import GameController
 from conquest_widget.errors import ConquestError
 from conquest_widget.games.japan_conquest.text import pref_name
-from conquest_widget.maps.japan.board import japan
-from conquest_widget.maps.japan.geo import prefecture_shapes
+from conquest_widget.games.japan_conquest.widget.controller import GameController
 from conquest_widget.games.japan_conquest.widget.style import (
     HIGHLIGHT,
     ROUTE,
@@ -27,6 +25,8 @@ from conquest_widget.games.japan_conquest.widget.style import (
     prefecture_style,
     step_html,
 )
+from conquest_widget.maps.japan.board import japan
+from conquest_widget.maps.japan.geo import prefecture_shapes
 
 JAPAN_BOUNDS = [[24.0, 122.9], [45.6, 146.0]]
 STYLE_KEYS = ("fill_color", "fill_opacity", "color", "weight", "dash_array")
@@ -217,31 +217,32 @@ class MapView(W.VBox):
         enough to click small prefectures such as Tokyo).  Done at the start of the turn,
         never after Roll: the map must not move while the player aims at it (issue 16)."""
         c = self.controller
-        g = c.game
-        if g is None or c.screen != "game" or g.is_over:
+        v = c.view
+        if not v or c.screen != "game" or v["outcome"] is not None:
             return
-        key = (id(g), g.turn_number(), g.current_player)
+        key = (c.game_key, v["turn"], v["current_player"])
         if key == self._followed:
-            self._keep_in_view(g)
+            self._keep_in_view(v)
             return
-        new_game = self._followed is None or self._followed[0] != id(g)
+        new_game = self._followed is None or self._followed[0] != c.game_key
         self._followed = key
         if new_game:  # a new or resumed game opens on every player's home
-            self.show_codes([p.position for p in g.state.players] + [p.home for p in g.setup.players])
+            self.show_codes([p["position"] for p in v["players"]] + [p["home"] for p in v["players"]])
             return
         zoom = max(self.map.zoom, 6) if c.human_to_act else self.map.zoom
-        self.centre_on(g.state.players[g.current_player].position, zoom=zoom)
+        self.centre_on(v["players"][v["current_player"]]["position"], zoom=zoom)
 
-    def _keep_in_view(self, g: Any) -> None:
+    def _keep_in_view(self, v: dict) -> None:
         """Inside a turn: if where the action is (a CPU's pawn; the end of a human's route
         and its next legal steps) has left the visible map, pan to it (zoom kept).  Uses
         the map's bounds as the browser reports them; without a browser nothing moves."""
         c = self.controller
-        if c.human_to_act and g.phase == "route":
-            here = g.route[-1] if g.route else g.state.players[g.current_player].position
+        position = v["players"][v["current_player"]]["position"]
+        if c.human_to_act and v["phase"] == "route":
+            here = v["route"][-1] if v["route"] else position
             codes = [here, *c.legal_steps]
         elif not c.human_to_act:
-            codes = [g.state.players[g.current_player].position]
+            codes = [position]
         else:
             return
         if not self.visible(codes):
@@ -354,17 +355,17 @@ class MapView(W.VBox):
     def refresh(self) -> None:
         """Restyle what changed: polygons, labels, route, pawns."""
         c = self.controller
-        g = c.game if c.screen in ("game", "results") else None
+        v = c.view if c.screen in ("game", "results") and c.view else None
         board = japan()
-        legal = set(c.legal_steps) if g is not None and c.human_to_act else set()
-        route = list(c.route) if g is not None else []
+        legal = set(c.legal_steps) if v is not None and c.human_to_act else set()
+        route = list(c.route) if v is not None else []
         in_route = set(route)
-        viewer = g.current_player if g is not None else -1
+        viewer = v["current_player"] if v is not None else -1
         for code in board.codes:
-            if g is not None:
-                info = g.prefecture_info(code)
+            if v is not None:
+                info = v["prefectures"][str(code)]
                 owner, level = info["owner"], info["level"]
-                colour = g.setup.players[owner].colour if owner is not None else None
+                colour = v["players"][owner]["colour"] if owner is not None else None
             else:
                 colour = self.preview.get(code)
                 owner, level = (None, "neutral") if colour is None else (-2, "home")
@@ -380,7 +381,7 @@ class MapView(W.VBox):
                         if style[k] != old[k]:
                             setattr(poly, k, style[k])
                 self._styles[code] = style
-            show_value = (owner is None or (g is not None and owner != viewer)) and (
+            show_value = (owner is None or (v is not None and owner != viewer)) and (
                 self.map.zoom >= DETAIL_ZOOM or code not in self._small)
             name = pref_name(code, c.lang) if self.map.zoom >= NAME_ZOOM else None
             html = label_html(board.prefectures[code - 1].base_value if show_value and level != "home" else None, level, name)
@@ -392,11 +393,12 @@ class MapView(W.VBox):
             title = pref_name(code, c.lang)
             if self.labels[code].title != title:
                 self.labels[code].title = title
-        self._draw_route(g, route)
-        self._draw_pawns(g)
+        self._draw_route(v, route)
+        self._draw_pawns(v)
 
-    def _draw_route(self, g: Any, route: list[int]) -> None:
-        locs = [_latlon(g.state.players[g.current_player].position)] + [_latlon(r) for r in route] if g is not None and route else []
+    def _draw_route(self, v: dict | None, route: list[int]) -> None:
+        start = v["players"][v["current_player"]]["position"] if v is not None else 0
+        locs = [_latlon(start)] + [_latlon(r) for r in route] if v is not None and route else []
         if locs != self.route_line.locations:
             self.route_line.locations = locs
         if len(route) > len(self.step_markers):
@@ -412,22 +414,22 @@ class MapView(W.VBox):
             elif m.visible:
                 m.visible = False
 
-    def _draw_pawns(self, g: Any) -> None:
-        if g is None:
+    def _draw_pawns(self, v: dict | None) -> None:
+        if v is None:
             if self.pawns:
                 self.pawn_layer.layers = ()
                 self.pawns = []
             return
-        n = len(g.setup.players)
-        if len(self.pawns) != n or [m.name for m in self.pawns] != [p.name for p in g.setup.players]:
+        players = v["players"]
+        if len(self.pawns) != len(players) or [m.name for m in self.pawns] != [p["name"] for p in players]:
             self.pawns = [
-                L.Marker(location=[0, 0], draggable=False, keyboard=False, name=p.name, title=p.name, z_index_offset=1000,
-                         icon=L.DivIcon(html=player_icon_html(p.colour, p.name, s), icon_size=[26, 30], icon_anchor=[28 - 10 * s, 32]))
-                for s, p in enumerate(g.setup.players)
+                L.Marker(location=[0, 0], draggable=False, keyboard=False, name=p["name"], title=p["name"], z_index_offset=1000,
+                         icon=L.DivIcon(html=player_icon_html(p["colour"], p["name"], s), icon_size=[26, 30], icon_anchor=[28 - 10 * s, 32]))
+                for s, p in enumerate(players)
             ]
             self.pawn_layer.layers = tuple(self.pawns)
         for s, m in enumerate(self.pawns):
-            loc = _latlon(g.state.players[s].position)
+            loc = _latlon(players[s]["position"])
             if m.location != loc:
                 m.location = loc
 

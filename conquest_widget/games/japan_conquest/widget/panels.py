@@ -7,9 +7,7 @@ from typing import Any
 
 import ipywidgets as W
 
-from conquest_widget.games.japan_conquest.widget.controller import GameController
 from conquest_widget.core.safe_text import css_colour
-from conquest_widget.games.japan_conquest.match import redacted
 from conquest_widget.games.japan_conquest.text import (
     describe_event,
     level_name,
@@ -17,6 +15,7 @@ from conquest_widget.games.japan_conquest.text import (
     region_name,
     t,
 )
+from conquest_widget.games.japan_conquest.widget.controller import GameController
 from conquest_widget.games.japan_conquest.widget.style import (
     DIE_FACES,
     button_layout,
@@ -26,10 +25,11 @@ from conquest_widget.games.japan_conquest.widget.style import (
     shared_layout,
     shared_style,
 )
+from conquest_widget.maps.japan.board import japan
 
 
 def _names(c: GameController) -> list[str]:
-    return [p.name for p in c.game.setup.players] if c.game is not None else []
+    return c.names
 
 
 class TurnPanel(W.VBox):
@@ -61,20 +61,21 @@ class TurnPanel(W.VBox):
             self.c.choose_dice(change["new"])
 
     def refresh(self, _: Any = None) -> None:
-        c, g, lang = self.c, self.c.game, self.c.lang
-        if g is None:
+        c, v, lang = self.c, self.c.view, self.c.lang
+        if not v:
             return
         names = _names(c)
-        me = g.current_player
-        self.title.value = f"<h3>{html.escape(t('turn_of', lang, name=names[me], turn=g.turn_number()))}</h3>"
-        items = g.items(me)
+        me = v["current_player"]
+        self.title.value = f"<h3>{html.escape(t('turn_of', lang, name=names[me], turn=v['turn']))}</h3>"
+        items = v["players"][me]["items"]
         opts = [(t("one_die", lang), 1)]
         if items["double"]:
             opts.append((t("double_dice", lang, n=items["double"]), 2))
         if items["triple"]:
             opts.append((t("triple_dice", lang, n=items["triple"]), 3))
         human = c.human_to_act
-        rolling = g.phase == "roll" and human
+        over = v["outcome"] is not None
+        rolling = v["phase"] == "roll" and human
         if list(self.dice.options) != opts:
             self.dice.options = opts
         if self.dice.value != c.dice_option and c.dice_option in [v for _, v in opts]:
@@ -82,11 +83,11 @@ class TurnPanel(W.VBox):
         self.dice.layout.display = "" if rolling else "none"
         self.roll_button.description = t("roll", lang)
         self.roll_button.layout.display = "" if rolling else "none"
-        self.faces.value = dice_html(list(c.last_roll)) if g.phase == "route" else ""
-        routing = g.phase == "route"
+        self.faces.value = dice_html(list(c.last_roll)) if v["phase"] == "route" else ""
+        routing = v["phase"] == "route"
         if routing:
             rows = [f"<b>{t('allowance', lang, n=c.allowance)}</b> · {t('remaining', lang, n=c.remaining)}"]
-            for i, step in enumerate(g.route_details(), 1):
+            for i, step in enumerate(v["route_details"], 1):
                 extra = f", toll {step['toll']}" if step["toll"] and lang == "en" else f"、通行料{step['toll']}" if step["toll"] else ""
                 rows.append(f"{i}. {html.escape(pref_name(step['pref'], lang))} (−{step['cost']}{extra})")
             hint = t("can_confirm", lang) if c.can_confirm else t("choose_next", lang)
@@ -98,8 +99,8 @@ class TurnPanel(W.VBox):
         self.undo_button.layout.display = self.confirm_button.layout.display = "" if routing and human else "none"
         self.undo_button.disabled = not c.route
         self.confirm_button.disabled = not c.can_confirm
-        if not human and not g.is_over:
-            self.msg.value = f"<i>{html.escape(t('cpu_thinking', lang, name=names[g.actor]))}</i>"
+        if not human and not over:
+            self.msg.value = f"<i>{html.escape(t('cpu_thinking', lang, name=names[c.actor]))}</i>"
         else:
             self.msg.value = f'<div class="cw-msg">{html.escape(c.message)}</div>'
 
@@ -134,8 +135,10 @@ class BattlePanel(W.VBox):
                    total=f"<b>{r['attack']}</b>")
         defence = t("battle_defence_line", lang, who=esc(names[r["defender"]]), dice=f'<span class="cw-dice">{dice["defence"]}</span>',
                     bonus=r["bonus"], total=f"<b>{r['defence']}</b>")
-        won = t("battle_won" if r["attacker_won"] else "battle_held", lang, who=names[r["attacker"]],
-                defender=names[r["defender"]], pref=pref, points=r["points"])
+        key = "battle_won" if r["attacker_won"] else "battle_held"
+        if r.get("points") is None:  # the Final Showdown: no point figures
+            key += "_hidden"
+        won = t(key, lang, who=names[r["attacker"]], defender=names[r["defender"]], pref=pref, points=r.get("points"))
         return (
             f'{head}<div class="cw-battle-result" data-winner="{r["winner"]}">'
             f"<div>{attack}</div><div>{defence}</div>"
@@ -143,9 +146,9 @@ class BattlePanel(W.VBox):
         )
 
     def refresh(self, _: Any = None) -> None:
-        c, g, lang = self.c, self.c.game, self.c.lang
+        c, v, lang = self.c, self.c.view, self.c.lang
         report = c.battle_report
-        if g is not None and report:
+        if v and report:
             self.layout.display = ""
             self.text.value = self._result_html(report)
             for btn in self.buttons:
@@ -154,20 +157,21 @@ class BattlePanel(W.VBox):
             self.ok_button.layout.display = "" if report.get("human") else "none"
             return
         self.ok_button.layout.display = "none"
-        if g is None or g.phase not in ("battle_attack", "battle_defend"):
+        if not v or v["phase"] not in ("battle_attack", "battle_defend") or not v["battle"]:
             self.layout.display = "none"
             return
         self.layout.display = ""
-        b = g.state.battle
+        b = v["battle"]
         names = _names(c)
-        head = f"<h3>⚔ {html.escape(t('battle_title', lang, pref=pref_name(b.pref, lang)))}</h3>"
-        if g.phase == "battle_attack":
-            body = t("attacker_choose", lang, name=names[b.attacker])
+        head = f"<h3>⚔ {html.escape(t('battle_title', lang, pref=pref_name(b['pref'], lang)))}</h3>"
+        if v["phase"] == "battle_attack":
+            body = t("attacker_choose", lang, name=names[b["attacker"]])
         else:
-            attack = sum(b.attack_roll or [])
-            body = dice_html(list(b.attack_roll or [])) + "<br>" + t("defender_choose", lang, name=names[b.defender], attack=attack, bonus=b.bonus)
+            attack = sum(b["attack_roll"])
+            body = dice_html(list(b["attack_roll"])) + "<br>" + t("defender_choose", lang, name=names[b["defender"]],
+                                                                  attack=attack, bonus=b["bonus"])
         self.text.value = head + body
-        items = g.items(g.actor)
+        items = v["players"][c.actor]["items"]
         labels = [t("one_die", lang), t("double_dice", lang, n=items["double"]), t("triple_dice", lang, n=items["triple"])]
         human = c.human_to_act
         for d, (btn, label) in enumerate(zip(self.buttons, labels, strict=True), 1):
@@ -187,22 +191,23 @@ class Scoreboard(W.HTML):
         self.refresh()
 
     def refresh(self, _: Any = None) -> None:
-        g, lang = self.c.game, self.c.lang
-        if g is None:
+        v, lang = self.c.view, self.c.lang
+        if not v:
             self.value = ""
             return
-        hidden = g.totals_hidden
-        status = g.region_status()
+        hidden = v["totals_hidden"]
+        status = v["regions"]
+        over = v["outcome"] is not None
         rows = []
-        for seat in g.state.order:
-            p = g.setup.players[seat]
-            items = g.items(seat)
-            score = t("hidden", lang) if hidden else str(g.score(seat)["total"])
+        for seat in v["order"]:
+            p = v["players"][seat]
+            items = p["items"]
+            score = t("hidden", lang) if hidden else str(p["score"]["total"])
             regions = ", ".join(region_name(r, lang) + ("★" if s["full"] else "") for r, s in status.items() if s["controller"] == seat)
-            cls = ' class="cw-current"' if seat == g.current_player and not g.is_over else ""
-            who = name_html(p.name) + (t("cpu_mark", lang) if p.cpu else "")
+            cls = ' class="cw-current"' if seat == v["current_player"] and not over else ""
+            who = name_html(p["name"]) + (t("cpu_mark", lang) if p["cpu"] else "")
             rows.append(
-                f'<tr{cls} data-seat="{seat}"><td><span class="cw-swatch" style="background:{css_colour(p.colour)}"></span>{who}</td>'
+                f'<tr{cls} data-seat="{seat}"><td><span class="cw-swatch" style="background:{css_colour(p["colour"])}"></span>{who}</td>'
                 f'<td class="cw-total">{score}</td><td>⚁{items["double"]} ⚂{items["triple"]}</td><td>{html.escape(regions)}</td></tr>'
             )
         head = f"<tr><th>{t('players', lang)}</th><th>{t('score', lang)}</th><th>{t('items', lang)}</th><th>{t('regions', lang)}</th></tr>"
@@ -220,18 +225,19 @@ class InfoPanel(W.HTML):
         self.refresh()
 
     def refresh(self, _: Any = None) -> None:
-        c, g, lang = self.c, self.c.game, self.c.lang
+        c, v, lang = self.c, self.c.view, self.c.lang
         code = c.selected_prefecture
-        if g is None or not code:
+        if not v or not code or str(code) not in v["prefectures"]:
             self.value = ""
             return
-        info = g.prefecture_info(code)
-        owner = g.setup.players[info["owner"]].name if info["owner"] is not None else t("nobody", lang)
+        info = v["prefectures"][str(code)]
+        base_value = japan().prefectures[code - 1].base_value
+        owner = v["players"][info["owner"]]["name"] if info["owner"] is not None else t("nobody", lang)
         self.value = (
             f'<div class="cw-info" data-code="{code}"><b>{html.escape(pref_name(code, lang))}</b><br>'
             f"{t('owner', lang)}: {html.escape(owner)}<br>{t('level', lang)}: {level_name(info['level'], lang)}<br>"
-            + (f"{t('base_value', lang)}: {info['base_value']}</div>" if g.totals_hidden else  # Final Showdown: no points
-               f"{t('points', lang)}: {info['points']} · {t('base_value', lang)}: {info['base_value']}<br>"
+            + (f"{t('base_value', lang)}: {base_value}</div>" if "points" not in info else  # Final Showdown: no points
+               f"{t('points', lang)}: {info['points']} · {t('base_value', lang)}: {base_value}<br>"
                f"{t('stored', lang)}: {info['stored']}</div>")
         )
 
@@ -283,21 +289,23 @@ class LogView(W.VBox):
         return block
 
     def _line(self, ev: dict) -> str | None:
-        line = describe_event(redacted(self.c.game.setup, ev), self.c.lang, _names(self.c))
+        line = describe_event(ev, self.c.lang, _names(self.c))
         return None if line is None else f"<div>{html.escape(line)}</div>"
 
     def refresh(self, _: Any = None) -> None:
-        c, g = self.c, self.c.game
+        c = self.c
         header = f"<b>{t('log', c.lang)}</b>"
         if self.header.value != header:
             self.header.value = header
-        if g is None:
+        if not c.view:
             return
-        if g is not self._game or c.lang != self._lang:
-            self._game, self._lang, self._rendered, self._turn = g, c.lang, 0, -1
+        events = c.events
+        # another game (or viewer: events as another seat sees them) or language: start over
+        key = (c.game_key, c.viewer)
+        if key != self._game or c.lang != self._lang or self._rendered > len(events):
+            self._game, self._lang, self._rendered, self._turn = key, c.lang, 0, -1
             for b in self._ring:
                 b._lines = []  # type: ignore[attr-defined]
-        events = g.events
         if self._rendered >= len(events) and self._turn >= 0:
             return
         ring = self._ring

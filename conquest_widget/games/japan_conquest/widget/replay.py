@@ -11,15 +11,15 @@ explorer.  "Branch here" starts an independent playable game at the shown positi
     ex                                       # in a notebook cell
     ex.position = 120                        # after the 120th action
     ex.show_reachable(allowance=4)           # where could the player to move stop with a 4?
-    what_if = ex.branch()                    # a new Game at this position
+    what_if = ex.branch()                    # a new JapanMatch at this position
     ex.open_branch()                         # ... or play it below, in a JapanConquestApp
 
-Scrubbing is fast and loading is linear in the game's length: a small state record
-(:meth:`Game.checkpoint() <conquest_widget.games.japan_conquest.game.Game.checkpoint>`: the
-state, not a copy of the whole game) is kept every ``checkpoint_every`` actions, and a
-position is shown by restoring the nearest checkpoint before it into the shown game and
-applying the few actions from there (or by continuing from the shown position when
-moving forward is shorter).
+Positions come from the shell's :class:`~conquest_widget.ui.replay.Replay` (the same for
+every game): the match is loaded once, with a small state record every
+``checkpoint_every`` log entries, and a position is shown by restoring the nearest record
+and applying the few logged actions from there, dice forced from the log.  The map,
+scoreboard and log draw from the views this explorer's read-only controller publishes,
+as in the game.
 
 The overlay styles are plain functions (:func:`reachable_overlay`,
 :func:`distance_overlay`, :func:`region_overlay`) returning ``(styles, legend_html)``
@@ -38,20 +38,24 @@ from typing import Any
 
 import ipywidgets as W
 
-from conquest_widget.games.japan_conquest.widget.controller import GameController
 from conquest_widget.core.safe_text import css_colour
-from conquest_widget.errors import ConquestError, IllegalActionError, SerializationError
+from conquest_widget.errors import ConquestError, SerializationError
 from conquest_widget.games.japan_conquest import analysis
 from conquest_widget.games.japan_conquest.actions import Action
-from conquest_widget.games.japan_conquest.dice import DiceExhaustedError, dice_from_dict
 from conquest_widget.games.japan_conquest.game import FORMAT, Game
-from conquest_widget.games.japan_conquest.state import GameCheckpoint
+from conquest_widget.games.japan_conquest.match import JapanMatch
 from conquest_widget.games.japan_conquest.text import pref_name, region_name, t
-from conquest_widget.maps.japan.board import japan
 from conquest_widget.games.japan_conquest.widget.app import JapanConquestApp
+from conquest_widget.games.japan_conquest.widget.controller import GameController
 from conquest_widget.games.japan_conquest.widget.map_view import MapView
-from conquest_widget.games.japan_conquest.widget.panels import InfoPanel, LogView, Scoreboard
+from conquest_widget.games.japan_conquest.widget.panels import (
+    InfoPanel,
+    LogView,
+    Scoreboard,
+)
 from conquest_widget.games.japan_conquest.widget.style import CSS
+from conquest_widget.maps.japan.board import japan
+from conquest_widget.ui.replay import Replay
 
 
 def _button(**kwargs: Any) -> W.Button:
@@ -104,23 +108,51 @@ def game_from_data(data: Any, source: object = None) -> Game:
         raise SerializationError(f"{prefix}the game cannot be loaded: {exc!r}") from exc
 
 
-def load_game_file(path: str | os.PathLike) -> Game:
-    """Read a game from a JSON file: ``json.dump(game.to_dict(), f)`` output, or a save
-    document with the game under ``"game"``.  Errors are :class:`SerializationError`
-    naming the file::
-
-        game = load_game_file("saves/slot-1.json")
-    """
-    path = Path(path)
+def _read_json(path: Path) -> Any:
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise SerializationError(f"{path}: cannot read the game file: {exc}") from exc
     try:
-        data = json.loads(text)
+        return json.loads(text)
     except (json.JSONDecodeError, RecursionError) as exc:
         raise SerializationError(f"{path}: not a valid JSON game file: {exc}") from None
-    return game_from_data(data, path)
+
+
+def load_game_file(path: str | os.PathLike) -> Game:
+    """Read an engine game from a JSON file: ``json.dump(game.to_dict(), f)`` output, or
+    a save document with the game under ``"game"``.  Errors are :class:`SerializationError`
+    naming the file::
+
+        game = load_game_file("saves/slot-1.json")
+    """
+    path = Path(path)
+    return game_from_data(_read_json(path), path)
+
+
+def match_from_data(data: Any, source: object = None) -> JapanMatch:
+    """A match from a match document (``JapanMatch.to_dict()``), an engine game's
+    ``Game.to_dict()`` data, or a save document holding either under ``"match"``
+    (``"game"`` in save format 1).  Raises :class:`SerializationError` naming ``source``.
+
+    >>> from conquest_widget.games.japan_conquest import GameSetup
+    >>> m = JapanMatch(GameSetup.quick(["Tokyo", "Osaka"], seed=1)); m.apply(m.legal_actions(0)[0], 0)
+    >>> match_from_data({"format": 2, "match": m.to_dict()}).view(None) == m.view(None)
+    True
+    """
+    if isinstance(data, Mapping) and data.get("format") != FORMAT and "game" in data and not isinstance(data["game"], str):
+        data = data["game"]  # save format 1
+    elif isinstance(data, Mapping) and isinstance(data.get("match"), Mapping):
+        data = data["match"]
+    if isinstance(data, Mapping) and data.get("game") == JapanMatch.spec.id:
+        prefix = f"{source}: " if source is not None else ""
+        try:
+            return JapanMatch.from_dict(data)
+        except SerializationError as exc:
+            raise SerializationError(f"{prefix}{exc}") from exc
+        except RecursionError:
+            raise SerializationError(f"{prefix}the game data is nested too deeply") from None
+    return JapanMatch.from_game(game_from_data(data, source))
 
 
 # --------------------------------------------------------------------------- overlays
@@ -247,11 +279,13 @@ def region_overlay(game: Game, lang: str = "en") -> tuple[dict[int, dict], str]:
 
 # --------------------------------------------------------------------------- controller
 class ReplayController(GameController):
-    """A read-only :class:`GameController` for replays: never plays CPU moves
-    (``autoplay_cpu`` is False) and refuses actions; map clicks only select."""
+    """A read-only :class:`GameController` for replays: it publishes the views it is
+    given (:meth:`show`), never plays CPU moves and refuses actions; map clicks only
+    select."""
 
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("autoplay_cpu", False)
+        kwargs.setdefault("screen", "game")
         super().__init__(**kwargs)
 
     @property
@@ -264,6 +298,12 @@ class ReplayController(GameController):
 
     def play_cpu_now(self) -> None:
         """Does nothing: a replay is never advanced."""
+
+    def mirror(self, source: Any) -> None:
+        """Publish what ``source`` (a controller with the shared published traits, e.g. the
+        shell's replay controller) publishes now."""
+        if source.view:
+            self.show(source.viewer, dict(source.view), [], list(source.events))
 
 
 class ReplayLogView(LogView):
@@ -285,15 +325,15 @@ class ReplayLogView(LogView):
         self._cache = {}
 
     def refresh(self, _: Any = None) -> None:
-        c, g = self.c, self.c.game
+        c = self.c
         header = f"<b>{t('log', c.lang)}</b>"
         if self.header.value != header:
             self.header.value = header
-        if g is None:
+        if not c.view:
             return
         if c.lang != self._cache_lang:
             self._cache, self._cache_lang = {}, c.lang
-        events = g.events
+        events = c.events
         bounds = [0] + [i for i, ev in enumerate(events) if ev["type"] == "turn_start" and i] + [len(events)]
         spans = [(bounds[j], bounds[j + 1]) for j in range(len(bounds) - 1)][-self.MAX_BLOCKS:][::-1]
         while len(self._pool) < len(spans):
@@ -316,15 +356,54 @@ class ReplayLogView(LogView):
             self.blocks.children = children
 
 
+class JapanBoard(W.HBox):
+    """Japan Conquest's board for the shell's replay explorer
+    (:class:`conquest_widget.ui.replay.ReplayExplorer`): the map, scoreboard, prefecture
+    info and log of whatever the shell's controller publishes (``view``, ``events``,
+    ``version``); it never sees the match.
+
+    >>> from conquest_widget.ui.replay import ReplayExplorer as ShellExplorer
+    >>> from conquest_widget.games.japan_conquest import GameSetup
+    >>> from conquest_widget.games.japan_conquest.match import JapanMatch
+    >>> from conquest_widget.core.bots import RandomBot, play_bots
+    >>> m = JapanMatch(GameSetup.quick(["Tokyo", "Osaka"], seed=3))
+    >>> _ = play_bots(m, {0: RandomBot(), 1: RandomBot()}, seed=1, max_actions=30)
+    >>> ex = ShellExplorer(m); board = ex.boards_shown[0]
+    >>> type(board).__name__, board.inner.view == m.view(None)
+    ('JapanBoard', True)
+    """
+
+    def __init__(self, controller: Any, lang: str = "en") -> None:
+        self.source = controller
+        self.inner = ReplayController(lang=lang)
+        self.map_view = MapView(self.inner, every_label=True, layout=W.Layout(width="58%"))
+        self.scoreboard = Scoreboard(self.inner)
+        self.info_panel = InfoPanel(self.inner)
+        self.log_view = ReplayLogView(self.inner)
+        side = W.VBox([self.scoreboard, self.info_panel, self.log_view], layout=W.Layout(width="42%", padding="0 0 0 10px"))
+        super().__init__([W.HTML(CSS), self.map_view, side])
+        self.add_class("cw-app")
+        controller.observe(self._redraw, names="version")
+        self._redraw()
+
+    def _redraw(self, _change: Any = None) -> None:
+        self.inner.mirror(self.source)
+
+    def set_lang(self, lang: str) -> None:
+        self.inner.lang = lang
+
+
 # --------------------------------------------------------------------------- explorer
-GameSource = Game | Mapping | str | os.PathLike
+GameSource = JapanMatch | Game | Mapping | str | os.PathLike
 
 
 class ReplayExplorer(W.VBox):
     """Scrub through a game's history; overlays; branch into a playable game.
 
-    ``source`` is a :class:`Game`, ``Game.to_dict()`` data (or an envelope holding it
-    under ``"game"``), or the path of such a JSON file.  ``position`` is the number of
+    ``source`` is a :class:`JapanMatch` or an engine :class:`Game`, their ``to_dict()``
+    data (or a save document holding it), or the path of such a JSON file.  Positions are
+    read from the shell's :class:`~conquest_widget.ui.replay.Replay` (state records every
+    ``checkpoint_every`` log entries).  ``position`` is the number of
     actions applied (0 = the start, ``len(explorer)`` = the end, the default).
 
     >>> from conquest_widget.games.japan_conquest import Game, GameSetup
@@ -336,12 +415,12 @@ class ReplayExplorer(W.VBox):
     True
     >>> ex.position = 7; ex.game.snapshot() == ex.game_at(7).snapshot()
     True
-    >>> b = ex.branch(); b is not ex.game and len(b.log) == 7
+    >>> b = ex.branch(); b.game is not ex.game and len(b.game.log) == 7
     True
     """
 
     def __init__(self, source: GameSource, *, position: int | None = None, lang: str = "en",
-                 checkpoint_every: int = 50, save_dir: str | os.PathLike | None = None, **kwargs: Any) -> None:
+                 checkpoint_every: int = 32, save_dir: str | os.PathLike | None = None, **kwargs: Any) -> None:
         """``save_dir``: where the app opened by "Branch here" saves (default: no saving)."""
         self.save_dir = save_dir
         if checkpoint_every < 1:
@@ -353,7 +432,7 @@ class ReplayExplorer(W.VBox):
         self.scoreboard = Scoreboard(self.controller)
         self.info_panel = InfoPanel(self.controller)
         self.log_view = ReplayLogView(self.controller)
-        self.branches: list[Game] = []
+        self.branches: list[JapanMatch] = []
         self.branch_app: JapanConquestApp | None = None
         # history controls
         self.slider = W.IntSlider(value=0, min=0, max=0, continuous_update=True, readout=True,
@@ -409,25 +488,22 @@ class ReplayExplorer(W.VBox):
     # ------------------------------------------------------------ loading
     def load(self, source: GameSource, *, position: int | None = None) -> None:
         """Load another game into this explorer (see the class docstring for ``source``)."""
-        game = self._resolve(source)
-        start = game._dice_start
-        if start is None:
-            raise SerializationError(f"cannot replay {game!r}: its dice source {game.dice!r} has no to_dict()")
-        self.setup = game.setup
-        self.dice_start = start
-        self.actions: list[Action] = list(game.log)
+        match = self._resolve(source)
+        self.replay = Replay(match, every=self.checkpoint_every)
+        self.setup = match.setup
         self.log_view.clear_cache()
-        self._build_checkpoints(game)
-        self._shown: Game | None = None
-        self._shown_at = -1
+        self.controller.selected_prefecture = 0
+        n = self.replay.length
+        # the stops of "turn >" and "< turn": position 0 and every action that starts a turn
+        self._turn_starts = [0] + [k for k in range(1, n + 1)
+                                   if any(e["type"] == "turn_start" for e in self.replay.step_events(k, None))]
         names = [(p.name, s) for s, p in enumerate(self.setup.players)]
         self.seat.options = [(_t("to_move", self.lang), -1)] + names
         self.play_as.options = [(_t("as_recorded", self.lang), -1)] + names
         self.origin.options = [(_t("from_position", self.lang), 0)] + [(pref_name(c, self.lang), c) for c in japan().codes]
         self._relabel()
-        n = len(self.actions)
         k = n if position is None else position
-        if not 0 <= k <= n:
+        if not isinstance(k, int) or not 0 <= k <= n:
             raise ConquestError(f"position must be 0-{n}, got {k!r}")
         self._loading = True
         try:
@@ -439,61 +515,30 @@ class ReplayExplorer(W.VBox):
         self._show(k)
 
     @staticmethod
-    def _resolve(source: GameSource) -> Game:
-        if isinstance(source, Game):
+    def _resolve(source: GameSource) -> JapanMatch:
+        if isinstance(source, JapanMatch):
             return source
+        if isinstance(source, Game):
+            return JapanMatch.from_game(source)
         if isinstance(source, (str, os.PathLike)):
-            return load_game_file(source)
+            return match_from_data(_read_json(Path(source)), source)
         if isinstance(source, Mapping):
-            return game_from_data(source)
+            return match_from_data(source)
         raise ConquestError(
-            f"cannot load a game from {type(source).__name__}: give a Game, its to_dict() data or a JSON file path"
+            f"cannot load a game from {type(source).__name__}: give a JapanMatch, a Game, their to_dict() data "
+            "or a JSON file path"
         )
 
-    def _fresh(self) -> Game:
-        return Game(self.setup, dice_from_dict(self.dice_start))
-
-    def _build_checkpoints(self, source: Game) -> None:
-        g = self._fresh()
-        self._checkpoints: dict[int, GameCheckpoint] = {0: g.checkpoint()}
-        self._marks: list[tuple[int, int, str]] = [self._mark(g)]
-        for i, action in enumerate(self.actions, 1):
-            try:
-                g.apply(action)
-            except (IllegalActionError, DiceExhaustedError) as exc:
-                raise SerializationError(f"action {i - 1} ({action}) of the log cannot be replayed: {exc}") from exc
-            self._marks.append(self._mark(g))
-            if i % self.checkpoint_every == 0:
-                self._checkpoints[i] = g.checkpoint()
-        marks = self._marks
-        self._turn_starts = [j for j, m in enumerate(marks) if m[2] == "roll" and (j == 0 or marks[j - 1][:2] != m[:2])]
-        if g.snapshot() != source.snapshot():
-            raise SerializationError("the replayed log does not reach the game's position (was the dice source replaced?)")
-
-    @staticmethod
-    def _mark(g: Game) -> tuple[int, int, str]:
-        return g.current_player, g.turn_number(), g.phase
-
     def __len__(self) -> int:
-        return len(self.actions)
+        return self.replay.length
 
     # ------------------------------------------------------------ positions
     def game_at(self, position: int) -> Game:
-        """A new, independent game after the first ``position`` actions (from the nearest
-        checkpoint).  Its dice continue as they did in the recorded game."""
-        if not 0 <= position <= len(self.actions):
-            raise ConquestError(f"position must be 0-{len(self.actions)}, got {position!r}")
-        g = self._fresh()
-        self._goto(g, position)
-        return g
-
-    def _goto(self, g: Game, position: int) -> None:
-        """Bring ``g`` (a game of this setup) to ``position``: restore the nearest
-        checkpoint before it, then apply the actions from there."""
-        base = position - position % self.checkpoint_every
-        g.restore(self._checkpoints[base])
-        for action in self.actions[base:position]:
-            g.apply(action)
+        """A new, independent engine game after the first ``position`` actions.  Its dice
+        continue as they did in the recorded game."""
+        if not isinstance(position, int) or not 0 <= position <= len(self):
+            raise ConquestError(f"position must be 0-{len(self)}, got {position!r}")
+        return self.replay.branch(position).engine_game()  # type: ignore[attr-defined]
 
     @property
     def position(self) -> int:
@@ -502,15 +547,15 @@ class ReplayExplorer(W.VBox):
 
     @position.setter
     def position(self, k: int) -> None:
-        if not 0 <= k <= len(self.actions):
-            raise ConquestError(f"position must be 0-{len(self.actions)}, got {k!r}")
+        if not isinstance(k, int) or not 0 <= k <= len(self):
+            raise ConquestError(f"position must be 0-{len(self)}, got {k!r}")
         self.slider.value = k
 
     @property
     def game(self) -> Game:
-        """The shown game (owned by the explorer: use :meth:`branch` for one to change)."""
-        assert self._shown is not None
-        return self._shown
+        """The shown position's engine game (owned by the explorer, read it only: use
+        :meth:`branch` for one to change)."""
+        return self.replay.at(self.position).game  # type: ignore[attr-defined]
 
     def first(self) -> None:
         """Go to the start of the game."""
@@ -518,16 +563,16 @@ class ReplayExplorer(W.VBox):
 
     def last(self) -> None:
         """Go to the end of the recorded history."""
-        self.position = len(self.actions)
+        self.position = len(self)
 
     def step(self, delta: int = 1) -> None:
         """Move ``delta`` actions forward (negative: back), clamped to the history."""
-        self.position = max(0, min(len(self.actions), self.position + delta))
+        self.position = max(0, min(len(self), self.position + delta))
 
     def next_turn(self) -> None:
         """Go to the start (the roll) of the next turn, or to the end."""
         k = self.position
-        self.position = next((j for j in self._turn_starts if j > k), len(self.actions))
+        self.position = next((j for j in self._turn_starts if j > k), len(self))
 
     def prev_turn(self) -> None:
         """Go to the start of the shown turn, or of the previous turn if already there."""
@@ -544,19 +589,8 @@ class ReplayExplorer(W.VBox):
             self._show(change["new"])
 
     def _show(self, k: int) -> None:
-        shown = self._shown
-        base = k - k % self.checkpoint_every
-        if shown is not None and self._shown_at <= k and k - self._shown_at <= k - base:
-            g = shown  # continue forward from the shown position (the log view appends)
-            for action in self.actions[self._shown_at:k]:
-                g.apply(action)
-        elif shown is not None:
-            g = shown  # rewind or jump: restore the nearest checkpoint into the shown game
-            self._goto(g, k)
-        else:
-            g = self.game_at(k)
-        self._shown, self._shown_at = g, k
-        self.controller.load_game(g)
+        r = self.replay
+        self.controller.show(None, r.view(k, None), [], r.events(k, None))
         self._update_status()
         self._apply_overlay()
 
@@ -600,9 +634,10 @@ class ReplayExplorer(W.VBox):
 
     def overlay(self) -> tuple[dict[int, dict], str] | None:
         """The current overlay's ``(styles, legend)`` for the shown game, or None."""
-        g, kind = self._shown, self._overlay
-        if g is None or kind in ("none", "busy"):
+        kind = self._overlay
+        if kind in ("none", "busy") or not hasattr(self, "replay"):
             return None
+        g = self.game
         seat = None if self.seat.value in (None, -1) else self.seat.value
         if kind == "reachable":
             return reachable_overlay(g, seat, self.allowance.value, self.lang)
@@ -627,30 +662,31 @@ class ReplayExplorer(W.VBox):
         seat = self.play_as.value
         return None if seat in (None, -1) else [seat]
 
-    def branch(self, human_seats: Iterable[int] | None = None) -> Game:
-        """A new, independent, playable game at the shown position ("what if I had gone
+    def branch(self, human_seats: Iterable[int] | None = None) -> JapanMatch:
+        """A new, independent, playable match at the shown position ("what if I had gone
         to Kyoto?").  With ``human_seats``, exactly those seats are played by humans
         (the others by CPUs); by default the seats stay as recorded."""
-        g = self.game_at(self.position)
+        m = self.replay.branch(self.position)
+        assert isinstance(m, JapanMatch)
         if human_seats is not None:
             humans = set(human_seats)
-            bad = [s for s in humans if not 0 <= s < len(g.setup.players)]
+            bad = [s for s in humans if not isinstance(s, int) or not 0 <= s < m.n_seats]
             if bad:
-                raise ConquestError(f"human_seats must be seats 0-{len(g.setup.players) - 1}, got {bad}")
-            players = tuple(dataclasses.replace(p, cpu=s not in humans) for s, p in enumerate(g.setup.players))
-            g.setup = dataclasses.replace(g.setup, players=players)
-        self.branches.append(g)
-        return g
+                raise ConquestError(f"human_seats must be seats 0-{m.n_seats - 1}, got {bad}")
+            players = tuple(dataclasses.replace(p, cpu=s not in humans) for s, p in enumerate(m.setup.players))
+            m.setup = m.game.setup = dataclasses.replace(m.setup, players=players)
+        self.branches.append(m)
+        return m
 
     def open_branch(self, human_seats: Iterable[int] | None = None) -> JapanConquestApp:
         """Branch at the shown position and open the new game in a
         :class:`JapanConquestApp` shown below the explorer (CPUs play as usual there)."""
         k = self.position
-        g = self.branch(human_seats)
+        m = self.branch(human_seats)
         app = JapanConquestApp(controller=GameController(lang=self.lang), save_dir=self.save_dir)
         self.branch_app = app
         self.branch_box.children = (W.HTML(f"<h3>{html.escape(_t('branch_title', self.lang, k=k))}</h3>"), app)
-        app.controller.load_game(g)
+        app.controller.load_game(m)
         return app
 
     # ------------------------------------------------------------ labels
@@ -692,15 +728,15 @@ class ReplayExplorer(W.VBox):
         self._overlay = saved
 
     def _update_status(self) -> None:
-        g, k, lang = self.game, self.position, self.lang
-        n = len(self.actions)
+        v, k, lang = self.controller.view, self.position, self.lang
+        n = len(self)
         parts = [f"<b>{html.escape(_t('position', lang, k=k, n=n))}</b>"]
-        if g.is_over:
+        if v["outcome"] is not None:
             parts.append(html.escape(_t("over", lang)))
         else:
-            name = g.setup.players[g.current_player].name
-            parts.append(html.escape(_t("turn", lang, turn=g.turn_number(), name=name)) + f" · {g.phase}")
-        last = str(self.actions[k - 1]) if k else _t("start", lang)
+            name = v["players"][v["current_player"]]["name"]
+            parts.append(html.escape(_t("turn", lang, turn=v["turn"], name=name)) + f" · {v['phase']}")
+        last = str(self.replay.action(k)[1]) if k else _t("start", lang)
         parts.append(f"{html.escape(_t('last_action', lang))}: <code>{html.escape(last)}</code>")
         self.status.value = '<div class="cw-replay-status">' + "<br>".join(parts) + "</div>"
         self.first_button.disabled = self.prev_button.disabled = self.prev_turn_button.disabled = k == 0
@@ -709,6 +745,7 @@ class ReplayExplorer(W.VBox):
 
 __all__ = [
     "EFFECT_COLOURS",
+    "JapanBoard",
     "ReplayController",
     "ReplayExplorer",
     "ReplayLogView",
@@ -716,6 +753,7 @@ __all__ = [
     "distance_overlay",
     "game_from_data",
     "load_game_file",
+    "match_from_data",
     "reachable_overlay",
     "region_overlay",
 ]

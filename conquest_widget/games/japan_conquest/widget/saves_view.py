@@ -13,10 +13,9 @@ from typing import Any
 
 import ipywidgets as W
 
-from conquest_widget.games.japan_conquest.widget.controller import GameController
 from conquest_widget.errors import ConquestError
 from conquest_widget.games.japan_conquest.text import t
-from conquest_widget.saves import SLOT_COUNT, SaveStore, SlotInfo
+from conquest_widget.games.japan_conquest.widget.controller import GameController
 from conquest_widget.games.japan_conquest.widget.style import (
     button_layout,
     name_html,
@@ -24,6 +23,7 @@ from conquest_widget.games.japan_conquest.widget.style import (
     shared_layout,
     shared_style,
 )
+from conquest_widget.saves import SLOT_COUNT, SaveStore, SlotInfo
 
 
 def _date(iso: str | None) -> str:
@@ -255,8 +255,8 @@ class SaveExit(W.VBox):
         self.chooser.layout.display = ""
 
     def save(self, overwrite: bool = False) -> None:
-        g, n, lang = self.c.game, self.slot.value, self.c.lang
-        if g is None:
+        n, lang = self.slot.value, self.c.lang
+        if not self.c.has_game:
             return
         info = self.store.slot_info(n)
         if info.status != "empty" and not overwrite:
@@ -264,7 +264,7 @@ class SaveExit(W.VBox):
             self.confirm.ask(t("overwrite", lang, n=n, date=date), lang, lambda: self.save(overwrite=True))
             return
         try:
-            self.store.save_slot(n, g, overwrite=overwrite)
+            self.c.save(self.store, n, overwrite=overwrite)
         except ConquestError as exc:
             self.message.value = f'<div class="cw-msg">{html.escape(str(exc))}</div>'
             return

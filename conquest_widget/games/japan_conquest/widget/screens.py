@@ -8,7 +8,6 @@ from typing import Any
 
 import ipywidgets as W
 
-from conquest_widget.games.japan_conquest.widget.controller import GameController
 from conquest_widget.core.safe_text import MAX_NAME_LENGTH
 from conquest_widget.games.japan_conquest.rules import (
     DIFFICULTIES,
@@ -17,9 +16,9 @@ from conquest_widget.games.japan_conquest.rules import (
     STRATEGIES,
 )
 from conquest_widget.games.japan_conquest.setup import DEFAULT_COLOURS
-from conquest_widget.games.japan_conquest.story import GameStory, game_story
+from conquest_widget.games.japan_conquest.story import GameStory
 from conquest_widget.games.japan_conquest.text import pref_name, t
-from conquest_widget.maps.japan.board import japan
+from conquest_widget.games.japan_conquest.widget.controller import GameController
 from conquest_widget.games.japan_conquest.widget.story_view import story_html
 from conquest_widget.games.japan_conquest.widget.style import (
     button_layout,
@@ -28,6 +27,7 @@ from conquest_widget.games.japan_conquest.widget.style import (
     shared_layout,
     shared_style,
 )
+from conquest_widget.maps.japan.board import japan
 
 DEFAULT_HOMES = (13, 27, 1, 40)  # Tokyo, Osaka, Hokkaido, Fukuoka: distinct and far apart
 
@@ -249,7 +249,6 @@ class ResultsScreen(W.VBox):
         self.story = plain(W.HTML)
         self.story.add_class("cw-results-story")
         self._story: GameStory | None = None
-        self._story_game: Any = None
         self._story_key: int | None = None
         self.again_button = W.Button(layout=button_layout(), button_style="primary", style=shared_style(W.Button))
         self.start_button = W.Button(layout=button_layout(), style=shared_style(W.Button))
@@ -261,24 +260,24 @@ class ResultsScreen(W.VBox):
         self.refresh()
 
     def refresh(self, _: Any = None) -> None:
-        g, lang = self.c.game, self.c.lang
+        c, v, lang = self.c, self.c.view, self.c.lang
         self.again_button.description = t("same_setup", lang)
         self.start_button.description = t("to_start", lang)
-        if g is None or not g.is_over:
+        if not v or v["outcome"] is None:
             self.table.value = ""
             self.story.value = ""  # the story holds every total: never before the game is over
-            self._story = self._story_game = self._story_key = None
+            self._story = self._story_key = None
             return
         rows = "".join(
             f'<tr data-seat="{r["seat"]}"><td>{r["rank"]}</td><td>{name_html(r["name"])}</td><td>{r["score"]}</td></tr>'
-            for r in g.ranking()
+            for r in v["ranking"]
         )
-        winners = " / ".join(g.setup.players[s].name for s in g.winners())
-        headline = t("decisive", lang, name=winners) if g.state.end_reason == "defeat" else t("winner", lang, name=winners)
+        winners = " / ".join(r["name"] for r in v["ranking"] if r["rank"] == 1)
+        headline = t("decisive", lang, name=winners) if v["end_reason"] == "defeat" else t("winner", lang, name=winners)
         self.table.value = (
             f"<h3>{t('results', lang)}</h3><p><b>{html.escape(headline)}</b></p><div class='cw-score'><table>"
             f"<tr><th>{t('rank', lang)}</th><th>{t('players', lang)}</th><th>{t('score', lang)}</th></tr>{rows}</table></div>"
         )
-        if self._story_game is not g or self._story_key != len(g.log):  # replayed once per finished game
-            self._story, self._story_game, self._story_key = game_story(g), g, len(g.log)
-        self.story.value = story_html(self._story, lang)
+        if self._story_key != c.game_key:  # replayed once per finished game
+            self._story, self._story_key = c.story(), c.game_key
+        self.story.value = story_html(self._story, lang) if self._story is not None else ""

@@ -29,13 +29,13 @@ from conquest_widget.games.japan_conquest.text import (
     region_name,
     t,
 )
-from conquest_widget.maps.japan.board import japan
 from conquest_widget.games.japan_conquest.widget.style import (
     LEVEL_OPACITY,
     NEUTRAL_FILL,
     name_html,
     pawn_label,
 )
+from conquest_widget.maps.japan.board import japan
 
 __all__ = ["battles_html", "final_map_svg", "highlights_html", "regions_svg", "score_chart_svg", "story_html"]
 

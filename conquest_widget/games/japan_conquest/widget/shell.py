@@ -1,0 +1,76 @@
+"""What Japan Conquest gives the shared shell (:class:`~conquest_widget.ui.game_ui.GameUI`).
+
+Japan Conquest is played in its own app (:class:`~.app.JapanConquestApp`, the registry's
+widget); the shell uses this ``UI`` where it hosts any game's board, such as its replay
+explorer (:class:`conquest_widget.ui.replay.ReplayExplorer`), which then draws a Japan
+match on the prefecture map (:class:`~.replay.JapanBoard`) instead of as raw data.
+
+    >>> from conquest_widget.ui.game_ui import SeatChoice
+    >>> setup = UI.make_setup([SeatChoice("Ann"), SeatChoice("Bo", bot="hard:aggressive")], {"turns": 5})
+    >>> [(p.name, p.cpu, p.difficulty, p.strategy) for p in setup.players], setup.turns
+    ([('Ann', False, 'normal', 'balanced'), ('Bo', True, 'hard', 'aggressive')], 5)
+    >>> [s.bot for s in UI.seat_choices(setup)]
+    ['human', 'hard:aggressive']
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from conquest_widget.core.safe_text import html_text
+from conquest_widget.games.japan_conquest.rules import STANDARD_TURNS
+from conquest_widget.games.japan_conquest.setup import (
+    DEFAULT_COLOURS,
+    GameSetup,
+    PlayerSetup,
+)
+from conquest_widget.games.japan_conquest.text import describe_event, t
+from conquest_widget.ui.game_ui import HUMAN, GameUI, Option, SeatChoice
+
+#: homes of seats 1-4 when the shell sets a game up (distinct and far apart)
+SHELL_HOMES = (13, 27, 1, 40)
+
+
+def make_setup(seats: list[SeatChoice], options: dict[str, Any]) -> GameSetup:
+    """A setup from the shell's seats (a CPU's ``bot`` is ``difficulty`` or ``difficulty:strategy``)."""
+    players = []
+    for i, seat in enumerate(seats):
+        difficulty, _, strategy = (seat.bot if not seat.human else "normal").partition(":")
+        players.append(PlayerSetup(name=seat.name, home=SHELL_HOMES[i], colour=DEFAULT_COLOURS[i],
+                                   cpu=not seat.human, difficulty=difficulty, strategy=strategy or "balanced"))
+    return GameSetup(players=tuple(players), turns=int(options.get("turns", 10)))
+
+
+def seat_choices(setup: GameSetup) -> list[SeatChoice]:
+    return [SeatChoice(p.name, HUMAN if not p.cpu else f"{p.difficulty}:{p.strategy}") for p in setup.players]
+
+
+def results_html(outcome: dict[str, Any], view: dict[str, Any], lang: str) -> str:
+    """The final standings (escaped)."""
+    rows = "".join(
+        f"<tr><td>{r['rank']}</td><td>{html_text(r['name'])}</td><td>{r['score']}</td></tr>"
+        for r in view.get("ranking") or ()
+    )
+    return (f"<table><tr><th>{t('rank', lang)}</th><th>{t('players', lang)}</th><th>{t('score', lang)}</th></tr>"
+            f"{rows}</table>")
+
+
+def event_text(event: dict[str, Any], lang: str, names: list[str] | None = None) -> str | None:
+    return describe_event(event, lang, names or [])
+
+
+def board(controller: Any, lang: str = "en") -> Any:
+    from conquest_widget.games.japan_conquest.widget.replay import JapanBoard
+
+    return JapanBoard(controller, lang)
+
+
+UI = GameUI(
+    game="japan_conquest",
+    make_setup=make_setup,
+    seat_choices=seat_choices,
+    board=board,
+    results_html=results_html,
+    event_text=event_text,
+    options=(Option("turns", {"en": "Turns", "ja": "ターン数"}, default=10, choices=tuple(STANDARD_TURNS)),),
+)
