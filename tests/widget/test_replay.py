@@ -8,6 +8,7 @@ import random
 import pytest
 from ipywidgets import Widget
 
+from conquest_widget.core.protocol import CHANCE
 from conquest_widget.errors import ConquestError, SerializationError
 from conquest_widget.games.japan_conquest import (
     Game,
@@ -17,10 +18,8 @@ from conquest_widget.games.japan_conquest import (
     analysis,
 )
 from conquest_widget.games.japan_conquest.actions import Roll
-from conquest_widget.core.protocol import CHANCE
 from conquest_widget.games.japan_conquest.cpu import cpu_action
-from conquest_widget.games.japan_conquest.match import JapanMatch
-from conquest_widget.games.japan_conquest.match import redacted
+from conquest_widget.games.japan_conquest.match import JapanMatch, redacted
 from conquest_widget.games.japan_conquest.text import describe_event
 from conquest_widget.games.japan_conquest.widget import replay
 from conquest_widget.games.japan_conquest.widget.controller import GameController
@@ -480,3 +479,25 @@ def test_loading_and_scrubbing_never_copy_the_whole_game(cpu_game, monkeypatch):
         ex.position = k
     ex.branch()
     assert ex.game.snapshot() == replayed(cpu_game, 2 * EVERY + 1).snapshot()
+
+
+def test_the_shells_explorer_draws_a_japan_match_on_the_map(cpu_game):
+    """The shell's explorer (every game's) hosts Japan Conquest's board: the map, the
+    scoreboard and the log of the chosen position, drawn from the published view only."""
+    from conquest_widget.ui.replay import ReplayExplorer as ShellExplorer
+
+    shell = ShellExplorer(cpu_game.dice._match)
+    board = shell.boards_shown[0]
+    assert type(board).__name__ == "JapanBoard"
+    for k in (0, 17, 2 * EVERY + 3, len(cpu_game.log)):
+        shell.go(k)
+        expected = replayed(cpu_game, k)
+        for code in range(1, 48):
+            owner = expected.prefecture_info(code)["owner"]
+            colour = expected.setup.players[owner].colour if owner is not None else NEUTRAL_FILL
+            assert board.map_view.polygons[code].fill_color == colour, (k, code)
+        for seat, pawn in enumerate(board.map_view.pawns):
+            assert pawn.location == board.map_view.labels[expected.state.players[seat].position].location
+        assert board.log_view.lines() or k == 0
+    shell.set_lang("ja")
+    assert "戦況ログ" in board.log_view.header.value

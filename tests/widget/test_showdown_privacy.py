@@ -9,8 +9,10 @@ every widget's synced state for them.
 from __future__ import annotations
 
 import json
+import random
 import re
 
+import networkx as nx
 from ipywidgets.widgets.widget import _instances as WIDGETS
 
 from conquest_widget import JapanConquestApp
@@ -18,6 +20,7 @@ from conquest_widget.core.bots import play_bots
 from conquest_widget.games.japan_conquest import GameSetup
 from conquest_widget.games.japan_conquest.bots import BOTS
 from conquest_widget.games.japan_conquest.match import JapanMatch
+from conquest_widget.games.japan_conquest.rules import HOME
 
 
 def _showdown_match() -> JapanMatch:
@@ -84,3 +87,37 @@ def test_no_widget_state_holds_a_current_total_during_the_showdown(tmp_path) -> 
         if k not in before:
             seen |= _numbers(json.dumps(w.get_state(), default=str))
     assert final <= seen
+
+
+def test_the_apps_cpu_decides_from_its_view_not_from_hidden_totals() -> None:
+    """A pair test: two showdown positions that differ only in the stored prosperity of the
+    human's castles (hidden then) -- the app's CPU plays the same actions in both, and the
+    CPU's view is the same byte for byte.  (The old app's CPU read the engine itself: with
+    this seed its route differed between the two positions, which this test catches.)"""
+    from conquest_widget.games.japan_conquest.widget.controller import GameController
+
+    def cpu_actions(stored: int) -> tuple[str, list[dict]]:
+        m = JapanMatch(GameSetup.quick(["Tokyo", "Osaka"], cpu=[False, True], turns=5, seed=1))
+        bots = {0: BOTS["normal"](), 1: BOTS["normal"]()}
+        while not (m.game.totals_hidden and m.game.phase == "roll" and m.to_act() == (0,)):
+            play_bots(m, bots, seed=1, max_actions=1)
+        g = m.game
+        near = nx.single_source_shortest_path_length(g.board.to_networkx(), g.state.players[1].position, cutoff=3)
+        for code in sorted(near)[::2]:  # the human holds every other prefecture around the CPU's pawn ...
+            if g.state.level[code] != HOME:
+                g.edit_prefecture(code, owner=0, level="castle", stored=stored)  # castles storing this much: the only difference
+        c = GameController()
+        c.load_game(m)  # seat 1 is the app's CPU
+        view = json.dumps(m.view(1), sort_keys=True)
+        moves: list[dict] = []
+        c.on_change(lambda ctrl, action: moves.append(action.to_dict()) if action is not None else None)
+        human = BOTS["normal"]()
+        while c.human_to_act:  # the human's turn (what clicks would send) ...
+            c._apply(human.choose(m.view(0), m.legal_actions(0), random.Random(len(m.log))))
+        c.resume_cpu()  # ... then the CPU's, in full (no event loop here: at once)
+        assert c.human_to_act or c.is_over
+        return view, moves
+
+    (view_a, moves_a), (view_b, moves_b) = cpu_actions(0), cpu_actions(3000)
+    assert view_a == view_b
+    assert moves_a == moves_b and len(moves_a) > 3
