@@ -499,5 +499,18 @@ def test_the_shells_explorer_draws_a_japan_match_on_the_map(cpu_game):
         for seat, pawn in enumerate(board.map_view.pawns):
             assert pawn.location == board.map_view.labels[expected.state.players[seat].position].location
         assert board.log_view.lines() or k == 0
+    # the game's own overlays, from the published view: where could the player to move stop with a 4?
+    shell.go(2 * EVERY + 3)
+    expected = replayed(cpu_game, 2 * EVERY + 3)
+    board.overlay.value = "reachable"
+    board.allowance.value = 4
+    stops = analysis.reachable_stops(expected, expected.current_player, 4)
+    assert stops and {c for c in range(1, 48) if board.map_view.polygons[c].fill_opacity == 0.8} == set(stops)
+    shell.go(2 * EVERY + 4)  # the overlay follows the position
+    nxt = replayed(cpu_game, 2 * EVERY + 4)
+    assert {c for c in range(1, 48) if board.map_view.polygons[c].fill_opacity == 0.8} == set(
+        analysis.reachable_stops(nxt, nxt.current_player, 4))
+    board.overlay.value = "none"
+    assert board.map_view.legend.layout.display == "none"
     shell.set_lang("ja")
-    assert "戦況ログ" in board.log_view.header.value
+    assert "戦況ログ" in board.log_view.header.value and board.overlay.label == "なし"
