@@ -68,6 +68,7 @@ def _duel(a: str, b: str, games: int, seed0: int, times: dict[str, list[float]] 
     return score, games, reasons
 
 
+@pytest.mark.strength
 def test_hard_beats_normal_two_player():
     times: dict[str, list[float]] = {}
     t0 = time.perf_counter()
@@ -81,6 +82,7 @@ def test_hard_beats_normal_two_player():
     assert lo > 0.55, format_share(score, n)
 
 
+@pytest.mark.strength
 def test_normal_beats_easy_clearly():
     score, n, reasons = _duel("normal", "easy", GAMES, 200_000)
     print(f"\nnormal vs easy: {format_share(score, n)}, ends {reasons}")
