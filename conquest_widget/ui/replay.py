@@ -67,7 +67,8 @@ from conquest_widget.errors import (
 )
 from conquest_widget.ui.controller import PublishedTraits
 
-__all__ = ["DEFAULT_EVERY", "NoSuchPositionError", "Replay", "ReplayController", "ReplayExplorer", "game_ui"]
+__all__ = ["DEFAULT_EVERY", "NoSuchPositionError", "Replay", "ReplayController", "ReplayExplorer", "game_ui",
+           "read_game_file"]
 
 #: log entries between two checkpoints (state records) of a replay
 DEFAULT_EVERY = 32
@@ -111,7 +112,9 @@ class NoSuchPositionError(ConquestError, IndexError):
 
 
 # --------------------------------------------------------------------------- loading
-def _read_file(path: Path) -> Any:
+def read_game_file(path: Path) -> Any:
+    """The JSON document in a game file (at most ``MAX_FILE_BYTES``); a file that cannot be
+    read or is not JSON raises :class:`SerializationError` naming it."""
     try:
         if path.stat().st_size > MAX_FILE_BYTES:
             raise SerializationError(f"{path}: the file is larger than {MAX_FILE_BYTES} bytes: not a game")
@@ -149,7 +152,7 @@ def load_match(source: Any, *, engine: type[Match] | None = None, name: object =
         return JapanMatch.from_game(source)
     if isinstance(source, (str, os.PathLike)):
         path = Path(source)
-        return load_match(_read_file(path), engine=engine, name=path)
+        return load_match(read_game_file(path), engine=engine, name=path)
     prefix = f"{name}: " if name is not None else ""
     if not isinstance(source, Mapping):
         raise SerializationError(f"{prefix}cannot replay a {type(source).__name__}: expected a match, "

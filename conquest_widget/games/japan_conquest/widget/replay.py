@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import dataclasses
 import html
-import json
 import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -56,7 +55,7 @@ from conquest_widget.games.japan_conquest.widget.panels import (
 )
 from conquest_widget.games.japan_conquest.widget.style import CSS
 from conquest_widget.maps.japan.board import japan
-from conquest_widget.ui.replay import Replay
+from conquest_widget.ui.replay import Replay, read_game_file
 
 
 def _button(**kwargs: Any) -> W.Button:
@@ -109,17 +108,6 @@ def game_from_data(data: Any, source: object = None) -> Game:
         raise SerializationError(f"{prefix}the game cannot be loaded: {exc!r}") from exc
 
 
-def _read_json(path: Path) -> Any:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SerializationError(f"{path}: cannot read the game file: {exc}") from exc
-    try:
-        return json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as exc:
-        raise SerializationError(f"{path}: not a valid JSON game file: {exc}") from None
-
-
 def load_game_file(path: str | os.PathLike) -> Game:
     """Read an engine game from a JSON file: ``json.dump(game.to_dict(), f)`` output, or
     a save document with the game under ``"game"``.  Errors are :class:`SerializationError`
@@ -128,7 +116,7 @@ def load_game_file(path: str | os.PathLike) -> Game:
         game = load_game_file("saves/slot-1.json")
     """
     path = Path(path)
-    return game_from_data(_read_json(path), path)
+    return game_from_data(read_game_file(path), path)
 
 
 def match_from_data(data: Any, source: object = None) -> JapanMatch:
@@ -568,7 +556,7 @@ class ReplayExplorer(W.VBox):
         if isinstance(source, Game):
             return JapanMatch.from_game(source)
         if isinstance(source, (str, os.PathLike)):
-            return match_from_data(_read_json(Path(source)), source)
+            return match_from_data(read_game_file(Path(source)), source)
         if isinstance(source, Mapping):
             return match_from_data(source)
         raise ConquestError(
