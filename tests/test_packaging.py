@@ -27,7 +27,7 @@ from email.parser import Parser
 from pathlib import Path
 
 import pytest
-from serve.play_output import PlayOutput
+from serve.play_output import PlayOutput, as_from_a_terminal
 
 from conquest_widget import __version__
 from conquest_widget._optional import MissingExtraError, require
@@ -297,7 +297,7 @@ def test_wheel_play_serves_the_app_on_localhost_and_stops(app_venv, tmp_path):
     """`conquest-widget play` from the installed wheel: the printed address answers on
     127.0.0.1 with the app page; Ctrl-C (SIGINT) stops the server and frees the port."""
     cmd = [str(app_venv["bin"] / "conquest-widget"), "play", "--port", "0", "--dir", str(tmp_path / "app")]
-    proc = subprocess.Popen(cmd, cwd=app_venv["cwd"], env=app_venv["env"], stdout=subprocess.PIPE,
+    proc = subprocess.Popen(as_from_a_terminal(cmd), cwd=app_venv["cwd"], env=app_venv["env"], stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True)
     out = PlayOutput(proc)
     try:

@@ -6,8 +6,18 @@ from __future__ import annotations
 import queue
 import re
 import subprocess
+import sys
 import threading
 import time
+
+
+def as_from_a_terminal(cmd: list[str]) -> list[str]:
+    """``cmd`` started as from a terminal, where Ctrl-C (SIGINT) is delivered: a shell
+    without job control starts background jobs with SIGINT *ignored*, and that is inherited
+    (a suite run as ``make test &`` from a script would otherwise see Ctrl-C do nothing).
+    A tiny interpreter puts SIGINT back to its default and ``exec``s the command."""
+    code = "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execvp(sys.argv[1], sys.argv[1:])"
+    return [sys.executable, "-c", code, *cmd]
 
 
 class PlayOutput:

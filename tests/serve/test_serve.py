@@ -22,7 +22,7 @@ from conquest_widget import __version__, serve
 from conquest_widget._optional import MissingExtraError
 from conquest_widget.cli import main
 
-from .play_output import PlayOutput
+from .play_output import PlayOutput, as_from_a_terminal
 
 ROOT = Path(__file__).resolve().parents[2]
 CLI = [sys.executable, "-m", "conquest_widget.cli"]
@@ -127,7 +127,7 @@ def test_without_the_app_extra_play_names_it(tmp_path: Path) -> None:
 
 # ------------------------------------------------------------------ the running command
 def test_play_prints_the_url_once_it_answers_and_stops_cleanly_on_ctrl_c(tmp_path: Path) -> None:
-    proc = subprocess.Popen([*CLI, "play", "--port", "0", "--dir", str(tmp_path / "app")], cwd=tmp_path,
+    proc = subprocess.Popen(as_from_a_terminal([*CLI, "play", "--port", "0", "--dir", str(tmp_path / "app")]), cwd=tmp_path,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
     out = PlayOutput(proc)
     try:
@@ -141,7 +141,12 @@ def test_play_prints_the_url_once_it_answers_and_stops_cleanly_on_ctrl_c(tmp_pat
         out.drain()
         assert str(tmp_path / "app" / "conquest_saves") in out.text()
         os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C in the terminal reaches the whole group
-        assert proc.wait(timeout=90) == 0, out.text()
+        try:
+            code = proc.wait(timeout=90)
+        except subprocess.TimeoutExpired:
+            out.drain()
+            pytest.fail(f"play did not stop within 90 s of Ctrl-C; its output:\n{out.text()}")
+        assert code == 0, out.text()
         with pytest.raises(OSError):
             urllib.request.urlopen(f"http://127.0.0.1:{port}/voila/static/voila.js", timeout=5)
     finally:
