@@ -128,9 +128,12 @@ def plan_route(app: AppPage, total: int, *, undo: bool, shots: tuple[str, str] |
     undone = not undo
     route: list[int] = []
     for _ in range(2 * total + 4):
-        if confirm.is_enabled() and undone:
+        # read "can confirm" from the route text, which changes in one message with the steps
+        # listed; the button's own state is a separate message that may lag a fresh undo
+        confirmable = route_confirmable(app)
+        if confirmable and undone:
             break
-        if route and (confirm.is_enabled() or len(route) >= 2) and not undone:
+        if route and (confirmable or len(route) >= 2) and not undone:
             undo_button.click()
             route.pop()
             undone = True
@@ -156,8 +159,16 @@ def plan_route(app: AppPage, total: int, *, undo: bool, shots: tuple[str, str] |
     return route
 
 
+_ROUTE_TEXT_JS = """[...document.querySelectorAll('.widget-html-content')]
+  .find(e => /^(Movement|移動力) \\d+/.test(e.innerText))"""
+
 _HIGHLIGHT_OR_CONFIRM_JS = f"""() => document.querySelectorAll('path.cw-pref[stroke="{HIGHLIGHT}"]').length > 0
-  || [...document.querySelectorAll('button')].some(b => b.innerText.trim() === 'Confirm Route' && !b.disabled)"""
+  || /You can confirm this route/.test(({_ROUTE_TEXT_JS} || {{}}).innerText || '')"""
+
+
+def route_confirmable(app: AppPage) -> bool:
+    """Does the planned route's text (steps and hint, one message) say it can be confirmed?"""
+    return app.page.evaluate(f"() => /You can confirm this route/.test(({_ROUTE_TEXT_JS} || {{}}).innerText || '')")
 
 
 def roll(app: AppPage) -> int:

@@ -83,8 +83,15 @@ class TurnPanel(W.VBox):
         self.dice.layout.display = "" if rolling else "none"
         self.roll_button.description = t("roll", lang)
         self.roll_button.layout.display = "" if rolling else "none"
-        self.faces.value = dice_html(list(c.last_roll)) if v["phase"] == "route" else ""
         routing = v["phase"] == "route"
+        # the buttons change before the route text does: once the text shows a route, its
+        # Undo / Confirm state has already arrived (the front end applies messages in order)
+        self.undo_button.description = t("undo", lang)
+        self.confirm_button.description = t("confirm", lang)
+        self.undo_button.layout.display = self.confirm_button.layout.display = "" if routing and human else "none"
+        self.undo_button.disabled = not c.route
+        self.confirm_button.disabled = not c.can_confirm
+        self.faces.value = dice_html(list(c.last_roll)) if routing else ""
         if routing:
             rows = [f"<b>{t('allowance', lang, n=c.allowance)}</b> · {t('remaining', lang, n=c.remaining)}"]
             for i, step in enumerate(v["route_details"], 1):
@@ -94,11 +101,6 @@ class TurnPanel(W.VBox):
             self.route_info.value = "<br>".join(rows) + (f"<br><i>{hint}</i>" if human else "")
         else:
             self.route_info.value = ""
-        self.undo_button.description = t("undo", lang)
-        self.confirm_button.description = t("confirm", lang)
-        self.undo_button.layout.display = self.confirm_button.layout.display = "" if routing and human else "none"
-        self.undo_button.disabled = not c.route
-        self.confirm_button.disabled = not c.can_confirm
         if not human and not over:
             self.msg.value = f"<i>{html.escape(t('cpu_thinking', lang, name=names[c.actor]))}</i>"
         else:
