@@ -9,6 +9,7 @@ tests/e2e/test_sound_in_browser.py.
 from __future__ import annotations
 
 import json
+from collections import deque
 from typing import Any, Self
 
 import comm
@@ -198,9 +199,11 @@ def test_a_hand_edited_file_with_a_bad_sound_setting_is_refused_when_read(tmp_pa
 # --------------------------------------------------------------- the Japan app
 def _quick(tmp_path, *, cpu=(False, True), dice=(2, 1, 1, 1, 1, 1)):
     app = JapanConquestApp(save_dir=tmp_path)
+    app.sound.sent = deque()  # every message of the game, not only the page's last PAGE_LOG_SIZE
     players = tuple(PlayerSetup(n, h, cpu=c) for n, h, c in zip(("Aoi", "Ren"), (13, 27), cpu, strict=True))
     app.controller.cpu_speed = "instant"
-    app.controller.new_game(GameSetup(players=players, turns=10), dice=ScriptedDice(list(dice), then_seed=4))
+    # a seeded setup: the CPUs' own random stream comes from the match's seed
+    app.controller.new_game(GameSetup(players=players, turns=10, seed=4), dice=ScriptedDice(list(dice), then_seed=4))
     return app
 
 
