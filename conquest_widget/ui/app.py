@@ -15,6 +15,7 @@ import ipywidgets as W
 
 from conquest_widget.core import registry
 from conquest_widget.core.safe_text import html_text
+from conquest_widget.ui.lean import Layout
 from conquest_widget.ui.pictures import picture
 from conquest_widget.ui.text import t
 
@@ -36,24 +37,24 @@ class ConquestApp(W.VBox):
         self.language = W.ToggleButtons(options=[("English", "en"), ("日本語", "ja")], value=lang,
                                         style={"button_width": "80px"})
         self.language.observe(lambda ch: self._set_lang(ch["new"]), names="value")
-        self.back = W.Button(layout=W.Layout(width="max-content", display="none"))
+        self.back = W.Button(layout=Layout(width="max-content", display="none"))
         self.back.on_click(lambda _: self.show_picker())
         self.cards: dict[str, tuple[W.HTML, W.Button]] = {}
         boxes = []
         for spec in registry.all_games():
             info = W.HTML()
-            button = W.Button(disabled=not spec.playable, layout=W.Layout(width="auto"))
+            button = W.Button(disabled=not spec.playable, layout=Layout(width="auto"))
             button.add_class(f"cw-pick-{spec.id}")
             button.on_click(lambda _, gid=spec.id: self.play(gid))
             self.cards[spec.id] = (info, button)
             box = W.VBox([W.HTML(picture(spec.id)), info, button],
-                         layout=W.Layout(width="230px", padding="8px", margin="4px", border="1px solid #ccc"))
+                         layout=Layout(width="230px", padding="8px", margin="4px", border="1px solid #ccc"))
             box.add_class("cw-game-card")
             boxes.append(box)
-        self.picker = W.HBox(boxes, layout=W.Layout(flex_flow="row wrap"))
+        self.picker = W.HBox(boxes, layout=Layout(flex_flow="row wrap"))
         self.picker.add_class("cw-picker")
         self.body = W.VBox([self.picker])
-        header = W.HBox([self.title, self.back, self.language], layout=W.Layout(justify_content="space-between"))
+        header = W.HBox([self.title, self.back, self.language], layout=Layout(justify_content="space-between"))
         super().__init__([header, self.body], **kwargs)
         self.add_class("cw-shell")
         self._relabel()

@@ -30,6 +30,7 @@ from conquest_widget.errors import ConquestError
 from conquest_widget.saves import SaveStore
 from conquest_widget.ui.controller import MatchController
 from conquest_widget.ui.game_ui import HUMAN, GameUI, Option, SeatChoice
+from conquest_widget.ui.lean import Layout
 from conquest_widget.ui.sound import (
     GAME_EFFECTS,
     SoundControls,
@@ -44,7 +45,7 @@ LOG_LINES = 40
 
 
 def _button(cls: str, on_click: Callable[[], None], **kw: Any) -> W.Button:
-    b = W.Button(layout=W.Layout(width="auto"), **kw)
+    b = W.Button(layout=Layout(width="auto"), **kw)
     b.add_class(cls)
     b.on_click(lambda _b: on_click())
     return b
@@ -81,7 +82,7 @@ class MatchApp(W.VBox):
         self.sound = self.sound_controls.sound
         self._sound_seen, self._sound_who, self._sound_mine, self._sound_over = 0, None, False, False
         self.bar = W.HBox([self.title, self.sound_controls],
-                          layout=W.Layout(justify_content="space-between", align_items="center"))
+                          layout=Layout(justify_content="space-between", align_items="center"))
         self.bar.add_class("cw-bar")
         super().__init__([self.bar, self.message, self.body], **kwargs)
         self.add_class("cw-match-app")
@@ -182,14 +183,14 @@ class MatchApp(W.VBox):
                             for i in range(self.spec.players.stop - 1)]
         self._bot_labels = bots
         self.n_players = W.Dropdown(options=list(self.spec.players), value=max(n, min(3, self.spec.players.stop - 1)),
-                                    layout=W.Layout(width="90px"))
+                                    layout=Layout(width="90px"))
         self.n_players.add_class("cw-n-players")
         self.n_players.observe(lambda _c: self._show_seat_rows(), names="value")
         self.seat_rows: list[tuple[W.Text, W.Dropdown]] = []
         self._seat_boxes: list[W.HBox] = []
         for i, seat in enumerate(self._form_seats):
-            name = W.Text(value=seat.name, layout=W.Layout(width="160px"))
-            kind = W.Dropdown(layout=W.Layout(width="160px"))
+            name = W.Text(value=seat.name, layout=Layout(width="160px"))
+            kind = W.Dropdown(layout=Layout(width="160px"))
             box = W.HBox([W.HTML(), name, kind])
             box.add_class(f"cw-seat-{i}")
             self.seat_rows.append((name, kind))
@@ -197,21 +198,21 @@ class MatchApp(W.VBox):
         self.option_widgets: dict[str, W.Widget] = {o.key: self._option_widget(o) for o in self.ui.options}
         self.speed = W.ToggleButtons(options=[(self._t(f"speed_{s}"), s) for s in SPEEDS], value="fast")
         self.speed.add_class("cw-cpu-speed")
-        self.seed = W.Text(value="", layout=W.Layout(width="160px"))
+        self.seed = W.Text(value="", layout=Layout(width="160px"))
         self._redraw_setup()
         self._show_seat_rows()
 
     def _option_widget(self, o: Option) -> W.Widget:
         if o.kind == "bool":
-            w: W.Widget = W.Checkbox(value=bool(o.default), indent=False, layout=W.Layout(width="auto"),
+            w: W.Widget = W.Checkbox(value=bool(o.default), indent=False, layout=Layout(width="auto"),
                                      style={"description_width": "initial"})
         elif o.kind == "choice":
             labels = o.choice_labels.get(self.lang) or [str(c) for c in o.choices]
             w = W.Dropdown(options=list(zip(labels, o.choices, strict=True)), value=o.default,
-                           layout=W.Layout(width="160px"))
+                           layout=Layout(width="160px"))
         else:
             w = W.BoundedIntText(value=int(o.default), min=o.low if o.low is not None else -10**9,
-                                 max=o.high if o.high is not None else 10**9, layout=W.Layout(width="120px"))
+                                 max=o.high if o.high is not None else 10**9, layout=Layout(width="120px"))
         w.add_class(f"cw-option-{o.key}")
         return w
 
@@ -465,7 +466,7 @@ class MatchApp(W.VBox):
         if self.store is None:
             return
         options = [(self._slot_label(s)[0], s.slot) for s in self.store.slots()]
-        pick = W.Dropdown(options=options, layout=W.Layout(width="auto"))
+        pick = W.Dropdown(options=options, layout=Layout(width="auto"))
         pick.add_class("cw-save-slot")
         self.save_box.children = [
             W.HTML(html_text(self._t("save_to"))), pick,

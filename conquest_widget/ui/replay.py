@@ -66,6 +66,7 @@ from conquest_widget.errors import (
     UnknownGameError,
 )
 from conquest_widget.ui.controller import PublishedTraits
+from conquest_widget.ui.lean import Layout
 
 __all__ = ["DEFAULT_EVERY", "NoSuchPositionError", "Replay", "ReplayController", "ReplayExplorer", "game_ui",
            "read_game_file"]
@@ -556,7 +557,7 @@ class _Pane:
             self.widget = ui.board(controller, lang)
             self.html = None
         else:
-            self.html = W.HTML(layout=W.Layout(overflow="auto", max_height="480px"))
+            self.html = W.HTML(layout=Layout(overflow="auto", max_height="480px"))
             self.widget = self.html
             controller.observe(self._redraw, names="version")
             self._redraw()
@@ -607,26 +608,26 @@ class ReplayExplorer(W.VBox):
         self.add_class("cw-replay")
         self.title = W.HTML()
         self.slider = W.IntSlider(value=start, min=0, max=n, step=1, readout=False, continuous_update=True,
-                                  layout=W.Layout(width="100%"))
+                                  layout=Layout(width="100%"))
         self.position_label = W.HTML()
-        self.buttons = {key: W.Button(description=_t(key, self.lang), layout=W.Layout(width="auto"))
+        self.buttons = {key: W.Button(description=_t(key, self.lang), layout=Layout(width="auto"))
                         for key in ("first", "prev", "next", "last")}
         self.buttons["first"].on_click(lambda _b: self.go(0))
         self.buttons["prev"].on_click(lambda _b: self.go(self.index - 1))
         self.buttons["next"].on_click(lambda _b: self.go(self.index + 1))
         self.buttons["last"].on_click(lambda _b: self.go(self.replay.length))
-        self.seat_chooser = W.Dropdown(layout=W.Layout(width="auto"))
-        self.moves = W.Select(rows=10, layout=W.Layout(width="100%"))
+        self.seat_chooser = W.Dropdown(layout=Layout(width="auto"))
+        self.moves = W.Select(rows=10, layout=Layout(width="100%"))
         self.moves_title = W.HTML()
-        self.branch_button = W.Button(description=_t("branch", self.lang), layout=W.Layout(width="auto"))
+        self.branch_button = W.Button(description=_t("branch", self.lang), layout=Layout(width="auto"))
         self.branch_button.on_click(lambda _b: self.branch_here())
         self.message = W.HTML()
         self.message.add_class("cw-message")
-        self.boards = W.HBox(layout=W.Layout(flex_flow="row wrap", align_items="flex-start"))
+        self.boards = W.HBox(layout=Layout(flex_flow="row wrap", align_items="flex-start"))
         self.slider.observe(lambda ch: self.go(ch["new"]), names="value")
         self.moves.observe(self._on_move_pick, names="value")
         nav = W.HBox([*self.buttons.values(), self.position_label, self.seat_chooser, self.branch_button])
-        side = W.VBox([self.moves_title, self.moves], layout=W.Layout(width="320px", min_width="240px"))
+        side = W.VBox([self.moves_title, self.moves], layout=Layout(width="320px", min_width="240px"))
         self.children = [self.title, self.slider, nav, self.message, W.HBox([self.boards, side])]
         self._index = start
         self._fill_seat_chooser()

@@ -49,6 +49,7 @@ from conquest_widget.saves.schema import (
     check_volume,
     sound_preference,
 )
+from conquest_widget.ui.lean import Layout
 
 #: how many requests the page keeps in ``window.__cwSound`` (and Python in ``Sound.sent``)
 PAGE_LOG_SIZE = 50
@@ -448,13 +449,13 @@ class SoundControls(W.HBox):
     def __init__(self, *, enabled: bool = DEFAULT_ENABLED, volume: float = DEFAULT_VOLUME, lang: str = "en",
                  **kwargs: Any) -> None:
         self.sound = Sound(enabled=enabled, volume=volume, lang=lang)
-        self.toggle = W.ToggleButton(value=enabled, layout=W.Layout(width="auto"))
+        self.toggle = W.ToggleButton(value=enabled, layout=Layout(width="auto"))
         self.toggle.add_class("cw-sound-toggle")
         self.slider = W.FloatSlider(value=self.sound.volume, min=0.0, max=1.0, step=0.05, readout=False,
-                                    continuous_update=False, layout=W.Layout(width="170px"))
+                                    continuous_update=False, layout=Layout(width="170px"))
         self.slider.add_class("cw-sound-volume")
         self._callbacks: list[Any] = []
-        kwargs.setdefault("layout", W.Layout(align_items="center"))
+        kwargs.setdefault("layout", Layout(align_items="center"))
         super().__init__([self.toggle, self.slider, self.sound], **kwargs)
         self.add_class("cw-sound-controls")
         self.set_lang(lang)

@@ -109,6 +109,24 @@ def test_the_first_render_is_within_300_kb(tmp_path):
     assert app._setup_screen is None and app._data_screen is None  # not sent until shown
 
 
+def test_a_layout_is_sent_with_only_the_properties_it_sets():
+    """About 1 KB of nulls per Layout model before (issue 18); a property set back to
+    None later still reaches the front end."""
+    import ipywidgets as W
+
+    from conquest_widget.ui.lean import Layout
+
+    with WireCounter() as wire:
+        layout = Layout(width="auto", display="none")
+        W.HTML("x", layout=layout)
+        opened = next(data["state"] for model, kind, data in wire.sent if model == "LayoutModel" and kind == "comm_open")
+        assert {k: v for k, v in opened.items() if not k.startswith("_")} == {"width": "auto", "display": "none"}
+        assert opened["_model_name"] == "LayoutModel" and opened["_view_name"] == "LayoutView"
+        layout.display = None
+        model, kind, data = wire.sent[-1]
+        assert (model, kind, data["state"]) == ("LayoutModel", "comm_msg", {"display": None})
+
+
 def test_widgets_that_are_shown_and_hidden_have_their_own_layout(tmp_path):
     """A shared Layout would show or hide every widget using it at once."""
     app = JapanConquestApp(save_dir=tmp_path / "saves")

@@ -58,6 +58,7 @@ class WireCounter:
         self.data_by_model: Counter[str] = Counter()
         self.opens_by_model: Counter[str] = Counter()
         self.types: Counter[str] = Counter()
+        self.sent: list[tuple[str, str, dict]] = []  # (model, message type, data) of each message
 
     # ------------------------------------------------------------ installation
     def __enter__(self) -> Self:
@@ -90,6 +91,7 @@ class WireCounter:
         self.frames += sum(len(f) for f in frames) + buf
         self.messages += 1
         self.types[msg_type] += 1
+        self.sent.append((model, msg_type, data))
         self.data_by_model[model] += n_data
         if msg_type == "comm_open":
             self.opens += 1

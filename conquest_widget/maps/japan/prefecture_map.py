@@ -37,6 +37,7 @@ from traitlets import Unicode
 from conquest_widget.errors import ConquestError
 from conquest_widget.maps.japan.board import japan
 from conquest_widget.maps.japan.geo import prefecture_shapes
+from conquest_widget.ui.lean import Layout
 
 __all__ = ["BASE_STYLE", "STYLE_KEYS", "PrefectureMap", "PrefecturePolygon", "fit_view", "japan_bounds", "visible_bounds"]
 
@@ -161,7 +162,7 @@ class PrefectureMap(W.VBox):
         self.map = L.Map(
             center=center or CENTER, zoom=5 if zoom is None else zoom, zoom_snap=0.25, zoom_delta=0.5, min_zoom=4, max_zoom=10, scroll_wheel_zoom=True,
             keyboard=False, double_click_zoom=False, layers=(), attribution_control=False,
-            layout=W.Layout(height=height, width="100%", flex="0 0 auto"),
+            layout=Layout(height=height, width="100%", flex="0 0 auto"),
         )
         self.polygons: dict[int, PrefecturePolygon] = {}
         self.labels: dict[int, L.Marker] = {}

@@ -26,6 +26,7 @@ from ipyleaflet import projections
 from traitlets import Unicode
 
 from conquest_widget.core.safe_text import html_text
+from conquest_widget.ui.lean import Layout
 
 from ..board import grid
 from ..engine import preview, state_from_view
@@ -78,7 +79,7 @@ def plot_style(cell: str | None, *, legal: str | None = None, pending: str | Non
 
 
 def _button(cls: str, on_click: Any, **kw: Any) -> W.Button:
-    b = W.Button(layout=W.Layout(width="auto"), **kw)
+    b = W.Button(layout=Layout(width="auto"), **kw)
     b.add_class(cls)
     b.on_click(lambda _b: on_click())
     return b
@@ -114,7 +115,7 @@ class CodexBoard(W.VBox):
         self.map = L.Map(
             crs=projections.Simple, center=[-BOARD_HEIGHT / 2, BOARD_WIDTH / 2], zoom=1, min_zoom=0, max_zoom=4,
             layers=(), attribution_control=False, keyboard=False, double_click_zoom=False, scroll_wheel_zoom=False,
-            layout=W.Layout(width="640px", height="470px", flex="0 0 auto"),
+            layout=Layout(width="640px", height="470px", flex="0 0 auto"),
         )
         self.plots: list[CodexPlot] = []
         self._styles: list[dict[str, Any]] = []
@@ -185,7 +186,7 @@ class CodexBoard(W.VBox):
         self.forced_box.add_class("cw-forced")
         dialog_style = {"border": "2px solid #888", "padding": "6px", "margin": "0 0 6px 0"}
         for box in (self.preview_box, self.joker_box, self.forced_box):
-            box.layout = W.Layout(display="none", **dialog_style)
+            box.layout = Layout(display="none", **dialog_style)
 
         # ---- market
         self.market_title = W.HTML()
@@ -200,19 +201,19 @@ class CodexBoard(W.VBox):
             self.faction_rows[f] = info
             self.buy_buttons[f] = _button(f"cw-buy-{f}", lambda f=f: self._act({"type": "buy", "faction": f}))
             self.sell_buttons[f] = _button(f"cw-sell-{f}", lambda f=f: self._act({"type": "sell", "faction": f}))
-            row = W.HBox([info, self.buy_buttons[f], self.sell_buttons[f]], layout=W.Layout(align_items="center"))
+            row = W.HBox([info, self.buy_buttons[f], self.sell_buttons[f]], layout=Layout(align_items="center"))
             row.add_class(f"cw-market-{f}")
             rows.append(row)
         self.players_html = W.HTML()
         self.players_html.add_class("cw-market-players")
         self.market = W.VBox([self.market_title, self.purchases, *rows, self.players_html],
-                             layout=W.Layout(border="1px solid #ccc", padding="6px"))
+                             layout=Layout(border="1px solid #ccc", padding="6px"))
         self.market.add_class("cw-market")
 
         right = W.VBox([self.preview_box, self.joker_box, self.forced_box, self.market],
-                       layout=W.Layout(margin="0 0 0 10px"))
-        top = W.HBox([self.dice, self.actions], layout=W.Layout(align_items="center"))
-        super().__init__([self.status, top, self.note, W.HBox([self.map, right], layout=W.Layout(flex_flow="row wrap"))],
+                       layout=Layout(margin="0 0 0 10px"))
+        top = W.HBox([self.dice, self.actions], layout=Layout(align_items="center"))
+        super().__init__([self.status, top, self.note, W.HBox([self.map, right], layout=Layout(flex_flow="row wrap"))],
                          **kwargs)
         self.add_class("cw-codex-board")
         controller.observe(self._on_version, names="version")

@@ -37,6 +37,7 @@ from typing import Any
 import ipywidgets as W
 
 from conquest_widget.core.safe_text import html_text
+from conquest_widget.ui.lean import Layout
 
 from ..cards import DISPLAY, FACES, JOKER, SUIT_SYMBOL, value
 from ..text import describe_event, t
@@ -81,14 +82,14 @@ class _SeatPanel(W.VBox):
         self.piles: dict[str, W.HTML] = {}
         cols = []
         for face in FACES:
-            b = W.Button(layout=W.Layout(**_FACE_LAYOUT), disabled=True)
+            b = W.Button(layout=Layout(**_FACE_LAYOUT), disabled=True)
             b.add_class("cwc-face")
             b.add_class(f"cw-face-{seat}-{face}")
             b.on_click(lambda _b, f=face: board._click_face(seat, f))
             pile = W.HTML()
             self.faces[face] = b
             self.piles[face] = pile
-            col = W.VBox([b, pile], layout=W.Layout(align_items="center", min_width="96px"))
+            col = W.VBox([b, pile], layout=Layout(align_items="center", min_width="96px"))
             cols.append(col)
         super().__init__([self.head, W.HBox(cols)])
         self.add_class("cwc-seat")
@@ -117,16 +118,16 @@ class CardsBoard(W.VBox):
         self.recent.add_class("cwc-recent")
         self.recent.add_class("cw-recent")
         self.panels = [_SeatPanel(self, s) for s in range(n)]
-        self.others = W.HBox(layout=W.Layout(flex_flow="row wrap", justify_content="space-around"))
+        self.others = W.HBox(layout=Layout(flex_flow="row wrap", justify_content="space-around"))
         self.mine = W.Box()
         self.hand_title = W.HTML()
         self.hand_title.add_class("cwc-hand-title")
-        self.hand_box = W.HBox(layout=W.Layout(flex_flow="row wrap"))
+        self.hand_box = W.HBox(layout=Layout(flex_flow="row wrap"))
         self.hand_box.add_class("cwc-hand")
         self.hand_buttons: list[W.Button] = []
         self.received_title = W.HTML()
         self.received_title.add_class("cwc-hand-title")
-        self.received_box = W.HBox(layout=W.Layout(flex_flow="row wrap"))
+        self.received_box = W.HBox(layout=Layout(flex_flow="row wrap"))
         self.received_box.add_class("cwc-hand")
         self.received_buttons: list[W.Button] = []
         self.received_area = W.VBox([self.received_title, self.received_box])
@@ -138,7 +139,7 @@ class CardsBoard(W.VBox):
         self.end_button.on_click(lambda _b: self._act({"type": "end"}))
         self.deck_html = W.HTML()
         table = W.VBox([self.others, W.HBox([self.deck_html, self.draw_button, self.end_button],
-                                             layout=W.Layout(align_items="center")),
+                                             layout=Layout(align_items="center")),
                         self.mine, self.hand_title, self.hand_box, self.received_area])
         table.add_class("cwc-table")
         super().__init__([self.style_html, self.status, self.msg, self.recent, table])
@@ -361,7 +362,7 @@ class CardsBoard(W.VBox):
         if len(pool) >= n:
             return
         for i in range(len(pool), n):
-            b = W.Button(layout=W.Layout(**_CARD_LAYOUT), disabled=True)
+            b = W.Button(layout=Layout(**_CARD_LAYOUT), disabled=True)
             b.on_click(lambda _b, i=i: on_click(i))
             pool.append(b)
         box.children = tuple(pool)

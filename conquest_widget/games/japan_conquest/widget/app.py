@@ -48,6 +48,7 @@ from conquest_widget.games.japan_conquest.widget.style import (
     shared_style,
 )
 from conquest_widget.saves import DEFAULT_DIRECTORY, SaveStore
+from conquest_widget.ui.lean import Layout
 from conquest_widget.ui.sound import Sound, pick_effects, sound_preference
 
 #: seconds between a human action and its autosave inside a kernel: the write (about 15 ms
@@ -161,7 +162,7 @@ class JapanConquestApp(W.VBox):
         self.volume_slider.observe(self._sound_changed, names="value")
         self._sound_events = 0  # events of the shown game already sounded
         c.on_change(self._sound_hook)
-        self.map_view = MapView(c, layout=W.Layout(width="58%", flex="0 0 auto"))
+        self.map_view = MapView(c, layout=Layout(width="58%", flex="0 0 auto"))
         self.start_screen = StartScreen(c)
         # the setup, results and save-data screens are built when first shown (issue 18: the
         # first render sends only what the start and game screens need)
@@ -205,7 +206,7 @@ class JapanConquestApp(W.VBox):
         ])
         # The side panel scrolls inside the map's height: however long the log grows, the page
         # and the map keep their size, so nothing moves under the pointer (issue 16)
-        self.side = W.VBox(layout=W.Layout(width="42%", padding="0 0 0 10px", max_height=MAP_HEIGHT,
+        self.side = W.VBox(layout=Layout(width="42%", padding="0 0 0 10px", max_height=MAP_HEIGHT,
                                            overflow="hidden auto", flex="0 0 auto"))
         self.side.add_class("cw-side")
         controls = W.HBox([self.sound_toggle, self.volume_slider, self.language, self.sound],

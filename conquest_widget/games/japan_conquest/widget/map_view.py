@@ -27,6 +27,7 @@ from conquest_widget.games.japan_conquest.widget.style import (
 )
 from conquest_widget.maps.japan.board import japan
 from conquest_widget.maps.japan.geo import prefecture_shapes
+from conquest_widget.ui.lean import Layout
 
 JAPAN_BOUNDS = [[24.0, 122.9], [45.6, 146.0]]
 STYLE_KEYS = ("fill_color", "fill_opacity", "color", "weight", "dash_array")
@@ -111,7 +112,7 @@ class MapView(W.VBox):
             # browser then scrolled the page so that the pointer's mouseup landed elsewhere
             # (issue 16: the lost first click); double_click_zoom=False: double-clicks are harmless
             keyboard=False, double_click_zoom=False,
-            layers=(), attribution_control=False, layout=W.Layout(height=MAP_HEIGHT, width="100%", flex="0 0 auto"),
+            layers=(), attribution_control=False, layout=Layout(height=MAP_HEIGHT, width="100%", flex="0 0 auto"),
         )
         self.preview: dict[int, str] = {}  # setup screen: home -> colour
         self.polygons: dict[int, L.Polygon] = {}
@@ -167,7 +168,7 @@ class MapView(W.VBox):
         self.pawn_layer = L.LayerGroup(layers=(), name="players")
         layers.append(self.pawn_layer)
         self.map.layers = tuple(layers)
-        self.hover = W.HTML("", layout=W.Layout(display="none"))
+        self.hover = W.HTML("", layout=Layout(display="none"))
         self._hovered = 0
         self.map.add(L.WidgetControl(widget=self.hover, position="topright"))
         self.basemap_layer: L.TileLayer | None = None

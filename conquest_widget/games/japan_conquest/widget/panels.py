@@ -26,6 +26,7 @@ from conquest_widget.games.japan_conquest.widget.style import (
     shared_style,
 )
 from conquest_widget.maps.japan.board import japan
+from conquest_widget.ui.lean import Layout
 
 
 def _names(c: GameController) -> list[str]:
@@ -38,7 +39,7 @@ class TurnPanel(W.VBox):
     def __init__(self, c: GameController) -> None:
         self.c = c
         self.title = plain(W.HTML)
-        self.dice = W.ToggleButtons(options=[("1", 1)], value=1, layout=W.Layout(width="auto"), style={"button_width": "auto"})
+        self.dice = W.ToggleButtons(options=[("1", 1)], value=1, layout=Layout(width="auto"), style={"button_width": "auto"})
         self.roll_button = W.Button(layout=button_layout(own=True), button_style="primary", style=shared_style(W.Button))
         self.faces = plain(W.HTML)
         self.route_info = plain(W.HTML)
@@ -267,7 +268,7 @@ class LogView(W.VBox):
         self.c = c
         self.header = plain(W.HTML)
         # a flex column, so that each block's layout.order places it (newest first)
-        self.blocks = W.VBox(layout=W.Layout(max_height="260px", overflow="auto", display="flex", flex_flow="column"))
+        self.blocks = W.VBox(layout=Layout(max_height="260px", overflow="auto", display="flex", flex_flow="column"))
         self.blocks.add_class("cw-log")
         self._game = None
         self._lang = c.lang
@@ -285,7 +286,7 @@ class LogView(W.VBox):
 
     @staticmethod
     def _new_block() -> W.HTML:
-        block = W.HTML(layout=W.Layout(display="none", order="0"), style=shared_style(W.HTML))
+        block = W.HTML(layout=Layout(display="none", order="0"), style=shared_style(W.HTML))
         block._lines = []  # type: ignore[attr-defined]
         block._order = 0  # type: ignore[attr-defined]
         return block

@@ -55,12 +55,13 @@ from conquest_widget.games.japan_conquest.widget.panels import (
 )
 from conquest_widget.games.japan_conquest.widget.style import CSS
 from conquest_widget.maps.japan.board import japan
+from conquest_widget.ui.lean import Layout
 from conquest_widget.ui.replay import Replay, read_game_file
 
 
 def _button(**kwargs: Any) -> W.Button:
     """A button with its own Layout (a shared Layout would share display/visibility)."""
-    return W.Button(layout=W.Layout(width="auto"), **kwargs)
+    return W.Button(layout=Layout(width="auto"), **kwargs)
 
 
 #: colours of the reachable-stop overlay, by effect on arrival
@@ -370,17 +371,17 @@ class JapanBoard(W.HBox):
     def __init__(self, controller: Any, lang: str = "en") -> None:
         self.source = controller
         self.inner = ReplayController(lang=lang)
-        self.map_view = MapView(self.inner, every_label=True, layout=W.Layout(width="58%"))
+        self.map_view = MapView(self.inner, every_label=True, layout=Layout(width="58%"))
         self.scoreboard = Scoreboard(self.inner)
         self.info_panel = InfoPanel(self.inner)
         self.log_view = ReplayLogView(self.inner)
-        self.overlay = W.Dropdown(layout=W.Layout(width="220px"))
-        self.allowance = W.IntSlider(value=3, min=1, max=18, layout=W.Layout(width="240px"))
+        self.overlay = W.Dropdown(layout=Layout(width="220px"))
+        self.allowance = W.IntSlider(value=3, min=1, max=18, layout=Layout(width="240px"))
         self._relabel()
         self.overlay.observe(self._draw_overlay, names="value")
         self.allowance.observe(self._draw_overlay, names="value")
         side = W.VBox([self.scoreboard, self.info_panel, W.HBox([self.overlay, self.allowance]), self.log_view],
-                      layout=W.Layout(width="42%", padding="0 0 0 10px"))
+                      layout=Layout(width="42%", padding="0 0 0 10px"))
         super().__init__([W.HTML(CSS), self.map_view, side])
         self.add_class("cw-app")
         controller.observe(self._redraw, names="version")
@@ -463,7 +464,7 @@ class ReplayExplorer(W.VBox):
         self.checkpoint_every = checkpoint_every
         self.lang = lang
         self.controller = ReplayController(lang=lang)
-        self.map_view = MapView(self.controller, every_label=True, layout=W.Layout(width="58%"))
+        self.map_view = MapView(self.controller, every_label=True, layout=Layout(width="58%"))
         self.scoreboard = Scoreboard(self.controller)
         self.info_panel = InfoPanel(self.controller)
         self.log_view = ReplayLogView(self.controller)
@@ -471,7 +472,7 @@ class ReplayExplorer(W.VBox):
         self.branch_app: JapanConquestApp | None = None
         # history controls
         self.slider = W.IntSlider(value=0, min=0, max=0, continuous_update=True, readout=True,
-                                  layout=W.Layout(width="100%"))
+                                  layout=Layout(width="100%"))
         self.first_button = _button()
         self.prev_button = _button()
         self.next_button = _button()
@@ -487,14 +488,14 @@ class ReplayExplorer(W.VBox):
         self.next_turn_button.on_click(lambda _: self.next_turn())
         self.slider.observe(self._slid, names="value")
         # overlay controls
-        self.overlay_kind = W.Dropdown(layout=W.Layout(width="200px"))
-        self.allowance = W.IntSlider(value=3, min=1, max=18, layout=W.Layout(width="260px"))
-        self.origin = W.Dropdown(layout=W.Layout(width="220px"))
-        self.seat = W.Dropdown(layout=W.Layout(width="220px"))
+        self.overlay_kind = W.Dropdown(layout=Layout(width="200px"))
+        self.allowance = W.IntSlider(value=3, min=1, max=18, layout=Layout(width="260px"))
+        self.origin = W.Dropdown(layout=Layout(width="220px"))
+        self.seat = W.Dropdown(layout=Layout(width="220px"))
         for w in (self.overlay_kind, self.allowance, self.origin, self.seat):
             w.observe(self._overlay_changed, names="value")
         # branching
-        self.play_as = W.Dropdown(layout=W.Layout(width="200px"))
+        self.play_as = W.Dropdown(layout=Layout(width="200px"))
         self.branch_button = _button(button_style="success")
         self.branch_button.on_click(lambda _: self.open_branch(self._play_as()))
         self.branch_box = W.VBox()
@@ -502,7 +503,7 @@ class ReplayExplorer(W.VBox):
         self.overlay_box = W.VBox([self.overlay_kind, self.seat, self.allowance, self.origin])
         side = W.VBox([self.status, self.scoreboard, self.info_panel, self.overlay_box,
                        W.HBox([self.branch_button, self.play_as]), self.log_view],
-                      layout=W.Layout(width="42%", padding="0 0 0 10px"))
+                      layout=Layout(width="42%", padding="0 0 0 10px"))
         controls = W.HBox([self.first_button, self.prev_turn_button, self.prev_button, self.next_button,
                            self.next_turn_button, self.last_button])
         super().__init__([W.HTML(CSS), self.title, self.slider, controls, W.HBox([self.map_view, side]), self.branch_box],

@@ -24,6 +24,7 @@ from conquest_widget.games.japan_conquest.widget.style import (
     shared_style,
 )
 from conquest_widget.saves import SLOT_COUNT, SaveStore, SlotInfo
+from conquest_widget.ui.lean import Layout
 
 
 def _date(iso: str | None) -> str:
@@ -69,7 +70,7 @@ class Confirm(W.HBox):
         self._action: Callable[[], None] | None = None
         self.yes.on_click(lambda _: self._answer(True))
         self.no.on_click(lambda _: self._answer(False))
-        super().__init__([self.text, self.yes, self.no], layout=W.Layout(display="none"))
+        super().__init__([self.text, self.yes, self.no], layout=Layout(display="none"))
 
     def ask(self, question: str, lang: str, action: Callable[[], None]) -> None:
         self.text.value = f"<b>{html.escape(question)}</b>&nbsp;"
@@ -226,7 +227,7 @@ class SaveExit(W.VBox):
                                 style=shared_style(W.Dropdown))
         self.save_button = W.Button(layout=button_layout(), style=shared_style(W.Button), button_style="primary")
         self.cancel_button = W.Button(layout=button_layout(), style=shared_style(W.Button))
-        self.chooser = W.HBox([self.slot, self.save_button, self.cancel_button], layout=W.Layout(display="none"))
+        self.chooser = W.HBox([self.slot, self.save_button, self.cancel_button], layout=Layout(display="none"))
         self.confirm = Confirm()
         self.message = plain(W.HTML)
         self.save_exit_button.on_click(lambda _: self.show_slots())

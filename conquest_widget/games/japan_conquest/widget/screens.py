@@ -28,6 +28,7 @@ from conquest_widget.games.japan_conquest.widget.style import (
     shared_style,
 )
 from conquest_widget.maps.japan.board import japan
+from conquest_widget.ui.lean import Layout
 
 DEFAULT_HOMES = (13, 27, 1, 40)  # Tokyo, Osaka, Hokkaido, Fukuoka: distinct and far apart
 
@@ -65,9 +66,9 @@ class PlayerRow(W.HBox):
                                     style=shared_style(W.ColorPicker))
         self.kind = W.ToggleButtons(options=[("Human", False), ("CPU", True)], value=seat != 0, style={"button_width": "auto"})
         # labelled, and shown only for CPU seats (issue 16)
-        self.difficulty = W.Dropdown(options=[(d, d) for d in DIFFICULTIES], value="normal", layout=W.Layout(width="165px"),
+        self.difficulty = W.Dropdown(options=[(d, d) for d in DIFFICULTIES], value="normal", layout=Layout(width="165px"),
                                      style={"description_width": "initial"})
-        self.strategy = W.Dropdown(options=[(s, s) for s in STRATEGIES], value="balanced", layout=W.Layout(width="205px"),
+        self.strategy = W.Dropdown(options=[(s, s) for s in STRATEGIES], value="balanced", layout=Layout(width="205px"),
                                    style={"description_width": "initial"})
         self.home = W.Dropdown(options=[(p.name_en, p.code) for p in japan().prefectures], value=DEFAULT_HOMES[seat],
                                layout=shared_layout(width="130px"), style=shared_style(W.Dropdown))
@@ -80,7 +81,7 @@ class PlayerRow(W.HBox):
         super().__init__(
             [plain(W.VBox, children=[plain(W.HBox, children=[self.seat_label, self.name, self.colour, self.kind]),
                                      plain(W.HBox, children=[self.home, self.difficulty, self.strategy])])],
-            layout=W.Layout(border_bottom="1px solid #ddd", padding="2px 0"),
+            layout=Layout(border_bottom="1px solid #ddd", padding="2px 0"),
         )
         self.relabel(lang)
         self._show_cpu_settings()
@@ -144,7 +145,7 @@ class SetupScreen(W.VBox):
         self.hint = plain(W.HTML)
         self.mode = W.Dropdown(options=[("standard", "standard")], value="standard", layout=shared_layout(width="160px"),
                                style=shared_style(W.Dropdown))
-        self.turns = W.Dropdown(options=list(STANDARD_TURNS), value=10, layout=W.Layout(width="80px"))
+        self.turns = W.Dropdown(options=list(STANDARD_TURNS), value=10, layout=Layout(width="80px"))
         self.roll_for_order = W.Checkbox(value=False, indent=False)
         self.seed = W.Text(value="", layout=shared_layout(width="120px"), style=shared_style(W.Text))
         self.error = plain(W.HTML)

@@ -7,6 +7,7 @@ import html
 import ipywidgets as W
 
 from conquest_widget.core.safe_text import css_colour
+from conquest_widget.ui.lean import Layout
 
 NEUTRAL_FILL = "#efe9da"
 SEA = "#bfdff2"
@@ -146,7 +147,7 @@ def button_layout(own: bool = False) -> W.Layout:
     (True, False)
     """
     if own:
-        return W.Layout(width="auto", flex="0 0 auto")
+        return Layout(width="auto", flex="0 0 auto")
     return shared_layout(width="auto", flex="0 0 auto")
 
 
@@ -178,7 +179,7 @@ def shared_layout(**traits: str) -> W.Layout:
     key = ("layout", *sorted(traits.items()))
     layout = _SHARED.get(key)
     if layout is None or layout.comm is None:
-        layout = _SHARED[key] = W.Layout(**traits)
+        layout = _SHARED[key] = Layout(**traits)
     return layout  # type: ignore[return-value]
 
 

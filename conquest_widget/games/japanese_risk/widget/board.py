@@ -28,6 +28,7 @@ import ipywidgets as W
 from conquest_widget.core.safe_text import html_text
 from conquest_widget.maps.japan.board import japan
 from conquest_widget.maps.japan.prefecture_map import PrefectureMap
+from conquest_widget.ui.lean import Layout
 
 from ..engine import CASTLE_COST, NINJA_COST
 from ..odds import MAX_ARMIES, battle_odds_float
@@ -58,7 +59,7 @@ def pref_name(code: int, lang: str) -> str:
 
 
 def _button(cls: str, on_click: Any, **kw: Any) -> W.Button:
-    b = W.Button(layout=W.Layout(width="auto"), **kw)
+    b = W.Button(layout=Layout(width="auto"), **kw)
     b.add_class(cls)
     b.on_click(lambda _b: on_click())
     return b
@@ -121,7 +122,7 @@ class RiskBoard(W.VBox):
         self.info = W.HTML()
         self.info.add_class("cw-selected-info")
         self.count = W.BoundedIntText(value=1, min=1, max=1, description=t("ui_count", lang),
-                                      layout=W.Layout(width="170px"))
+                                      layout=Layout(width="170px"))
         self.count.add_class("cw-count")
         self.use_ninjas = W.Checkbox(value=False, indent=False, description=t("ui_use_ninjas", lang))
         self.use_ninjas.add_class("cw-use-ninjas")
@@ -159,11 +160,11 @@ class RiskBoard(W.VBox):
         self.message = W.HTML()
         self.message.add_class("cw-board-message")
         panel = W.VBox([self.status, self.message, self.actions, self.info, self.odds, self.battle, self.knowledge],
-                       layout=W.Layout(width="400px", min_width="320px", padding="0 0 0 8px", flex="0 0 auto"))
+                       layout=Layout(width="400px", min_width="320px", padding="0 0 0 8px", flex="0 0 auto"))
         self.map.layout.width = "100%"
-        holder = W.Box([self.map], layout=W.Layout(flex="1 1 auto", width="100%", min_width="420px"))
+        holder = W.Box([self.map], layout=Layout(flex="1 1 auto", width="100%", min_width="420px"))
         css = W.HTML(CSS)
-        super().__init__([css, W.HBox([holder, panel], layout=W.Layout(width="100%"))], **kwargs)
+        super().__init__([css, W.HBox([holder, panel], layout=Layout(width="100%"))], **kwargs)
         self.add_class("cw-risk-board")
         controller.observe(self._on_version, names="version")
         self.render(force=True)
