@@ -305,6 +305,17 @@ def expected_records(game: Game) -> dict[str, dict[str, int]]:
     return out
 
 
+def test_a_japan_match_result_keeps_its_turn_limit(store):
+    """The app records results from its match (through the generic match codec): the turn
+    limit of the setup is kept, as the engine game's result keeps it."""
+    from conquest_widget.games.japan_conquest.match import JapanMatch
+
+    match = JapanMatch.from_game(finished_game(3))
+    assert store.record_result(match) is True
+    result = store.latest_result()
+    assert (result["game"], result["mode"], result["turns"], result["end_reason"]) == ("japan_conquest", "standard", 5, "turns")
+
+
 def test_record_result_of_a_finished_human_vs_cpu_game(store):
     game = finished_game(3)
     assert game.turn_number(0) == 5 and game.state.end_reason == "turns"

@@ -265,6 +265,12 @@ class JapanCodec(GameCodec):
 
 
 # ------------------------------------------------------------- any Match game
+def _setup_turns(setup: object) -> int | None:
+    """The turn limit of a setup that has one (Japan Conquest's ``turns``), else None."""
+    turns = getattr(setup, "turns", None)
+    return turns if isinstance(turns, int) and not isinstance(turns, bool) and turns > 0 else None
+
+
 class MatchCodec(GameCodec):
     """Any game on the shared :class:`~conquest_widget.core.match.Match` protocol."""
 
@@ -345,7 +351,7 @@ class MatchCodec(GameCodec):
             "game_id": self.game_id(match),
             "recorded_at": recorded_at,
             "mode": getattr(match.setup, "mode", None),
-            "turns": None,
+            "turns": _setup_turns(match.setup),
             "end_reason": outcome.reason or None,
             "actions": len(match.log),
             "standings": standings,
