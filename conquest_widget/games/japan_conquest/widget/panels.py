@@ -295,12 +295,16 @@ class LogView(W.VBox):
         line = describe_event(ev, self.c.lang, _names(self.c))
         return None if line is None else f"<div>{html.escape(line)}</div>"
 
-    def refresh(self, _: Any = None) -> None:
-        c = self.c
-        header = f"<b>{t('log', c.lang)}</b>"
+    def _show_header(self) -> bool:
+        """Write the title in the current language; False while there is no game to log."""
+        header = f"<b>{t('log', self.c.lang)}</b>"
         if self.header.value != header:
             self.header.value = header
-        if not c.view:
+        return bool(self.c.view)
+
+    def refresh(self, _: Any = None) -> None:
+        c = self.c
+        if not self._show_header():
             return
         events = c.events
         # another game (or viewer: events as another seat sees them) or language: start over

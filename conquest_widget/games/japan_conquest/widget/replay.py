@@ -316,10 +316,7 @@ class ReplayLogView(LogView):
 
     def refresh(self, _: Any = None) -> None:
         c = self.c
-        header = f"<b>{t('log', c.lang)}</b>"
-        if self.header.value != header:
-            self.header.value = header
-        if not c.view:
+        if not self._show_header():
             return
         if c.lang != self._cache_lang:
             self._cache, self._cache_lang = {}, c.lang
