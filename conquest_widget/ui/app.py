@@ -15,7 +15,7 @@ import ipywidgets as W
 
 from conquest_widget.core import registry
 from conquest_widget.core.safe_text import html_text
-from conquest_widget.ui.lean import Layout
+from conquest_widget.ui.lean import Layout, plain, shared_style
 from conquest_widget.ui.pictures import picture
 from conquest_widget.ui.text import t
 
@@ -33,28 +33,31 @@ class ConquestApp(W.VBox):
         self.save_dir = save_dir
         self.game_widget: W.Widget | None = None
         self.game_id: str | None = None
-        self.title = W.HTML()
+        # the picker is the first thing a page loads: its models are lean (issue 18), shown
+        # and hidden widgets have a Layout of their own, the others share one
+        self.title = W.HTML(layout=Layout(), style=shared_style(W.HTML))
         self.language = W.ToggleButtons(options=[("English", "en"), ("日本語", "ja")], value=lang,
-                                        style={"button_width": "80px"})
+                                        style={"button_width": "80px"}, layout=Layout())
         self.language.observe(lambda ch: self._set_lang(ch["new"]), names="value")
-        self.back = W.Button(layout=Layout(width="max-content", display="none"))
+        self.back = W.Button(layout=Layout(width="max-content", display="none"), style=shared_style(W.Button))
         self.back.on_click(lambda _: self.show_picker())
         self.cards: dict[str, tuple[W.HTML, W.Button]] = {}
         boxes = []
         for spec in registry.all_games():
-            info = W.HTML()
-            button = W.Button(disabled=not spec.playable, layout=Layout(width="auto"))
+            info = plain(W.HTML)
+            button = W.Button(disabled=not spec.playable, layout=Layout(width="auto"), style=shared_style(W.Button))
             button.add_class(f"cw-pick-{spec.id}")
             button.on_click(lambda _, gid=spec.id: self.play(gid))
             self.cards[spec.id] = (info, button)
-            box = W.VBox([W.HTML(picture(spec.id)), info, button],
+            box = W.VBox([plain(W.HTML, value=picture(spec.id)), info, button],
                          layout=Layout(width="230px", padding="8px", margin="4px", border="1px solid #ccc"))
             box.add_class("cw-game-card")
             boxes.append(box)
         self.picker = W.HBox(boxes, layout=Layout(flex_flow="row wrap"))
         self.picker.add_class("cw-picker")
-        self.body = W.VBox([self.picker])
+        self.body = plain(W.VBox, children=[self.picker])
         header = W.HBox([self.title, self.back, self.language], layout=Layout(justify_content="space-between"))
+        kwargs.setdefault("layout", Layout())
         super().__init__([header, self.body], **kwargs)
         self.add_class("cw-shell")
         self._relabel()

@@ -5,6 +5,10 @@ them at ``null``.  ``ipywidgets.Layout`` still sends all of them when its model 
 about 1 KB per Layout, nearly all of it ``null``.  The ``Layout`` here sends only the
 properties that are set; a later change is sent as usual, ``None`` included.
 
+A widget whose layout and style never change can share them with every such widget
+(:func:`plain`, :func:`shared_layout`, :func:`shared_style`): each model not made is one less
+to send.
+
 >>> from conquest_widget.ui.lean import Layout
 >>> state = Layout(width="auto").get_state()
 >>> state["width"], "height" in state, state["_model_name"]
@@ -19,7 +23,7 @@ from typing import Any
 
 import ipywidgets as W
 
-__all__ = ["Layout"]
+__all__ = ["Layout", "plain", "shared_layout", "shared_style"]
 
 
 class Layout(W.Layout):
@@ -31,3 +35,49 @@ class Layout(W.Layout):
         if key is None:
             state = {k: v for k, v in state.items() if v is not None or k.startswith("_")}
         return state
+
+
+_SHARED: dict[object, W.Widget] = {}
+
+
+def shared_style(widget_class: type[W.DOMWidget]) -> W.Widget:
+    """One default style for every widget of ``widget_class`` (``W.HTML``, ``W.Button``...)
+    that never changes its style: each widget's own default style is one more model sent
+    to the front end (issue 18: the first render).  A closed one is replaced.
+
+    >>> shared_style(W.HTML) is shared_style(W.HTML), type(shared_style(W.Button)).__name__
+    (True, 'ButtonStyle')
+    """
+    cls = widget_class.class_traits()["style"].klass
+    style = _SHARED.get(cls)
+    if style is None or style.comm is None:
+        style = _SHARED[cls] = cls()
+    return style  # type: ignore[return-value]
+
+
+def shared_layout(**traits: str) -> W.Layout:
+    """One Layout per set of ``traits`` for every widget that never changes its layout (never
+    for a widget that is shown and hidden: they would all show and hide at once).
+
+    >>> shared_layout() is shared_layout(), shared_layout(width="auto") is shared_layout()
+    (True, False)
+    """
+    key = ("layout", *sorted(traits.items()))
+    layout = _SHARED.get(key)
+    if layout is None or layout.comm is None:
+        layout = _SHARED[key] = Layout(**traits)
+    return layout  # type: ignore[return-value]
+
+
+def plain(cls: type[W.Widget], **kwargs: object) -> W.Widget:
+    """A widget of class ``cls`` whose layout and style are the shared defaults (unless
+    given), for widgets whose layout and style never change after construction.
+
+    >>> box = plain(W.HBox, children=[plain(W.HTML, value="a")])
+    >>> box.layout is shared_layout(), box.children[0].style is shared_style(W.HTML)
+    (True, True)
+    """
+    kwargs.setdefault("layout", shared_layout())
+    if "style" in cls.class_traits() and "style" not in kwargs:
+        kwargs["style"] = shared_style(cls)
+    return cls(**kwargs)

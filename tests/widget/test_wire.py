@@ -98,15 +98,40 @@ def test_the_log_keeps_the_last_turns_newest_first(tmp_path):
     assert len(shown) == app.log_view.RING and orders == list(range(orders[0], orders[0] + len(orders)))
 
 
-def test_the_first_render_is_within_300_kb(tmp_path):
-    """App construction plus a new game (issue 18 item 1): shared layouts and styles, the
-    setup/results/data screens built when first shown, simplified outlines."""
+def test_the_first_render_is_within_300_kb(tmp_path, monkeypatch):
+    """What a player's page builds (issue 18 item 1): the game picker of examples/play.ipynb,
+    Japan Conquest's Play, then a new game.  Shared layouts and styles, lean Layout and map
+    layer models, the setup/results/data screens built when first shown, simplified outlines."""
+    from conquest_widget import ConquestApp
+
+    monkeypatch.chdir(tmp_path)  # the picker's games save next to the notebook
     with WireCounter() as wire:
-        app = JapanConquestApp(save_dir=tmp_path / "saves")
+        shell = ConquestApp()
+        picker = wire.data
+        app = shell.play("japan_conquest")
         app.controller.new_game(GameSetup(players=(PlayerSetup("A", 13), PlayerSetup("B", 27)), turns=30, seed=11))
+    assert picker <= 30_000, wire.summary()
     assert wire.data <= 300_000, wire.summary()
-    assert wire.opens_by_model["LayoutModel"] <= 40, wire.opens_by_model
+    assert wire.opens_by_model["LayoutModel"] <= 50, wire.opens_by_model
     assert app._setup_screen is None and app._data_screen is None  # not sent until shown
+
+
+def test_map_layers_are_sent_without_the_front_ends_defaults():
+    """A marker's or polygon's model opens with what differs from jupyter-leaflet's defaults
+    (about 350 B less each); what the map sets is all there."""
+    from conquest_widget.maps.japan.prefecture_map import PrefectureMap
+
+    with WireCounter() as wire:
+        PrefectureMap()
+    opened = {}
+    for model, kind, data in wire.sent:
+        if kind == "comm_open":
+            opened.setdefault(model, data["state"])
+    marker, polygon = opened["LeafletMarkerModel"], opened["LeafletPolygonModel"]
+    assert {"location", "icon", "draggable", "options"} <= set(marker) and marker["draggable"] is False
+    assert not {"opacity", "popup", "pane", "visible", "rise_offset"} & set(marker)
+    assert {"locations", "class_name", "options", "fill_color", "weight"} <= set(polygon)
+    assert not {"line_cap", "line_join", "popup", "smooth_factor", "dash_array"} & set(polygon)
 
 
 def test_a_layout_is_sent_with_only_the_properties_it_sets():

@@ -35,6 +35,7 @@ from shapely.geometry import MultiPolygon, Polygon
 from traitlets import Unicode
 
 from conquest_widget.errors import ConquestError
+from conquest_widget.maps import lean
 from conquest_widget.maps.japan.board import japan
 from conquest_widget.maps.japan.geo import prefecture_shapes
 from conquest_widget.ui.lean import Layout
@@ -113,7 +114,7 @@ def _pixels(height: str) -> float | None:
     return float(m.group(1)) if m else None
 
 
-class PrefecturePolygon(L.Polygon):
+class PrefecturePolygon(lean.Polygon):
     """A Polygon whose SVG path carries stable CSS classes (Leaflet's ``className``
     option, passed through ipyleaflet's options list)."""
 
@@ -184,11 +185,11 @@ class PrefectureMap(W.VBox):
         if sea_links:
             for c in japan().connections:
                 if c.kind == "sea":
-                    layers.append(L.Polyline(locations=[label_point(c.a), label_point(c.b)], color="#2a6f97",
+                    layers.append(lean.Polyline(locations=[label_point(c.a), label_point(c.b)], color="#2a6f97",
                                              weight=2, dash_array="5 7", fill=False, name=f"sea {c.a}-{c.b}"))
         if labels:
             for p in japan().prefectures:
-                marker = L.Marker(location=label_point(p.code), draggable=False, keyboard=False,
+                marker = lean.Marker(location=label_point(p.code), draggable=False, keyboard=False,
                                   title=p.name_en, icon=self._icon(""))
                 marker.on_click(self._clicker(p.code))
                 self.labels[p.code] = marker
@@ -249,7 +250,7 @@ class PrefectureMap(W.VBox):
     def _icon(self, html: str) -> L.DivIcon:
         icon = self._icons.get(html)
         if icon is None:
-            icon = self._icons[html] = L.DivIcon(html=html, icon_size=[44, 30], icon_anchor=[22, 15])
+            icon = self._icons[html] = lean.DivIcon(html=html, icon_size=[44, 30], icon_anchor=[22, 15])
         return icon
 
     def set_labels(self, labels: Mapping[int, str]) -> list[int]:

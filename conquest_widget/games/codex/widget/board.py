@@ -26,6 +26,7 @@ from ipyleaflet import projections
 from traitlets import Unicode
 
 from conquest_widget.core.safe_text import html_text
+from conquest_widget.maps import lean
 from conquest_widget.ui.lean import Layout
 
 from ..board import grid
@@ -44,7 +45,7 @@ REMOVE_BORDER = "#d50000"
 BORDER_COLOUR = "#3b2f1e"
 
 
-class CodexPlot(L.Polygon):
+class CodexPlot(lean.Polygon):
     """A plot's square whose SVG path carries stable CSS classes
     (``cw-plot cw-plot-<territory>-<row>-<col>``) through Leaflet's ``className`` option."""
 
@@ -140,9 +141,9 @@ class CodexBoard(W.VBox):
             layers.append(L.Rectangle(bounds=((-(top + k * u), left), (-top, left + k * u)), fill=False,
                                       color=BORDER_COLOUR, weight=4, pointer_events="none", name=f"territory {terr}"))
             lat = 9.0 if tr == 0 else -(BOARD_HEIGHT + 9.0)
-            layers.append(L.Marker(
+            layers.append(lean.Marker(
                 location=[lat, left + k * u / 2], draggable=False, keyboard=False, title=str(terr),
-                icon=L.DivIcon(html=f"<b class='cw-territory-number' style='font:bold 17px sans-serif;"
+                icon=lean.DivIcon(html=f"<b class='cw-territory-number' style='font:bold 17px sans-serif;"
                                     f"color:{BORDER_COLOUR}'>{terr}</b>", icon_size=[20, 20], icon_anchor=[6, 10]),
             ))
         self.map.layers = tuple(layers)

@@ -12,7 +12,6 @@ from typing import Any
 import ipyleaflet as L
 import ipywidgets as W
 from shapely.geometry import MultiPolygon, Polygon
-from traitlets import Unicode
 
 from conquest_widget.errors import ConquestError
 from conquest_widget.games.japan_conquest.text import pref_name
@@ -25,8 +24,10 @@ from conquest_widget.games.japan_conquest.widget.style import (
     prefecture_style,
     step_html,
 )
+from conquest_widget.maps import lean
 from conquest_widget.maps.japan.board import japan
 from conquest_widget.maps.japan.geo import prefecture_shapes
+from conquest_widget.maps.japan.prefecture_map import PrefecturePolygon
 from conquest_widget.ui.lean import Layout
 
 JAPAN_BOUNDS = [[24.0, 122.9], [45.6, 146.0]]
@@ -86,13 +87,6 @@ def _locations(geom: Polygon | MultiPolygon) -> list:
     return parts
 
 
-class PrefecturePolygon(L.Polygon):
-    """A Polygon whose SVG path carries stable CSS classes (``cw-pref cw-pref-<code>``):
-    Leaflet's ``className`` option, passed through ipyleaflet's options list."""
-
-    class_name = Unicode("").tag(sync=True, o=True)
-
-
 def _latlon(code: int) -> list[float]:
     lon, lat = japan().prefectures[code - 1].label
     return [lat, lon]
@@ -137,7 +131,7 @@ class MapView(W.VBox):
             self._styles[code] = {k: getattr(poly, k) for k in STYLE_KEYS}
             layers.append(poly)
         # every sea link in one (multi-)polyline: one layer to send instead of one per link
-        self.sea_links = L.Polyline(
+        self.sea_links = lean.Polyline(
             locations=[[_latlon(c.a), _latlon(c.b)] for c in japan().connections if c.kind == "sea"],
             color="#2a6f97", weight=2, dash_array="5 7", fill=False, name="sea links",
         )
@@ -150,7 +144,7 @@ class MapView(W.VBox):
                 self._label_icon(label_html(value, level))
         self._label_icon(label_html(None, "home"))
         for p in japan().prefectures:
-            marker = L.Marker(
+            marker = lean.Marker(
                 location=_latlon(p.code), draggable=False, keyboard=False, title=p.name_en,
                 icon=self._label_icon(""),
             )
@@ -158,7 +152,7 @@ class MapView(W.VBox):
             self.labels[p.code] = marker
             self._labels[p.code] = ""
             layers.append(marker)
-        self.route_line = L.Polyline(locations=[], color=ROUTE, weight=3, fill=False, name="route")
+        self.route_line = lean.Polyline(locations=[], color=ROUTE, weight=3, fill=False, name="route")
         layers.append(self.route_line)
         # numbered route steps: the usual route lengths now, more when a route first needs them
         self.step_markers: list[L.Marker] = [self._step_marker(i) for i in range(MAX_STEPS if every_label else FIRST_STEPS)]
@@ -187,14 +181,14 @@ class MapView(W.VBox):
     # ------------------------------------------------------------ events
     @staticmethod
     def _step_marker(i: int) -> L.Marker:
-        return L.Marker(location=[0, 0], visible=False, draggable=False, keyboard=False,
-                        icon=L.DivIcon(html=step_html(i + 1), icon_size=[18, 18], icon_anchor=[9, 22]))
+        return lean.Marker(location=[0, 0], visible=False, draggable=False, keyboard=False,
+                        icon=lean.DivIcon(html=step_html(i + 1), icon_size=[18, 18], icon_anchor=[9, 22]))
 
     def _label_icon(self, html: str) -> L.DivIcon:
         """One DivIcon per distinct label (about 30 in all), shared by every marker showing it."""
         icon = self._icons.get(html)
         if icon is None:
-            icon = self._icons[html] = L.DivIcon(html=html, icon_size=[36, 26], icon_anchor=[18, 13])
+            icon = self._icons[html] = lean.DivIcon(html=html, icon_size=[36, 26], icon_anchor=[18, 13])
         return icon
 
     def _clicker(self, code: int):
@@ -424,8 +418,8 @@ class MapView(W.VBox):
         players = v["players"]
         if len(self.pawns) != len(players) or [m.name for m in self.pawns] != [p["name"] for p in players]:
             self.pawns = [
-                L.Marker(location=[0, 0], draggable=False, keyboard=False, name=p["name"], title=p["name"], z_index_offset=1000,
-                         icon=L.DivIcon(html=player_icon_html(p["colour"], p["name"], s), icon_size=[26, 30], icon_anchor=[28 - 10 * s, 32]))
+                lean.Marker(location=[0, 0], draggable=False, keyboard=False, name=p["name"], title=p["name"], z_index_offset=1000,
+                         icon=lean.DivIcon(html=player_icon_html(p["colour"], p["name"], s), icon_size=[26, 30], icon_anchor=[28 - 10 * s, 32]))
                 for s, p in enumerate(players)
             ]
             self.pawn_layer.layers = tuple(self.pawns)

@@ -21,12 +21,9 @@ from conquest_widget.games.japan_conquest.widget.style import (
     button_layout,
     dice_html,
     name_html,
-    plain,
-    shared_layout,
-    shared_style,
 )
 from conquest_widget.maps.japan.board import japan
-from conquest_widget.ui.lean import Layout
+from conquest_widget.ui.lean import Layout, plain, shared_layout, shared_style
 
 
 def _names(c: GameController) -> list[str]:

@@ -19,12 +19,9 @@ from conquest_widget.games.japan_conquest.widget.controller import GameControlle
 from conquest_widget.games.japan_conquest.widget.style import (
     button_layout,
     name_html,
-    plain,
-    shared_layout,
-    shared_style,
 )
 from conquest_widget.saves import SLOT_COUNT, SaveStore, SlotInfo
-from conquest_widget.ui.lean import Layout
+from conquest_widget.ui.lean import Layout, plain, shared_layout, shared_style
 
 
 def _date(iso: str | None) -> str:

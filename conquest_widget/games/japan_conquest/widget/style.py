@@ -7,7 +7,7 @@ import html
 import ipywidgets as W
 
 from conquest_widget.core.safe_text import css_colour
-from conquest_widget.ui.lean import Layout
+from conquest_widget.ui.lean import Layout, shared_layout
 
 NEUTRAL_FILL = "#efe9da"
 SEA = "#bfdff2"
@@ -151,47 +151,3 @@ def button_layout(own: bool = False) -> W.Layout:
     return shared_layout(width="auto", flex="0 0 auto")
 
 
-_SHARED: dict[object, W.Widget] = {}
-
-
-def shared_style(widget_class: type[W.DOMWidget]) -> W.Widget:
-    """One default style for every widget of ``widget_class`` (``W.HTML``, ``W.Button``...)
-    that never changes its style: each widget's own default style is one more model sent
-    to the front end (issue 18: the first render).  A closed one is replaced.
-
-    >>> shared_style(W.HTML) is shared_style(W.HTML), type(shared_style(W.Button)).__name__
-    (True, 'ButtonStyle')
-    """
-    cls = widget_class.class_traits()["style"].klass
-    style = _SHARED.get(cls)
-    if style is None or style.comm is None:
-        style = _SHARED[cls] = cls()
-    return style  # type: ignore[return-value]
-
-
-def shared_layout(**traits: str) -> W.Layout:
-    """One Layout per set of ``traits`` for every widget that never changes its layout (never
-    for a widget that is shown and hidden: they would all show and hide at once).
-
-    >>> shared_layout() is shared_layout(), shared_layout(width="auto") is shared_layout()
-    (True, False)
-    """
-    key = ("layout", *sorted(traits.items()))
-    layout = _SHARED.get(key)
-    if layout is None or layout.comm is None:
-        layout = _SHARED[key] = Layout(**traits)
-    return layout  # type: ignore[return-value]
-
-
-def plain(cls: type[W.Widget], **kwargs: object) -> W.Widget:
-    """A widget of class ``cls`` whose layout and style are the shared defaults (unless
-    given), for widgets whose layout and style never change after construction.
-
-    >>> box = plain(W.HBox, children=[plain(W.HTML, value="a")])
-    >>> box.layout is shared_layout(), box.children[0].style is shared_style(W.HTML)
-    (True, True)
-    """
-    kwargs.setdefault("layout", shared_layout())
-    if "style" in cls.class_traits() and "style" not in kwargs:
-        kwargs["style"] = shared_style(cls)
-    return cls(**kwargs)
