@@ -38,6 +38,7 @@ from conquest_widget.errors import ConquestError
 from conquest_widget.maps import lean
 from conquest_widget.maps.japan.board import japan
 from conquest_widget.maps.japan.geo import prefecture_shapes
+from conquest_widget.maps.quiet_pointer import QuietPointer
 from conquest_widget.ui.lean import Layout
 
 __all__ = ["BASE_STYLE", "STYLE_KEYS", "PrefectureMap", "PrefecturePolygon", "fit_view", "japan_bounds", "visible_bounds"]
@@ -196,7 +197,7 @@ class PrefectureMap(W.VBox):
                 self._label_html[p.code] = ""
                 layers.append(marker)
         self.map.layers = tuple(layers)
-        super().__init__(children=[self.map], **kwargs)
+        super().__init__(children=[self.map, QuietPointer()], **kwargs)
         self.add_class("cw-prefecture-map")
 
     # ------------------------------------------------------------ clicks

@@ -27,6 +27,7 @@ from traitlets import Unicode
 
 from conquest_widget.core.safe_text import html_text
 from conquest_widget.maps import lean
+from conquest_widget.maps.quiet_pointer import QuietPointer
 from conquest_widget.ui.lean import Layout
 
 from ..board import grid
@@ -214,7 +215,8 @@ class CodexBoard(W.VBox):
         right = W.VBox([self.preview_box, self.joker_box, self.forced_box, self.market],
                        layout=Layout(margin="0 0 0 10px"))
         top = W.HBox([self.dice, self.actions], layout=Layout(align_items="center"))
-        super().__init__([self.status, top, self.note, W.HBox([self.map, right], layout=Layout(flex_flow="row wrap"))],
+        super().__init__([self.status, top, self.note, W.HBox([self.map, right], layout=Layout(flex_flow="row wrap")),
+                          QuietPointer()],
                          **kwargs)
         self.add_class("cw-codex-board")
         controller.observe(self._on_version, names="version")

@@ -28,6 +28,7 @@ from conquest_widget.maps import lean
 from conquest_widget.maps.japan.board import japan
 from conquest_widget.maps.japan.geo import prefecture_shapes
 from conquest_widget.maps.japan.prefecture_map import PrefecturePolygon
+from conquest_widget.maps.quiet_pointer import QuietPointer
 from conquest_widget.ui.lean import Layout
 
 JAPAN_BOUNDS = [[24.0, 122.9], [45.6, 146.0]]
@@ -166,7 +167,7 @@ class MapView(W.VBox):
         self._hovered = 0
         self.map.add(L.WidgetControl(widget=self.hover, position="topright"))
         self.basemap_layer: L.TileLayer | None = None
-        super().__init__(children=[self.map], **kwargs)
+        super().__init__(children=[self.map, QuietPointer()], **kwargs)
         self._small = {code for code, shape in shapes.items() if shape.area < SMALL_AREA and code != 47}
         self.map.observe(self._refresh, names="zoom")
         # one redraw per change: legal steps, route and current player change only together

@@ -1,0 +1,79 @@
+"""Moving the mouse over the map sends nothing to the kernel; hovering, clicking and dragging
+still work (issue 18: jupyter-leaflet forwards every mouse event of the map and of the shape
+under the pointer, two messages per mousemove, each answered by a busy/idle pair).
+
+Run one file at a time (``.venv/bin/python -m pytest -q tests/e2e/test_map_pointer.py``).
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from .app_page import _FIND_POINT_JS, AppPage
+
+# Counts what the page sends on its kernel websocket (installed before the page opens it).
+_WS_COUNT_JS = """
+(() => {
+  window.__wsSent = 0;
+  const Orig = window.WebSocket;
+  const Counting = function(...args) {
+    const ws = new Orig(...args);
+    const send = ws.send.bind(ws);
+    ws.send = data => { window.__wsSent += 1; send(data); };
+    return ws;
+  };
+  Counting.prototype = Orig.prototype;
+  Object.assign(Counting, Orig);
+  window.WebSocket = Counting;
+})();
+"""
+
+NAGANO, GIFU = 20, 21
+
+
+@pytest.fixture
+def app(page, voila_url, artifacts) -> AppPage:
+    page.add_init_script(_WS_COUNT_JS)
+    return AppPage(page, voila_url, artifacts)
+
+
+def _point(app: AppPage, code: int) -> tuple[float, float]:
+    p = app.page.evaluate(_FIND_POINT_JS, code)
+    assert p is not None, f"prefecture {code} has no visible point"
+    return p["x"], p["y"]
+
+
+def test_hover_moves_stay_in_the_page_while_hover_click_and_drag_work(app: AppPage) -> None:
+    page = app.page
+    app.open()
+    hover = page.locator(".cw-hover")
+
+    # hovering a prefecture shows its name (mouseover still reaches the kernel)
+    x, y = _point(app, NAGANO)
+    page.mouse.move(x, y)
+    expect(hover).to_have_text("Nagano")
+
+    # moving the mouse around the map (no button pressed): the kernel hears nothing of it
+    page.wait_for_function("() => window.__cwQuietPointer !== undefined")
+    gx, gy = _point(app, GIFU)
+    page.evaluate("window.__wsSent = 0")
+    for i in range(1, 41):  # back and forth inside Gifu and Nagano: 40 moves, 2 shape changes
+        t = (i % 20) / 20
+        page.mouse.move(x + (gx - x) * t, y + (gy - y) * t)
+    expect(hover).to_have_text("Nagano")  # the last move ends in Nagano again
+    sent = page.evaluate("window.__wsSent")
+    kept = page.evaluate("window.__cwQuietPointer.kept")
+    assert kept >= 40, kept
+    assert sent <= 12, f"{sent} messages for 40 mouse moves (mouseover/mouseout of the shapes only expected)"
+
+    # a drag still pans the map (the button is pressed, so Leaflet gets the moves)
+    pane = page.locator(".leaflet-map-pane")
+    before = pane.get_attribute("style")
+    page.mouse.move(x, y)
+    page.mouse.down()
+    for i in range(1, 11):
+        page.mouse.move(x + 12 * i, y + 6 * i)
+    page.mouse.up()
+    expect(pane).not_to_have_attribute("style", before)
+    app.shot("map-pointer-dragged")
