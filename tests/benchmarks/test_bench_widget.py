@@ -34,6 +34,28 @@ def p95(xs):
     return sorted(xs)[int(0.95 * (len(xs) - 1))]
 
 
+def spread(xs):
+    """min, median, p95, max (for the summary, tests/benchmarks/test_bench_summary.py)."""
+    return [min(xs), med(xs), p95(xs), max(xs)]
+
+
+class _Action:
+    """Whether a timed action is running: an autosave write then is inside the click path."""
+
+    active = False
+
+
+def _timed(out, action, *args):
+    """Run one action, appending its kernel time (ms) to ``out``."""
+    _Action.active = True
+    t0 = time.perf_counter()
+    try:
+        action(*args)
+    finally:
+        out.append((time.perf_counter() - t0) * 1000)
+        _Action.active = False
+
+
 async def _after_action():
     """Back to the event loop between two actions, long enough for a due autosave to run."""
     await asyncio.sleep(0.004)
@@ -47,9 +69,7 @@ async def _play(app, wire, moves):
     clicks, confirms, wholes, refreshes, action_ms = [], [], [], [], []
     for _ in range(moves):
         wire.reset()
-        t0 = time.perf_counter()
-        c.roll()
-        action_ms.append((time.perf_counter() - t0) * 1000)
+        _timed(action_ms, c.roll)
         whole = [wire.data, wire.frames, wire.opens, wire.messages]
         await _after_action()
         if c.phase != "route":  # no legal route for this roll: the turn passed
@@ -57,17 +77,13 @@ async def _play(app, wire, moves):
         while not c.can_confirm:
             wire.reset()
             MapView.refreshes = 0
-            t0 = time.perf_counter()
-            c.click_prefecture(c.legal_steps[0])
-            action_ms.append((time.perf_counter() - t0) * 1000)
+            _timed(action_ms, c.click_prefecture, c.legal_steps[0])
             refreshes.append(MapView.refreshes)
             clicks.append((wire.data, wire.frames, wire.opens, wire.messages))
             await _after_action()
             whole = [a + b for a, b in zip(whole, clicks[-1], strict=True)]
         wire.reset()
-        t0 = time.perf_counter()
-        c.confirm_route()
-        action_ms.append((time.perf_counter() - t0) * 1000)
+        _timed(action_ms, c.confirm_route)
         confirms.append((wire.data, wire.frames, wire.opens, wire.messages, wire.map_data()))
         wholes.append([a + b for a, b in zip(whole, confirms[-1][:4], strict=True)])
         await _after_action()
@@ -105,9 +121,11 @@ async def _bench(monkeypatch):
         app = JapanConquestApp(save_dir=tempfile.mkdtemp(prefix="cw-bench-"))  # autosave on, as players have it
         build_ms = (time.perf_counter() - t0) * 1000
         write_ms = []
+        write_in_action = []  # per write: did it run inside a timed action (the click path)?
         original_autosave = app.store.autosave
 
         def timed_autosave(game):
+            write_in_action.append(_Action.active)
             t = time.perf_counter()
             try:
                 return original_autosave(game)
@@ -122,15 +140,25 @@ async def _bench(monkeypatch):
         layouts = wire.opens_by_model["LayoutModel"]
         state_request = state_request_bytes()
         write_ms.clear()
+        write_in_action.clear()
         clicks, confirms, wholes, refreshes, with_save = await _play(app, wire, MOVES)
         # the same moves without a save store: the kernel time autosave adds
         bare = JapanConquestApp(save_dir=None)
         bare.controller.new_game(SETUP)
         *_, without_save = await _play(bare, wire, MOVES)
 
+    def mmm(xs, fmt="{:,.0f}"):
+        return " / ".join(fmt.format(x) for x in (min(xs), med(xs), max(xs)))
+
     def trio(rows, i=0):
-        return (f"data {med(_col(rows, i)):,.0f} B (p95 {p95(_col(rows, i)):,.0f}), frames {med(_col(rows, i + 1)):,.0f} B "
-                f"(p95 {p95(_col(rows, i + 1)):,.0f}), {med(_col(rows, i + 3)):.0f} messages, comm opens {max(_col(rows, i + 2))} at most")
+        data, frames = _col(rows, i), _col(rows, i + 1)
+        return (f"data {mmm(data)} B (p95 {p95(data):,.0f}), frames {mmm(frames)} B (p95 {p95(frames):,.0f}), "
+                f"{med(_col(rows, i + 3)):.0f} messages (median), comm opens {max(_col(rows, i + 2))} at most")
+
+    def times(xs):
+        return f"{mmm(xs, '{:.1f}')} ms (p95 {p95(xs):.1f})"
+
+    inside = sum(write_in_action)
 
     rows = [
         ("first render: app construction, widget data / frames / messages / comm opens",
@@ -139,22 +167,21 @@ async def _bench(monkeypatch):
          (f"**{first[0]:,} B** / {first[1]:,} B / {first[3]} / {first[2]} (map data {first[4]:,} B; {layouts} Layout widgets; "
          f"largest: {top})")),
         ("front end's state request after the new game (state of every live widget)", f"{state_request:,} B"),
-        ("confirm route (a confirmed move), all views (aim: data <= 500 B)", trio(confirms)),
+        ("confirm route (a confirmed move), all views, min / median / max (aim: data <= 500 B)", trio(confirms)),
         ("confirm route: map data, median / p95", f"{med(_col(confirms, 4)):,.0f} B / {p95(_col(confirms, 4)):,.0f} B"),
-        ("planning click (one step), all views", trio(clicks)),
-        ("whole move (roll + each planned step + confirm), all views", trio(wholes)),
+        ("planning click (one step), all views, min / median / max", trio(clicks)),
+        ("whole move (roll + each planned step + confirm), all views, min / median / max", trio(wholes)),
         ("comm opens over the whole game (moves with one / moves)",
          (f"{sum(_col(wholes, 2))} ({sum(1 for w in wholes if w[2])} / {len(wholes)}): a castle label's icon or a long route's "
          "step badge, made the first time one is needed")),
         ("map redraws per planning click (aim: 1)", f"{min(refreshes)}-{max(refreshes)} over {len(refreshes)} clicks"),
         (("kernel time per action, click -> views published (roll, click, confirm; controller + all views), "
-         "autosave on: median / p95 / max"),
-         f"{med(with_save):.1f} / {p95(with_save):.1f} / {max(with_save):.1f} ms ({len(with_save)} actions)"),
-        ("the same without a save store: median / p95 / max",
-         f"{med(without_save):.1f} / {p95(without_save):.1f} / {max(without_save):.1f} ms"),
+         "autosave on: min / median / max"),
+         f"{times(with_save)} ({len(with_save)} actions)"),
+        ("the same without a save store: min / median / max", times(without_save)),
         (("the autosave writes, after the views are published (one per action here; quick clicks share one): "
-         "median / p95 / max"),
-         f"{med(write_ms):.1f} / {p95(write_ms):.1f} / {max(write_ms):.1f} ms ({len(write_ms)} writes)"),
+         "min / median / max"),
+         f"{times(write_ms)} ({len(write_ms)} writes; {inside} of them inside an action)"),
         ("before issue 18 (commit 0e190c0, this benchmark, 2026-11-30)",
          ("first render 643,356 B data / 1,204,056 B frames / 876 messages / 668 comm opens (185 Layout widgets), "
          "state request 606,446 B; confirm route 5,310 B data / 20,764 B frames / 26 messages / 3 comm opens "
@@ -169,7 +196,9 @@ async def _bench(monkeypatch):
         "message (comm_open, comm_msg, comm_close) serialized as ipykernel sends it on IOPub with a real "
         "`jupyter_client` Session; *data* = the JSON of each message's `data` (state or update) plus buffers, "
         "*frames* = all ZMQ frames (topic, delimiter, HMAC signature, header, parent header, metadata, content) plus buffers. "
-        "Issue 18: widgets that never change their layout or style share one Layout / style model; the setup, results "
+        "Issue 18: widgets that never change their layout or style share one Layout / style model; Layout models "
+        "are sent with only the CSS properties they set (`conquest_widget/ui/lean.py`, commit 07b6591: the front "
+        "end's Layout defaults are all null, and the 39 nulls of each Layout model were about 1 KB); the setup, results "
         "and save-data screens are built when first shown; the outlines are simplified together "
         "(`shapely.coverage_simplify`, shared borders kept; 3,366 points instead of 5,530, every area within 0.8%) "
         "and sent with 3 decimals; the log reuses a ring of 6 turn blocks (CSS `order`), so a move opens no widget; "
@@ -181,6 +210,13 @@ async def _bench(monkeypatch):
         "scoreboard table about 0.6 KB; the move's log lines 0.2-0.4 KB; the turn panel), and the frames are "
         "mostly envelopes (about 600 B for each of ~23 messages).",
         "bytes", "What the kernel sends: first render and per move; map redraws; kernel time per action", rows,
+        {"construction": dict(zip(("data", "frames", "opens", "messages"), built[:4], strict=True)),
+         "first_render": dict(zip(("data", "frames", "opens", "messages"), first[:4], strict=True)),
+         "confirm": {"data": spread(_col(confirms, 0)), "frames": spread(_col(confirms, 1)),
+                     "messages": med(_col(confirms, 3))},
+         "whole_move": {"data": spread(_col(wholes, 0)), "frames": spread(_col(wholes, 1))},
+         "action_ms": {"autosave": spread(with_save), "no_store": spread(without_save)},
+         "writes_ms": spread(write_ms), "writes": len(write_ms), "writes_in_action": inside, "moves": MOVES},
     )
     # a move opens no widget, except a castle label's icon or a long route's step badge the
     # first time one is needed (a DivIcon's html cannot be changed: jupyter-leaflet draws it once)
