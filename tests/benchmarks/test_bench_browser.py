@@ -22,6 +22,10 @@ served by Voila, in Debian's chromium driven by Playwright, offline.  Run on dem
     colour (route colour), the set of highlighted shapes changing, the route step badge
     appearing and the route panel listing the new step.  No Playwright round trip is
     inside the figures.
+
+Fewer loads / clicks for a trial run (the defaults are the full measurement; with
+``CONQUEST_PERFDOC=/tmp/x.md`` the trial does not touch docs/performance.md):
+``BROWSER_LOADS`` (default 6), ``BROWSER_CLICKS`` (default 30).
 """
 
 from __future__ import annotations
@@ -42,8 +46,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/ -> the e2
 from e2e import harness
 from perfdoc import update_block
 
-LOADS = 6
-CLICKS = 30
+LOADS = int(os.environ.get("BROWSER_LOADS", "6"))
+CLICKS = int(os.environ.get("BROWSER_CLICKS", "30"))
 START_SCREEN_CLICK = 20  # Nagano: a big shape in the middle of the map
 HIGHLIGHT_WAIT_MS = 3000  # a highlight set that does not change is given up after this
 
@@ -123,8 +127,13 @@ TITLES = {
 }
 
 
-def write_block(key: str, rows: list[tuple[str, str]]) -> None:
-    update_block("browser-bench", "In the browser: Voila + Chromium (issue 7)", INTRO, key, TITLES[key], rows)
+def write_block(key: str, rows: list[tuple[str, str]], figures: dict | None = None) -> None:
+    update_block("browser-bench", "In the browser: Voila + Chromium (issue 7)", INTRO, key, TITLES[key], rows, figures)
+
+
+def spread(xs: list[float]) -> list[float]:
+    """min, median, max (for the summary, tests/benchmarks/test_bench_summary.py)."""
+    return [min(xs), statistics.median(xs), max(xs)]
 
 
 def report(rows: list[tuple[str, str]]) -> None:
@@ -309,7 +318,7 @@ def test_bench_navigation_to_interactive_map(bench_env) -> None:
         ("1-minute load average at start / end (2 = both cores busy)", f"{load0:.2f} / {os.getloadavg()[0]:.2f}"),
     ]
     report(rows)
-    write_block("load", rows)
+    write_block("load", rows, {"loads": LOADS, **{k: spread([r[k] for r in runs]) for k in ("ready", "picker", "response")}})
 
 
 # --------------------------------------------------------------------------- (1b) every game
@@ -353,7 +362,9 @@ def test_bench_first_screens(bench_env) -> None:
         ("1-minute load average at start / end (2 = both cores busy)", f"{load0:.2f} / {os.getloadavg()[0]:.2f}"),
     ]
     report(rows)
-    write_block("first", rows)
+    write_block("first", rows, {"loads": LOADS, "games": {
+        g: {"ready": spread([r["ready"] for r in runs[g]]), "picker": spread([r["picker"] for r in runs[g]]),
+            "rest": spread([r["ready"] - r["picker"] for r in runs[g]])} for g in GAMES}})
 
 
 # --------------------------------------------------------------------------- (2) clicks
@@ -474,8 +485,8 @@ def test_bench_click_to_route_update(bench_env) -> None:
     rows = [
         ("clicks timed", (f"{len(samples)} on {len(picks)} different prefectures (movement {movement}; "
                           f"{undos} Undo Step presses in between, not timed)")),
-        ("**first visible update** (earliest of the changes below), median / p95",
-         f"**{ms(statistics.median(first))}** / {ms(percentile(first, 0.95))}"),
+        ("**first visible update** (earliest of the changes below), min / median / p95 / max",
+         f"{ms(min(first))} / **{ms(statistics.median(first))}** / {ms(percentile(first, 0.95))} / {ms(max(first))}"),
         ("whole update (latest of the changes below), median / p95",
          f"{ms(statistics.median(last))} / {ms(percentile(last, 0.95))} (max {ms(max(last))})"),
         ("clicked shape stroke -> route colour #1b1b1b", stats("stroke")),
@@ -486,4 +497,6 @@ def test_bench_click_to_route_update(bench_env) -> None:
         ("1-minute load average at start / end (2 = both cores busy)", f"{load0:.2f} / {os.getloadavg()[0]:.2f}"),
     ]
     report(rows)
-    write_block("click", rows)
+    write_block("click", rows, {"clicks": len(samples), "first": [min(first), statistics.median(first),
+                                                                 percentile(first, 0.95), max(first)],
+                                "last": [min(last), statistics.median(last), percentile(last, 0.95), max(last)]})

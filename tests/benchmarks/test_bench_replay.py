@@ -15,6 +15,10 @@ turns in all (50 per player).  "50 turns" is the same game cut after its 50th tu
   view; and the engine part alone, ``game_at(k)``.
 
 Aims (issue 18): load a 200-turn 4-player game in <= 300 ms, show any point in <= 50 ms.
+
+Fewer repetitions for a trial run (the defaults are the full measurement; with
+``CONQUEST_PERFDOC=/tmp/x.md`` the trial does not touch docs/performance.md):
+``REPLAY_LOADS`` (default 5), ``REPLAY_JUMPS`` (default 60).
 """
 
 from __future__ import annotations
@@ -34,8 +38,8 @@ from conquest_widget.games.japan_conquest.dice import dice_from_dict
 from conquest_widget.games.japan_conquest.widget.replay import ReplayExplorer
 
 SEED = 1818
-LOADS = 5  # explorer constructions per size
-JUMPS = 60  # random positions shown per size
+LOADS = int(os.environ.get("REPLAY_LOADS", "5"))  # explorer constructions per size
+JUMPS = int(os.environ.get("REPLAY_JUMPS", "60"))  # random positions shown per size
 AIM_LOAD, AIM_SHOW = 300.0, 50.0
 
 
@@ -88,6 +92,12 @@ class Clock:
         self.out.append(((time.perf_counter() - self.t) * 1000, (time.thread_time() - self.c) * 1000))
 
 
+def spread(xs: list[tuple[float, float]]) -> dict[str, list[float]]:
+    """min, median, max of the wall-clock and of the CPU times (for the summary)."""
+    wall, cpu = [w for w, _ in xs], [c for _, c in xs]
+    return {"wall": [min(wall), statistics.median(wall), max(wall)], "cpu": [min(cpu), statistics.median(cpu), max(cpu)]}
+
+
 def verdict(x: float, aim: float) -> str:
     """The aim against the slowest wall-clock time."""
     return f" (aim: max <= {aim:g} ms: {'met' if x <= aim else 'NOT MET'})"
@@ -123,9 +133,11 @@ def test_bench_replay_load_and_scrub():
     ReplayExplorer(cut_after_turns(full, 20))  # warm up imports and the map's geodata
     rows: list[tuple[str, str]] = []
     medians = {}
+    figures: dict = {"loads": LOADS, "jumps": JUMPS, "aim_load": AIM_LOAD, "aim_show": AIM_SHOW}
     for turns in (50, 200):
         g = full if turns == 200 else cut_after_turns(full, turns)
         m = measure(g)
+        figures[str(turns)] = {"actions": len(g.log), **{k: spread(v) for k, v in m.items()}}
         medians[turns] = {k: statistics.median(c for _, c in v) for k, v in m.items()}
         label = f"{turns} turns ({len(g.log)} actions, {len(g.events)} events)"
         rows.append((f"{label}: new explorer, min / median / max",
@@ -155,5 +167,5 @@ def test_bench_replay_load_and_scrub():
         "(its dice faces logged), loaded once with a state record every 32 log entries; a position restores the "
         "nearest record and replays the logged actions since.  `game_at(k)` is an independent engine game: a "
         "branch replayed from the start, so it grows with k.",
-        "load_scrub", "Loading a game into the explorer and showing points of it", rows,
+        "load_scrub", "Loading a game into the explorer and showing points of it", rows, figures,
     )

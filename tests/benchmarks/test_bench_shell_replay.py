@@ -18,6 +18,10 @@ games play one whole game.  "Short" is the same game cut after a quarter of its 
   ``explorer.go(k)`` (the board redrawn, the move list updated).
 
 Aims (issue 18): load a 200-turn 4-player game in <= 300 ms, show any point in <= 50 ms.
+
+Fewer repetitions for a trial run (the defaults are the full measurement; with
+``CONQUEST_PERFDOC=/tmp/x.md`` the trial does not touch docs/performance.md):
+``REPLAY_LOADS`` (default 5), ``REPLAY_JUMPS`` (default 60).
 """
 
 from __future__ import annotations
@@ -44,8 +48,8 @@ from conquest_widget.ui.replay import (
 )
 
 SEED = 1818
-LOADS = 5
-JUMPS = 60
+LOADS = int(os.environ.get("REPLAY_LOADS", "5"))
+JUMPS = int(os.environ.get("REPLAY_JUMPS", "60"))
 AIM_LOAD, AIM_SHOW = 300.0, 50.0
 
 
@@ -94,6 +98,12 @@ def stats(xs: list[tuple[float, float]]) -> str:
     wall, cpu = [w for w, _ in xs], [c for _, c in xs]
     return (f"{min(wall):.1f} / {statistics.median(wall):.1f} / {max(wall):.1f} ms "
             f"(CPU {min(cpu):.1f} / {statistics.median(cpu):.1f} / {max(cpu):.1f} ms)")
+
+
+def spread(xs: list[tuple[float, float]]) -> dict[str, list[float]]:
+    """min, median, max of the wall-clock and of the CPU times (for the summary)."""
+    wall, cpu = [w for w, _ in xs], [c for _, c in xs]
+    return {"wall": [min(wall), statistics.median(wall), max(wall)], "cpu": [min(cpu), statistics.median(cpu), max(cpu)]}
 
 
 def verdict(xs: list[tuple[float, float]], aim: float) -> str:
@@ -147,8 +157,10 @@ def test_bench_shell_replay_load_and_scrub(spec: Any) -> None:
     ReplayExplorer(cut(full, 10)).close()  # warm up imports and the board's assets
     rows: list[tuple[str, str]] = []
     medians = {}
+    figures: dict = {"loads": LOADS, "jumps": JUMPS, "aim_load": AIM_LOAD, "aim_show": AIM_SHOW}
     for name, m in (("short", cut(full, n_full // 4)), ("whole", full)):
         res = measure(m)
+        figures[name] = {"actions": sum(e["seat"] != CHANCE for e in m.log), **{k: spread(v) for k, v in res.items()}}
         medians[name] = {k: statistics.median(c for _, c in v) for k, v in res.items()}
         n_actions = sum(e["seat"] != CHANCE for e in m.log)
         label = f"{name} ({n_actions} actions, {len(m.log)} log entries, {len(m.events)} events)"
@@ -180,5 +192,5 @@ def test_bench_shell_replay_load_and_scrub(spec: Any) -> None:
         "after a quarter of its actions. Checkpoints are `Match.snapshot()` state records; a point is shown by "
         "restoring the nearest one and applying the logged actions since, chance forced from the log. "
         "Aims: load <= 300 ms, any point <= 50 ms.",
-        spec.id, spec.title.get("en", spec.id), rows,
+        spec.id, spec.title.get("en", spec.id), rows, figures,
     )
