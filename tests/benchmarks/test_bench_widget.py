@@ -6,6 +6,7 @@ Run with ``make bench``; writes its block of docs/performance.md."""
 from __future__ import annotations
 
 import asyncio
+import os
 import statistics
 import sys
 import tempfile
@@ -187,6 +188,7 @@ async def _bench(monkeypatch):
          "state request 606,446 B; confirm route 5,310 B data / 20,764 B frames / 26 messages / 3 comm opens "
          "(the log's new turn block); whole move 7,844 B / 38,324 B; 93 comm opens over the game; "
          "3 map redraws per click; kernel time per action with autosave (written in the click) 3.5 / 5.5 / 8.2 ms")),
+        ("1-minute load average at the end (2 = both cores busy)", f"{os.getloadavg()[0]:.2f}"),
     ]
     print("\n".join(f"{a}: {b}" for a, b in rows))
     update_block(
