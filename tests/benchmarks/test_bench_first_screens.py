@@ -163,7 +163,8 @@ def test_bench_first_screens_bytes_and_kernel_time() -> None:
         "once per kernel, with the first widget that uses them, so a second build in the same process sends less. "
         "Counted on the wire (`tests/widget/wire.py`): *data* = the JSON of each comm message's data plus buffers, "
         "*frames* = every ZMQ frame as ipykernel sends it. The bytes do not depend on timing: each figure is one "
-        "value when every repetition sent the same. Kernel time: wall clock and the thread's CPU time. Japan "
+        "value when every repetition sent the same (the frames only vary by a few bytes per message between runs: "
+        "jupyter_client's message ids hold the process id and a message counter). Kernel time: wall clock and the thread's CPU time. Japan "
         "Conquest's first render with a new game started (the figure of issue 18's first aim) is in the *Widget* section. "
         "Aim (issue 18): a first render of <= 300 KB of widget data.",
         "pages", "The picker and each game's first screen, as a player's page builds them", rows, figures,
