@@ -90,7 +90,8 @@ def row_first_render() -> tuple[list[Part], str]:
         aim = f["aim"]
         games = "; ".join(f"{g} {nbytes(v['data'])} data / {nbytes(v['frames'])} frames (with the picker "
                           f"{nbytes(v['with_picker'])} of data)" for g, v in f["games"].items())
-        ok = all(max(v["data"]) <= aim for v in f["games"].values())
+        # judged on what a player's page loads: the picker, then the game's first screen
+        ok = all(max(v["with_picker"]) <= aim for v in f["games"].values())
         parts.append(Part(f"picker -> first screen (Play pressed), each game: {games}", ok))
         parts.append(Part(f"the picker itself: {nbytes(f['picker']['data'])} data / {nbytes(f['picker']['frames'])} frames"
                           + (f" (bytes the same in each of the {f['reps']} fresh processes)"
@@ -287,7 +288,7 @@ def row_autosave() -> tuple[list[Part], str]:
 
 
 ROWS: list[tuple[str, Callable[[], tuple[list[Part], str]]]] = [
-    ("First render: <= 300 KB of widget data (each game's first screen, as Play opens it)", row_first_render),
+    ("First render: <= 300 KB of widget data (judged on the whole page: the picker, then each game's first screen as Play opens it)", row_first_render),
     ("Page -> interactive: <= 1.5 s after navigation, Chromium via Voila, median of 6 loads, each game's first screen",
      row_page_interactive),
     ("Replay: load a 200-turn 4-player game in <= 300 ms (judged on the slowest load)", row_replay_load),
