@@ -48,6 +48,7 @@ from perfdoc import update_block
 
 LOADS = int(os.environ.get("BROWSER_LOADS", "6"))
 CLICKS = int(os.environ.get("BROWSER_CLICKS", "30"))
+CLICK_PAUSE_MS = int(os.environ.get("BROWSER_CLICK_PAUSE", "150"))  # between clicks: not a double click, the kernel idle
 START_SCREEN_CLICK = 20  # Nagano: a big shape in the middle of the map
 HIGHLIGHT_WAIT_MS = 3000  # a highlight set that does not change is given up after this
 
@@ -124,6 +125,7 @@ TITLES = {
     "load": "Navigation to interactive map (each load: fresh browser context, the preheated kernel)",
     "first": "Navigation to each game's first screen (Play pressed on the picker at once; preheated kernel)",
     "click": "Click on a legal prefecture to its route update (2 humans, real mouse clicks)",
+    "floor": "The floor: a plain ipywidgets Button -> HTML round trip on the same Voila, kernel and Chromium",
 }
 
 
@@ -370,6 +372,24 @@ def test_bench_first_screens(bench_env) -> None:
 # --------------------------------------------------------------------------- (2) clicks
 # Arms the timers for one click on the legal prefecture `code` that makes the route `n`
 # steps long.
+# Counts the messages the page sends on its kernel websocket (window.__wsSent), installed
+# before the page opens it.
+WS_COUNT_JS = """
+(() => {
+  window.__wsSent = 0;
+  const Orig = window.WebSocket;
+  const Counting = function(...args) {
+    const ws = new Orig(...args);
+    const send = ws.send.bind(ws);
+    ws.send = data => { window.__wsSent += 1; send(data); };
+    return ws;
+  };
+  Counting.prototype = Orig.prototype;
+  Object.assign(Counting, Orig);
+  window.WebSocket = Counting;
+})();
+"""
+
 ARM_STEP_JS = """
 ({code, n}) => {
   const HL = '#ffb000';
@@ -443,9 +463,11 @@ def test_bench_click_to_route_update(bench_env) -> None:
     offline = harness.OfflineGuard()
     context = harness.new_context(browser, offline)
     page = harness.new_page(context)
+    page.add_init_script(WS_COUNT_JS)
     try:
         app = start_two_human_game(page, url, artifacts)
         movement = sum(int(f) for f in page.locator(".cw-dice").get_attribute("data-faces").split(","))
+        sent_per_click: list[int] = []
         undo = app.button("Undo Step")
         samples: list[dict] = []
         picks: dict[int, int] = {}
@@ -462,9 +484,12 @@ def test_bench_click_to_route_update(bench_env) -> None:
                 continue
             code = min(legal, key=lambda c: (picks.get(c, 0), c))  # spread the clicks over the choices
             picks[code] = picks.get(code, 0) + 1
+            page.wait_for_timeout(CLICK_PAUSE_MS)
             page.evaluate(ARM_STEP_JS, {"code": code, "n": n + 1})
+            page.evaluate("window.__wsSent = 0")
             click_prefecture(page, code)
             page.wait_for_function(STEP_DONE_JS, polling="raf")
+            sent_per_click.append(page.evaluate("window.__wsSent"))
             r = page.evaluate("window.__step")
             samples.append({k: (None if r[k] is None else r[k] - r["t0"]) for k in ("stroke", "hl", "badge", "panel")})
             expect(app.prefecture(code)).to_have_attribute("stroke", "#1b1b1b")
@@ -493,10 +518,96 @@ def test_bench_click_to_route_update(bench_env) -> None:
         ("set of highlighted legal steps changed", stats("hl")),
         ("route step badge shown", stats("badge")),
         ("route panel lists the new step", stats("panel")),
+        (("messages the page sent to the kernel per click (jupyter-leaflet forwards the map's and the shape's "
+          "mousemove, mouseover, mousedown, mouseup, preclick and click; the kernel handles them in order, the click last), "
+          "min / median / max"), f"{min(sent_per_click)} / {statistics.median(sent_per_click):.0f} / {max(sent_per_click)}"),
         ("browser / server", versions()),
         ("1-minute load average at start / end (2 = both cores busy)", f"{load0:.2f} / {os.getloadavg()[0]:.2f}"),
     ]
     report(rows)
-    write_block("click", rows, {"clicks": len(samples), "first": [min(first), statistics.median(first),
+    write_block("click", rows, {"clicks": len(samples), "sent": spread(sent_per_click), "first": [min(first), statistics.median(first),
                                                                  percentile(first, 0.95), max(first)],
                                 "last": [min(last), statistics.median(last), percentile(last, 0.95), max(last)]})
+
+
+# --------------------------------------------------------------------------- (4) the floor
+FLOOR_NOTEBOOK = """import ipywidgets as W
+out = W.HTML("<span class='cw-floor'>0</span>")
+button = W.Button(description="Bump")
+clicks = [0]
+def bump(_):
+    clicks[0] += 1
+    out.value = f"<span class='cw-floor'>{clicks[0]}</span>"
+button.on_click(bump)
+W.VBox([button, out])"""
+
+ARM_FLOOR_JS = """(n) => { const r = window.__floor = {t0: null, t1: null};
+  window.addEventListener('click', ev => { if (r.t0 === null) r.t0 = ev.timeStamp; }, {capture: true, once: true});
+  const obs = new MutationObserver(() => { const el = document.querySelector('.cw-floor');
+    if (r.t0 !== null && el && el.textContent === String(n)) { r.t1 = performance.now(); obs.disconnect(); } });
+  obs.observe(document.body, {subtree: true, childList: true, characterData: true}); }"""
+
+
+@pytest.mark.benchmark
+def test_bench_round_trip_floor(bench_env, tmp_path: Path) -> None:
+    """The floor under the click figure: a plain ipywidgets Button whose handler sets an HTML
+    widget, served by plain Voila from the same environment, clicked with a real mouse."""
+    import subprocess
+    import sys
+    import urllib.request
+
+    import nbformat
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(FLOOR_NOTEBOOK)]
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    path = tmp_path / "floor.ipynb"
+    nbformat.write(nb, path)
+    port = harness.free_port()
+    voila = Path(sys.executable).with_name("voila")
+    env = {**os.environ, "JUPYTER_PLATFORM_DIRS": "1", "HOME": str(tmp_path)}
+    with (tmp_path / "voila.log").open("w") as log:
+        proc = subprocess.Popen([str(voila), str(path), f"--port={port}", "--no-browser", "--Voila.ip=127.0.0.1",
+                                 "--ServerApp.token="], stdout=log, stderr=subprocess.STDOUT, cwd=tmp_path, env=env,
+                                start_new_session=True)
+    load0 = os.getloadavg()[0]
+    times: list[float] = []
+    try:
+        url = f"http://127.0.0.1:{port}/"
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                urllib.request.urlopen(url + "voila/static/voila.js", timeout=2)
+                break
+            except OSError:
+                if time.monotonic() > deadline or proc.poll() is not None:
+                    raise AssertionError((tmp_path / "voila.log").read_text()[-2000:]) from None
+                time.sleep(0.3)
+        browser = bench_env[1]  # the module's chromium (one Playwright per process)
+        context = harness.new_context(browser, harness.OfflineGuard())
+        try:
+            page = harness.new_page(context)
+            page.goto(url)
+            button = page.get_by_role("button", name="Bump")
+            button.wait_for()
+            page.wait_for_timeout(500)
+            box = button.bounding_box()
+            for n in range(1, CLICKS + 1):
+                page.evaluate(ARM_FLOOR_JS, n)
+                page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+                page.wait_for_function("() => window.__floor.t1 !== null", polling="raf")
+                r = page.evaluate("window.__floor")
+                times.append(r["t1"] - r["t0"])
+                page.wait_for_timeout(150)  # not a double click; the kernel idle again
+        finally:
+            context.close()
+    finally:
+        harness.stop(proc)
+    rows = [
+        ("clicks timed", f"{len(times)} (Button -> its handler sets an HTML widget's value; 150 ms between clicks)"),
+        ("**click -> visible update**, min / median / p95 / max",
+         f"{ms(min(times))} / **{ms(statistics.median(times))}** / {ms(percentile(times, 0.95))} / {ms(max(times))}"),
+        ("1-minute load average at start / end (2 = both cores busy)", f"{load0:.2f} / {os.getloadavg()[0]:.2f}"),
+    ]
+    report(rows)
+    write_block("floor", rows, {"floor": [min(times), statistics.median(times), percentile(times, 0.95), max(times)]})

@@ -266,10 +266,21 @@ def row_click() -> tuple[list[Part], str]:
                   f["first"][1] <= 30)]
     if parts[0].ok:
         return parts, ""
-    reason = "not explained yet: the browser benchmark's prose does not break this time down"
+    sent = f.get("sent")
+    reason = ("the click is the last of "
+              + (f"{sent[1]:.0f} (min {sent[0]:.0f}, max {sent[2]:.0f}) messages" if sent else "about 12 messages")
+              + " the page sends the kernel for one mouse click: jupyter-leaflet forwards every mouse event of the map "
+              "and of the shape under the pointer (mousemove, mouseover, mousedown, mouseup, preclick, click), whether "
+              "the app listens or not, and the kernel handles them one by one (a busy/idle pair each) before the click; "
+              "the app's own work is small")
     if w := section("widget-bench", "bytes"):
-        reason += (f"; the kernel's part (*Widget*: kernel time per action, autosave on) is a median of "
-                   f"{ms(w['figures']['action_ms']['autosave'][1])} ms in this run")
+        reason += (f" (kernel time per action, autosave on: median "
+                   f"{ms(w['figures']['action_ms']['autosave'][1])} ms in this run)")
+    if (fl := section("browser-bench", "floor")) is not None:
+        reason += (f"; a plain ipywidgets Button -> HTML round trip on the same Voila, kernel and Chromium takes "
+                   f"{span4(fl['figures']['floor'], ms)} ms (min / median / max)")
+    reason += ("; meeting the aim needs a map front end that forwards only the events the app uses "
+               "(ipyleaflet 0.20 has no option to forward fewer events)")
     return parts, reason
 
 
