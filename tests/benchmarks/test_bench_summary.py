@@ -244,9 +244,9 @@ def row_bytes_per_move() -> tuple[list[Part], str]:
     reason = ("a confirmed move's data is what changes on screen: about 0.9 KB for the map (the route's shapes "
               "restyled, step badges hidden, the pawn, a label), the scoreboard table about 0.6 KB, the move's log "
               f"lines 0.2-0.4 KB, the turn panel; each of the {c['messages']:.0f} messages of the median confirmed "
-              "move (one per changed widget) also carries about 60 B of framing in its data ({\"method\": \"update\", "
+              "move (one per changed widget) also carries 53 B of framing in its data ({\"method\": \"update\", "
               "\"state\": ..., \"buffer_paths\": []}), about "
-              f"{c['messages'] * 60 / 1000:.1f} KB before any value, more than the aim by itself; the frames are mostly "
+              f"{c['messages'] * 53 / 1000:.1f} KB before any value, more than the aim by itself; the frames are mostly "
               "envelopes (about 600 B per message). The aim needs one model that receives a compact change of the "
               "view and draws the side panel and the map in the browser (an anywidget front end), instead of "
               "ipywidgets' one message per changed widget")
