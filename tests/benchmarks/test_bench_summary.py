@@ -267,8 +267,9 @@ def row_click() -> tuple[list[Part], str]:
     reason = ("the click is the last of "
               + (f"{sent[1]:.0f} (min {sent[0]:.0f}, max {sent[2]:.0f}) messages" if sent else "about 12 messages")
               + " the page sends the kernel for one mouse click: jupyter-leaflet forwards every mouse event of the map "
-              "and of the shape under the pointer (mousemove, mouseover, mousedown, mouseup, preclick, click), whether "
-              "the app listens or not, and the kernel handles them one by one (a busy/idle pair each) before the click; "
+              "and of the shape under the pointer (mouseover, mousedown, mouseup, preclick, click; hover-only "
+              "mousemoves, two messages each, are kept in the page by `maps/quiet_pointer.py`), whether the app "
+              "listens or not, and the kernel handles them one by one (a busy/idle pair each) before the click; "
               "the app's own work is small")
     if w := section("widget-bench", "bytes"):
         reason += (f" (kernel time per action, autosave on: median "
