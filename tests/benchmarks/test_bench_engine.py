@@ -21,10 +21,10 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/ -> the japan helpers
 
-from japan.random_play import BOARD, choose_action, random_homes  # noqa: E402
-from perfdoc import update_block  # noqa: E402
+from japan.random_play import BOARD, choose_action, random_homes
+from perfdoc import update_block
 
-from conquest_widget.games.japan_conquest import (  # noqa: E402
+from conquest_widget.games.japan_conquest import (
     Game,
     GameSetup,
     RandomDice,
@@ -147,8 +147,8 @@ def test_bench_legal_steps_allowance_18():
     st = game.state
     owned = sum(o >= 0 for o in st.owner[1:])
     rows = [
-        ("position", f"{name} ({pos}), {len(BOARD.adjacency[pos])} neighbours; turn {game.turn_number()} of 50, "
-                     f"{owned}/47 prefectures owned; {len(game.legal_steps())} legal first steps"),
+        ("position", (f"{name} ({pos}), {len(BOARD.adjacency[pos])} neighbours; turn {game.turn_number()} of 50, "
+                      f"{owned}/47 prefectures owned; {len(game.legal_steps())} legal first steps")),
         (f"cold `legal_steps()` median ({REPS} runs)", ms(statistics.median(cold))),
         (f"cold `legal_steps()` p95 ({REPS} runs)", ms(percentile(cold, 0.95))),
         ("cold max", ms(max(cold))),
@@ -160,8 +160,8 @@ def test_bench_legal_steps_allowance_18():
                  f"median {ms(statistics.median(plans))}, p95 {ms(percentile(plans, 0.95))}"))
     code, med, p95 = worst
     rows.append(("slowest start of all 47 (cold, 40 runs each)",
-                 f"{BOARD.prefecture(code).name_en} ({code}, {len(BOARD.adjacency[code])} neighbours): "
-                 f"median {ms(med)}, p95 {ms(p95)}"))
+                 (f"{BOARD.prefecture(code).name_en} ({code}, {len(BOARD.adjacency[code])} neighbours): "
+                  f"median {ms(med)}, p95 {ms(p95)}")))
     print()
     for a, b in rows:
         print(f"  {a}: {b}")
