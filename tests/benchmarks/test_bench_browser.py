@@ -372,24 +372,6 @@ def test_bench_first_screens(bench_env) -> None:
 # --------------------------------------------------------------------------- (2) clicks
 # Arms the timers for one click on the legal prefecture `code` that makes the route `n`
 # steps long.
-# Counts the messages the page sends on its kernel websocket (window.__wsSent), installed
-# before the page opens it.
-WS_COUNT_JS = """
-(() => {
-  window.__wsSent = 0;
-  const Orig = window.WebSocket;
-  const Counting = function(...args) {
-    const ws = new Orig(...args);
-    const send = ws.send.bind(ws);
-    ws.send = data => { window.__wsSent += 1; send(data); };
-    return ws;
-  };
-  Counting.prototype = Orig.prototype;
-  Object.assign(Counting, Orig);
-  window.WebSocket = Counting;
-})();
-"""
-
 ARM_STEP_JS = """
 ({code, n}) => {
   const HL = '#ffb000';
@@ -463,7 +445,7 @@ def test_bench_click_to_route_update(bench_env) -> None:
     offline = harness.OfflineGuard()
     context = harness.new_context(browser, offline)
     page = harness.new_page(context)
-    page.add_init_script(WS_COUNT_JS)
+    page.add_init_script(harness.WS_COUNT_JS)
     try:
         app = start_two_human_game(page, url, artifacts)
         movement = sum(int(f) for f in page.locator(".cw-dice").get_attribute("data-faces").split(","))

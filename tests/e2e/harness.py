@@ -221,3 +221,22 @@ def record_frames(page) -> list[str]:
 
     page.on("websocket", on_ws)
     return frames
+
+
+#: Counts what a page sends on its kernel websocket in ``window.__wsSent`` (add it with
+#: ``page.add_init_script`` before the page opens the websocket).
+WS_COUNT_JS = """
+(() => {
+  window.__wsSent = 0;
+  const Orig = window.WebSocket;
+  const Counting = function(...args) {
+    const ws = new Orig(...args);
+    const send = ws.send.bind(ws);
+    ws.send = data => { window.__wsSent += 1; send(data); };
+    return ws;
+  };
+  Counting.prototype = Orig.prototype;
+  Object.assign(Counting, Orig);
+  window.WebSocket = Counting;
+})();
+"""

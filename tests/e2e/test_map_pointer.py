@@ -11,30 +11,14 @@ import pytest
 from playwright.sync_api import expect
 
 from .app_page import _FIND_POINT_JS, AppPage
-
-# Counts what the page sends on its kernel websocket (installed before the page opens it).
-_WS_COUNT_JS = """
-(() => {
-  window.__wsSent = 0;
-  const Orig = window.WebSocket;
-  const Counting = function(...args) {
-    const ws = new Orig(...args);
-    const send = ws.send.bind(ws);
-    ws.send = data => { window.__wsSent += 1; send(data); };
-    return ws;
-  };
-  Counting.prototype = Orig.prototype;
-  Object.assign(Counting, Orig);
-  window.WebSocket = Counting;
-})();
-"""
+from .harness import WS_COUNT_JS
 
 NAGANO, GIFU = 20, 21
 
 
 @pytest.fixture
 def app(page, voila_url, artifacts) -> AppPage:
-    page.add_init_script(_WS_COUNT_JS)
+    page.add_init_script(WS_COUNT_JS)
     return AppPage(page, voila_url, artifacts)
 
 
