@@ -34,6 +34,33 @@ from .protocol import CHANCE, Action, ActionCodec, Event, Outcome
 MAX_LOG = 200_000
 
 
+
+_ATOMS = (str, int, float, bool, type(None))
+
+
+
+def _detached(value: Any) -> Any:
+    """A copy of ``value`` that shares nothing mutable with it: dicts, lists and tuples of
+    plain values are rebuilt directly (an event is such data, and ``copy.deepcopy`` with its
+    memo was half of a card game's run time); anything else goes through ``copy.deepcopy``.
+
+    >>> cards = [3, 7]
+    >>> event = _detached({"cards": cards})
+    >>> cards.append(9)
+    >>> event
+    {'cards': [3, 7]}
+    """
+    kind = type(value)
+    if kind in _ATOMS:
+        return value
+    if kind is dict:
+        return {k: _detached(v) for k, v in value.items()}
+    if kind is list:
+        return [_detached(v) for v in value]
+    if kind is tuple:
+        return tuple(_detached(v) for v in value)
+    return copy.deepcopy(value)
+
 class Match(ABC):
     """One match of a game: the whole truth, private to the controller and saves.
 
@@ -116,8 +143,8 @@ class Match(ABC):
              public: Mapping[str, Any] | None = None) -> None:
         """Record an event (for games): see :class:`~.protocol.Event`.  The event keeps a deep
         copy, so a game that later changes the lists it passed cannot rewrite history."""
-        self.events.append(Event(copy.deepcopy(dict(data)), visible_to,
-                                 None if public is None else copy.deepcopy(dict(public))))
+        self.events.append(Event(_detached(dict(data)), visible_to,
+                                 None if public is None else _detached(dict(public))))
 
     def events_for(self, seat: int | None, since: int = 0) -> list[dict[str, Any]]:
         """The events from index ``since`` on, as ``seat`` may see them (None = public)."""

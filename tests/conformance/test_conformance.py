@@ -94,6 +94,26 @@ def test_views_and_events_are_json_and_round_trip(spec) -> None:
         assert m2.to_dict() == m.to_dict()
 
 
+def test_events_are_history_later_play_never_rewrites_them(spec) -> None:
+    """An event, once emitted, reads the same for every seat until the end of the game,
+    whatever the engine later does to the lists and dicts it passed to ``emit``."""
+    rng = random.Random(11)
+    for _ in range(3):
+        m = _random_match(spec, rng)
+        seen: dict[int | None, list[str]] = {seat: [] for seat in [None, *range(m.n_seats)]}
+        n = since = 0
+        while True:
+            for seat, texts in seen.items():
+                texts.extend(json.dumps(e, sort_keys=True) for e in m.events_for(seat, since))
+            since = len(m.events)
+            if m.outcome() is not None or n == MAX_ACTIONS:
+                break
+            _random_step(m, rng)
+            n += 1
+        for seat, texts in seen.items():
+            assert [json.dumps(e, sort_keys=True) for e in m.events_for(seat)][: len(texts)] == texts
+
+
 def test_chance_is_logged_and_the_log_decides(spec) -> None:
     """A replay takes chance outcomes from the log, not from the seed."""
     rng = random.Random(3)
