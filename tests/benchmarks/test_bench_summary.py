@@ -264,21 +264,19 @@ def row_click() -> tuple[list[Part], str]:
     if parts[0].ok:
         return parts, ""
     sent = f.get("sent")
-    reason = ("the click is the last of "
-              + (f"{sent[1]:.0f} (min {sent[0]:.0f}, max {sent[2]:.0f}) messages" if sent else "about 12 messages")
-              + " the page sends the kernel for one mouse click: jupyter-leaflet forwards every mouse event of the map "
-              "and of the shape under the pointer (mouseover, mousedown, mouseup, preclick, click; hover-only "
-              "mousemoves, two messages each, are kept in the page by `maps/quiet_pointer.py`), whether the app "
-              "listens or not, and the kernel handles them one by one (a busy/idle pair each) before the click; "
-              "the app's own work is small")
+    reason = ("the page sends "
+              + (f"{sent[1]:.0f} (min {sent[0]:.0f}, max {sent[2]:.0f}) messages" if sent else "a few messages")
+              + " for one mouse click (`maps/quiet_pointer.py` keeps the mouse events without a Python handler "
+              "in the page; jupyter-leaflet alone sends ten), the kernel answers each with a busy/idle pair, "
+              "and the app's own work is small")
     if w := section("widget-bench", "bytes"):
         reason += (f" (kernel time per action, autosave on: median "
                    f"{ms(w['figures']['action_ms']['autosave'][1])} ms in this run)")
     if (fl := section("browser-bench", "floor")) is not None:
         reason += (f"; a plain ipywidgets Button -> HTML round trip on the same Voila, kernel and Chromium takes "
                    f"{span4(fl['figures']['floor'], ms)} ms (min / median / max)")
-    reason += ("; meeting the aim needs a map front end that forwards only the events the app uses "
-               "(ipyleaflet 0.20 has no option to forward fewer events)")
+    reason += ("; the rest is the browser applying the update messages (the route's shapes, the step badge, "
+               "the turn panel) and drawing them")
     return parts, reason
 
 

@@ -197,7 +197,7 @@ class PrefectureMap(W.VBox):
                 self._label_html[p.code] = ""
                 layers.append(marker)
         self.map.layers = tuple(layers)
-        super().__init__(children=[self.map, QuietPointer()], **kwargs)
+        super().__init__(children=[self.map, QuietPointer(self.map)], **kwargs)
         self.add_class("cw-prefecture-map")
 
     # ------------------------------------------------------------ clicks

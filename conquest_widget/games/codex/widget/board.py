@@ -216,7 +216,7 @@ class CodexBoard(W.VBox):
                        layout=Layout(margin="0 0 0 10px"))
         top = W.HBox([self.dice, self.actions], layout=Layout(align_items="center"))
         super().__init__([self.status, top, self.note, W.HBox([self.map, right], layout=Layout(flex_flow="row wrap")),
-                          QuietPointer()],
+                          QuietPointer(self.map)],
                          **kwargs)
         self.add_class("cw-codex-board")
         controller.observe(self._on_version, names="version")

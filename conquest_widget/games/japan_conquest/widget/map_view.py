@@ -167,7 +167,7 @@ class MapView(W.VBox):
         self._hovered = 0
         self.map.add(L.WidgetControl(widget=self.hover, position="topright"))
         self.basemap_layer: L.TileLayer | None = None
-        super().__init__(children=[self.map, QuietPointer()], **kwargs)
+        super().__init__(children=[self.map, QuietPointer(self.map)], **kwargs)
         self._small = {code for code, shape in shapes.items() if shape.area < SMALL_AREA and code != 47}
         self.map.observe(self._refresh, names="zoom")
         # one redraw per change: legal steps, route and current player change only together
