@@ -3,6 +3,9 @@
 - When the session starts, ``$CONQUEST_BENCH_RUN`` gets an id for it (start time and
   process id): every section a benchmark writes to docs/performance.md remembers it
   (``perfdoc.update_block``), so the summary knows which figures this run measured.
+- It also times a fixed pure-Python workload (``perfdoc.speed_probe_ms``) into
+  ``$CONQUEST_BENCH_SPEED``: the summary gives it, and the same probe at the end of the
+  run, so two runs' figures can be compared (the machine's speed varies from hour to hour).
 - The summary (``test_bench_summary.py``) is moved to the end of the run, whatever order
   the files were given or collected in: it reads the blocks the other benchmarks wrote.
 """
@@ -13,13 +16,14 @@ import datetime as _dt
 import os
 
 import pytest
-from perfdoc import RUN_ENV
+from perfdoc import RUN_ENV, SPEED_ENV, speed_probe_ms
 
 SUMMARY_FILE = "test_bench_summary.py"
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
     os.environ[RUN_ENV] = f"{_dt.datetime.now().astimezone().isoformat(timespec='seconds')} pid {os.getpid()}"
+    os.environ[SPEED_ENV] = f"{speed_probe_ms():.1f}"
 
 
 @pytest.hookimpl(trylast=True)

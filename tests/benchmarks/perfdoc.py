@@ -23,6 +23,7 @@ from typing import Any
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "performance.md"
 RUN_ENV = "CONQUEST_BENCH_RUN"  # the id of this benchmark session (tests/benchmarks/conftest.py)
+SPEED_ENV = "CONQUEST_BENCH_SPEED"  # the machine-speed probe at the start of the session (ms)
 DOC_ENV = "CONQUEST_PERFDOC"  # write this file instead of docs/performance.md
 NEW_DOC = "# Performance\n\nFigures written by `make bench`; no test asserts on time.\n"
 
@@ -113,3 +114,26 @@ def update_block(name: str, heading: str, intro: str, key: str, title: str, rows
         lines.append("")
     lines.append(f"<!-- {name}-results: {json.dumps(sections, ensure_ascii=False)} -->")
     write_block(name, lines)
+
+
+def speed_probe_ms(reps: int = 5) -> float:
+    """Milliseconds (best of ``reps``) for a fixed pure-Python workload that uses none of the
+    package's code: dict and tuple building, sorting, integer arithmetic.  The figures of
+    two runs compare only as far as their probes agree (the same 2-core virtual machine
+    was seen 1.6x slower from one hour to the next).
+
+    >>> 0 < speed_probe_ms(reps=1) < 60_000
+    True
+    """
+    import time
+
+    best = float("inf")
+    for _ in range(reps):
+        t = time.perf_counter()
+        table = {(i % 97, i % 89, i): i * i for i in range(60_000)}
+        keys = sorted(table, key=lambda k: (k[2] * 7919) % 60_013)
+        total = 0
+        for k in keys:
+            total = (total + table[k] * 31) % 1_000_003
+        best = min(best, time.perf_counter() - t)
+    return best * 1000

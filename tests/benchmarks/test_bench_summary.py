@@ -18,7 +18,14 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from perfdoc import machine, read_sections, run_id, write_block
+from perfdoc import (
+    SPEED_ENV,
+    machine,
+    read_sections,
+    run_id,
+    speed_probe_ms,
+    write_block,
+)
 
 NOT_MEASURED = "not measured in this run"
 BLOCK_TITLES = {
@@ -324,10 +331,13 @@ def test_bench_issue18_summary() -> None:
         v = verdict(parts)
         rows.append((aim, "; ".join(p.text for p in parts), v, reason))
     run = run_id() or "?"
+    start = os.environ.get(SPEED_ENV)
+    speed = (f"machine-speed probe (`perfdoc.speed_probe_ms`, a fixed pure-Python workload, lower is faster): "
+             f"{start + ' ms at the start, ' if start else ''}{speed_probe_ms():.1f} ms at the end")
     body = [
         "## Issue 18 at a glance", "",
         ("Written by `tests/benchmarks/test_bench_summary.py` at the end of `make bench`, from the blocks below that "
-         f"the same run wrote (run started {run}; machine: {machine()}; 1-minute load average at the end "
+         f"the same run wrote (run started {run}; machine: {machine()}; {speed}; 1-minute load average at the end "
          f"{os.getloadavg()[0]:.2f}). A block the run did not rewrite is reported as \"{NOT_MEASURED}\", not with "
          "its older figures. Wall-clock times include waiting for a core when other processes share the machine; "
          "each block gives its load average and, where measured, the CPU time."), "",
