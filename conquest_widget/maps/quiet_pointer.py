@@ -11,10 +11,12 @@ with a busy/idle pair, so the click that matters waits behind all of them.
 events have a Python handler (``on_click``, ``on_mouseover``... of ipyleaflet's layers;
 any ``on_interaction`` handler of the map forwards all of the map's events).  In the page
 it wraps those models' ``send`` so that every other mouse event stays there: the map still
-pans, zooms and highlights as before, only the kernel hears less.  Layers added later
-(to the map or to a ``LayerGroup``) are followed; a handler registered after the layer
-was seen needs :meth:`QuietPointer.rescan`.  Layers of kinds with their own event
-handling (``GeoJSON`` and the like) are left as they are.
+pans, zooms and highlights as before, only the kernel hears less.  The same goes for a
+marker's ``move`` event without an ``on_move`` handler: jupyter-leaflet sends one back
+for every location the kernel sets (each pawn or route badge moved was an echo message).
+Layers added later (to the map or to a ``LayerGroup``) are followed; a handler
+registered after the layer was seen needs :meth:`QuietPointer.rescan`.  Layers of kinds
+with their own event handling (``GeoJSON`` and the like) are left as they are.
 
 A map view adds one (hidden) to its children::
 
@@ -61,7 +63,8 @@ async function follow(model) {
     target.__cwQuiet = true;
     const send = target.send;
     target.send = function (content, ...rest) {
-      if (content && content.event === 'interaction' && !this.__cwForward.has(content.type)) {
+      const kind = content && (content.event === 'interaction' ? content.type : content.event === 'move' ? 'move' : null);
+      if (kind !== null && !this.__cwForward.has(kind)) {
         state.kept += 1;
         return;
       }
@@ -82,8 +85,8 @@ export default {
 
 def forwarded_events(layer: L.Layer | L.Map) -> list[str] | None:
     """The mouse events of ``layer`` (or map) that have a Python handler, in the order
-    jupyter-leaflet names them; ``None`` for a layer kind with its own event handling
-    (left unfiltered).
+    jupyter-leaflet names them, and a marker's ``move`` if it has an ``on_move`` handler;
+    ``None`` for a layer kind with its own event handling (left unfiltered).
 
     >>> poly = L.Polygon(locations=[(35, 135), (36, 135), (36, 136)])
     >>> forwarded_events(poly)
@@ -91,12 +94,20 @@ def forwarded_events(layer: L.Layer | L.Map) -> list[str] | None:
     >>> poly.on_click(lambda **_: None)
     >>> forwarded_events(poly)
     ['click']
+    >>> pawn = L.Marker(location=(35, 135))
+    >>> pawn.on_move(lambda **_: None)
+    >>> forwarded_events(pawn)
+    ['move']
     """
     if isinstance(layer, L.Map):
         return list(MAP_EVENTS) if layer._interaction_callbacks.callbacks else []
     if type(layer)._handle_mouse_events is not L.Layer._handle_mouse_events:
         return None
-    return [e for e in LAYER_EVENTS if getattr(layer, f"_{e}_callbacks").callbacks]
+    events = [e for e in LAYER_EVENTS if getattr(layer, f"_{e}_callbacks").callbacks]
+    moves = getattr(layer, "_move_callbacks", None)  # a Marker's
+    if moves is not None and moves.callbacks:
+        events.append("move")
+    return events
 
 
 class QuietPointer(anywidget.AnyWidget):

@@ -8,6 +8,8 @@ Run one file at a time (``.venv/bin/python -m pytest -q tests/e2e/test_map_point
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -60,6 +62,25 @@ def test_only_handled_mouse_events_reach_the_kernel_while_hover_click_and_drag_w
     page.wait_for_function("() => window.__wsSent >= 1")
     page.wait_for_timeout(300)  # anything else the click would send goes out at once
     assert page.evaluate("window.__wsSent") == 1
+
+    # planning a step: the shape's mouseover and click, nothing more (the route badge the
+    # kernel moves is not echoed back as a marker "move")
+    app.button("New Game").click()
+    expect(app.button("Start")).to_be_visible()
+    app.toggle_after_label("Number of players", "2").click()
+    kinds = app.kind_toggles()
+    for i in range(2):
+        kinds.nth(i).get_by_role("button", name="Human").click()
+        expect(kinds.nth(i).get_by_role("button", name="Human")).to_have_class(re.compile(r"\bmod-active\b"))
+    app.button("Start").click()
+    app.button("Roll").click()
+    code = app.wait_for_highlights()[0]
+    px, py = _point(app, code)
+    page.evaluate("window.__wsSent = 0")
+    page.mouse.click(px, py)
+    expect(app.prefecture(code)).to_have_attribute("stroke", "#1b1b1b")  # on the route
+    page.wait_for_timeout(300)
+    assert page.evaluate("window.__wsSent") == 2
 
     # a drag still pans the map (the button is pressed, so Leaflet gets the moves)
     pane = page.locator(".leaflet-map-pane")
