@@ -22,8 +22,10 @@ SUMMARY_FILE = "test_bench_summary.py"
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
-    os.environ[RUN_ENV] = f"{_dt.datetime.now().astimezone().isoformat(timespec='seconds')} pid {os.getpid()}"
-    os.environ[SPEED_ENV] = f"{speed_probe_ms():.1f}"
+    # both may be given, to write the summary again for the blocks of an earlier run:
+    # CONQUEST_BENCH_RUN='<its id>' CONQUEST_BENCH_SPEED=<its probe> pytest .../test_bench_summary.py
+    os.environ.setdefault(RUN_ENV, f"{_dt.datetime.now().astimezone().isoformat(timespec='seconds')} pid {os.getpid()}")
+    os.environ.setdefault(SPEED_ENV, f"{speed_probe_ms():.1f}")
 
 
 @pytest.hookimpl(trylast=True)
