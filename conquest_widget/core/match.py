@@ -33,10 +33,7 @@ from .protocol import CHANCE, Action, ActionCodec, Event, Outcome
 #: the largest log a document may carry (a hostile file could claim more)
 MAX_LOG = 200_000
 
-
-
 _ATOMS = (str, int, float, bool, type(None))
-
 
 
 def _detached(value: Any) -> Any:
@@ -60,6 +57,7 @@ def _detached(value: Any) -> Any:
     if kind is tuple:
         return tuple(_detached(v) for v in value)
     return copy.deepcopy(value)
+
 
 class Match(ABC):
     """One match of a game: the whole truth, private to the controller and saves.

@@ -414,23 +414,11 @@ ROUTE_STEPS_JS = """() => { const el = [...document.querySelectorAll('.widget-ht
 
 
 def start_two_human_game(page, url: str, artifacts: Path):
-    import re
-
     from e2e.app_page import AppPage
-    from playwright.sync_api import expect
 
     app = AppPage(page, url, artifacts)
     app.open()
-    app.button("New Game").click()
-    expect(app.button("Start")).to_be_visible()
-    app.toggle_after_label("Number of players", "2").click()
-    kinds = app.kind_toggles()
-    expect(kinds.nth(2)).to_be_hidden()
-    for i in range(2):
-        kinds.nth(i).get_by_role("button", name="Human").click()
-        expect(kinds.nth(i).get_by_role("button", name="Human")).to_have_class(re.compile(r"\bmod-active\b"))
-    app.button("Start").click()
-    expect(app.button("Roll")).to_be_visible()
+    app.start_game(("Human", "Human"))
     app.button("Roll").click()
     app.wait_for_highlights()
     return app

@@ -80,6 +80,21 @@ class AppPage:
         return self.page.locator(".widget-toggle-buttons").filter(
             has=self.page.get_by_role("button", name="CPU", exact=True))
 
+    def start_game(self, kinds: tuple[str, ...]) -> None:
+        """Start screen -> New Game -> one seat per entry of ``kinds`` ("Human" or "CPU")
+        -> Start; returns once the first turn's Roll button shows."""
+        self.button("New Game").click()
+        expect(self.button("Start")).to_be_visible()
+        self.toggle_after_label("Number of players", str(len(kinds))).click()
+        toggles = self.kind_toggles()
+        if len(kinds) < 4:
+            expect(toggles.nth(len(kinds))).to_be_hidden()
+        for i, kind in enumerate(kinds):
+            toggles.nth(i).get_by_role("button", name=kind).click()
+            expect(toggles.nth(i).get_by_role("button", name=kind)).to_have_class(re.compile(r"\bmod-active\b"))
+        self.button("Start").click()
+        expect(self.button("Roll")).to_be_visible()
+
     @property
     def scoreboard(self) -> Locator:
         return self.page.locator(".cw-score").first

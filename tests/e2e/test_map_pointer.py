@@ -8,8 +8,6 @@ Run one file at a time (``.venv/bin/python -m pytest -q tests/e2e/test_map_point
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from playwright.sync_api import expect
 
@@ -65,14 +63,7 @@ def test_only_handled_mouse_events_reach_the_kernel_while_hover_click_and_drag_w
 
     # planning a step: the shape's mouseover and click, nothing more (the route badge the
     # kernel moves is not echoed back as a marker "move")
-    app.button("New Game").click()
-    expect(app.button("Start")).to_be_visible()
-    app.toggle_after_label("Number of players", "2").click()
-    kinds = app.kind_toggles()
-    for i in range(2):
-        kinds.nth(i).get_by_role("button", name="Human").click()
-        expect(kinds.nth(i).get_by_role("button", name="Human")).to_have_class(re.compile(r"\bmod-active\b"))
-    app.button("Start").click()
+    app.start_game(("Human", "Human"))
     app.button("Roll").click()
     code = app.wait_for_highlights()[0]
     px, py = _point(app, code)
