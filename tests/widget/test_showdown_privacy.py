@@ -121,3 +121,25 @@ def test_the_apps_cpu_decides_from_its_view_not_from_hidden_totals() -> None:
     (view_a, moves_a), (view_b, moves_b) = cpu_actions(0), cpu_actions(3000)
     assert view_a == view_b
     assert moves_a == moves_b and len(moves_a) > 3
+
+
+def test_a_refused_toll_names_no_banked_total_during_the_showdown(tmp_path) -> None:
+    """Clicking an enemy castle whose toll the mover cannot pay explains why in the turn
+    panel, on the screen everyone shares: with totals hidden it gives the toll, not the
+    mover's banked points (issue 27 item 7); before the showdown it gives both."""
+    from conquest_widget.errors import IllegalActionError
+
+    refused = IllegalActionError("cannot pay the toll", "toll", pref=14, toll=20, banked=17)
+    m = _showdown_match()
+    app = JapanConquestApp(save_dir=tmp_path / "saves")
+    app.controller.load_game(m.game)
+    assert app.controller.view["totals_hidden"]
+    for lang in ("en", "ja"):
+        app.controller.lang = lang
+        text = app.controller.explain(refused)
+        assert "20" in text and "17" not in text, text
+    early = JapanMatch(GameSetup.quick(["Tokyo", "Osaka"], cpu=[False, True], turns=5, seed=11))
+    app.controller.load_game(early.game)
+    app.controller.lang = "en"
+    assert not app.controller.view["totals_hidden"]
+    assert app.controller.explain(refused) == "Toll 20 into Kanagawa, you have 17"

@@ -198,6 +198,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     # reasons for illegal clicks
     "why_cost": ("Entering {pref} costs {cost}, only {left} left", "{pref}へは移動力{cost}が必要ですが、残りは{left}です"),
     "why_toll": ("Toll {toll} into {pref}, you have {banked}", "{pref}の通行料は{toll}ptですが、所持は{banked}ptです"),
+    "why_toll_hidden": ("Toll {toll} into {pref}: not enough banked points", "{pref}の通行料は{toll}ptです：所持ポイントが足りません"),
     "why_not_adjacent": ("{pref} is not connected to where you are", "{pref}は現在地と接続していません"),
     "why_dead_end": ("From {pref} no route can be completed", "{pref}からはルートを完成できません"),
     "why_other": ("Not possible now", "今はできません"),

@@ -328,6 +328,9 @@ class GameController(PublishedTraits):
         if error.reason == "cost":
             return t("why_cost", self.lang, pref=name, cost=d["cost"], left=d["left"])
         if error.reason == "toll":
+            if self.view.get("totals_hidden"):
+                # the Final Showdown hides every total, the mover's too, on the shared screen
+                return t("why_toll_hidden", self.lang, pref=name, toll=d["toll"])
             return t("why_toll", self.lang, pref=name, toll=d["toll"], banked=d["banked"])
         if error.reason == "not_adjacent":
             return t("why_not_adjacent", self.lang, pref=name)
