@@ -54,11 +54,8 @@ from playwright.sync_api import expect
 
 from conquest_widget.core import registry
 
-from conquest_widget.games.japanese_risk.widget.board import ATTACK_BORDER, COLOURS
-
 from . import twins as T
-from .harness import ARTIFACTS
-from .test_risk_in_browser import _POINT_JS, _VERSION_JS
+from .twins import RiskPlayer
 
 SEED_A = "918273645"
 
@@ -377,96 +374,3 @@ def fill_setup(tw: T.Twin, game: str, names: list[str], humans: list[int], seed:
     seed_box.fill(seed)
     seed_box.press("Tab")
     expect(page.locator("button.cw-start")).to_be_visible()
-
-
-# ------------------------------------------------------------------ Risk clicks
-_RISK_STATE_JS = """
-() => {
-  const vis = (sel) => [...document.querySelectorAll(sel)].some(e => e.offsetParent !== null || e.getClientRects().length);
-  if (vis('.cw-results')) return 'results';
-  if (vis('.cw-cover button.cw-uncover')) return 'cover';
-  if (vis('button.cw-place-confirm')) return 'income';
-  if (vis('button.cw-commit-all')) return 'commit';
-  if (vis('button.cw-hold')) return 'window';
-  if (vis('button.cw-launch')) return 'launch';
-  if (vis('button.cw-end-turn')) return 'turn';
-  return '';
-}
-"""
-
-
-def _press(tws: list[T.Twin], cls: str) -> None:
-    before = [tw.page.evaluate(_VERSION_JS) for tw in tws]
-    for tw in tws:
-        tw.page.locator(f"button.{cls}").click()
-    for tw, v in zip(tws, before, strict=True):
-        tw.page.wait_for_function(f"() => ({_VERSION_JS})() !== {v!r}", timeout=60_000)
-
-
-def _click_pref(tws: list[T.Twin], selector: str) -> int | None:
-    """The same real mouse click on every page, at a point of a prefecture matching
-    ``selector`` on the first page (which must be the same prefecture on the others)."""
-    point = tws[0].page.evaluate(_POINT_JS, selector)
-    if point is None:
-        return None
-    x, y, cls = point
-    for tw in tws[1:]:
-        other = tw.page.evaluate("([x, y]) => { const e = document.elementFromPoint(x, y);"
-                                 " return e ? e.getAttribute('class') : null; }", [x, y])
-        assert other == cls, f"twin {tw.name} has {other!r} where twin {tws[0].name} has {cls!r}"
-    before = [tw.page.evaluate(_VERSION_JS) for tw in tws]
-    for tw in tws:
-        tw.page.mouse.click(x, y)
-    for tw, v in zip(tws, before, strict=True):
-        tw.page.wait_for_function(f"() => ({_VERSION_JS})() !== {v!r}", timeout=60_000)
-    return int(re.search(r"cw-pref-(\d+)", cls).group(1))
-
-
-class RiskPlayer:
-    """The viewer's decisions by clicks, the same on every page given: income (one
-    ninja, the rest on cards), hold at every ninja window, commit everything when
-    defending, one attack per turn (deploying first), launch, end the turn."""
-
-    def __init__(self) -> None:
-        self.done: set[str] = set()
-        self.launched = 0
-
-    def step(self, tws: list[T.Twin], x: int) -> None:
-        page = tws[0].page
-        page.wait_for_function(_RISK_STATE_JS, timeout=60_000)
-        state = page.evaluate(_RISK_STATE_JS)
-        mine = f'path.cw-pref[fill="{COLOURS[x]}"]'
-        status = page.locator(".cw-status").first.inner_text()
-        key = f"{state}:{x}:{status.splitlines()[0] if status else ''}"
-        if state == "income":
-            buy = page.locator("button.cw-buy-ninja")
-            if key not in self.done and buy.is_visible() and buy.is_enabled():
-                self.done.add(key)
-                _press(tws, "cw-buy-ninja")
-                return
-            self.done.add(key)
-            while page.locator("button.cw-place-confirm").is_disabled() or page.locator("button.cw-plus").is_enabled():
-                if _click_pref(tws, mine) is None:
-                    break
-            _press(tws, "cw-place-confirm")
-        elif state == "commit":
-            _press(tws, "cw-commit-all")
-        elif state == "window":
-            _press(tws, "cw-hold")
-        elif state == "launch":
-            self.launched += 1
-            _press(tws, "cw-launch")
-        elif state == "turn":
-            if key in self.done or _click_pref(tws, mine) is None:
-                _press(tws, "cw-end-turn")
-                return
-            self.done.add(key)
-            if page.locator("button.cw-deploy").is_visible():
-                _press(tws, "cw-deploy")
-            if _click_pref(tws, f'path.cw-pref[stroke="{ATTACK_BORDER}"]') is None:
-                if page.locator("button.cw-clear").is_visible():
-                    _press(tws, "cw-clear")
-        else:
-            for tw in tws:
-                tw.shot(ARTIFACTS, "twins-nothing-to-do")
-            raise AssertionError(f"the viewer has nothing to do (state {state!r}): {status!r}")
