@@ -16,7 +16,7 @@ only what is random per session.
 What is random per session and normalised: message headers (msg_id, session, username,
 date, version), parent headers but their msg_type, comm/model ids and every other uuid
 (replaced by their order of first appearance, ``U0``, ``U1``...), ISO dates and times,
-the kernel's id and the server's token.  Nothing else is touched: if a twin's frame
+the kernel's id, the server's port (Leaflet echoes the page's URL) and token.  Nothing else is touched: if a twin's frame
 differs in anything a game or the app put in it, the comparison fails.
 """
 
@@ -175,6 +175,7 @@ def _essential(msg: dict[str, Any]) -> dict[str, Any] | None:
     }
 
 
+LOCAL_ORIGIN = re.compile(r"http://(127\.0\.0\.1|localhost):\d+")
 EMPTY = hashlib.sha256(b"").hexdigest().upper()
 MODEL_ID = re.compile(r"(?<![0-9a-f])[0-9a-f]{32}(?![0-9a-f])")
 
@@ -253,6 +254,7 @@ class Normaliser:
             text = text.replace(self.token, "TOKEN")
         for old, new in self.subst.items():
             text = text.replace(old, new)
+        text = LOCAL_ORIGIN.sub("http://SERVER", text)  # each twin's server has its own port
         text = UUID.sub(self._id, text)
         text = HEX_ID.sub(self._id, text)
         text = ISO_DATE.sub("DATE", text)
@@ -470,8 +472,10 @@ class RiskPlayer:
         page.wait_for_function(_RISK_STATE_JS, timeout=60_000)
         state = page.evaluate(_RISK_STATE_JS)
         mine = f'path.cw-pref[fill="{COLOURS[x]}"]'
-        status = page.locator(".cw-status").first.inner_text()
+        status = page.locator(".cw-status").first.inner_text() if state not in ("cover", "results") else ""
         key = f"{state}:{x}:{status.splitlines()[0] if status else ''}"
+        if state in ("cover", "results"):
+            return  # for the caller: the screen is to be passed, or the game is over
         if state == "income":
             buy = page.locator("button.cw-buy-ninja")
             if key not in self.done and self.buys(x) and buy.is_visible() and buy.is_enabled():
