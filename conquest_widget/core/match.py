@@ -5,15 +5,28 @@ A game subclasses :class:`Match` and fills in the starred hooks:
 
 - ``_start()`` * set up the state (may draw chance: deals, shuffles)
 - ``to_act()`` * the seats that may act now (a tuple: out-of-turn actors are normal)
-- ``legal_actions(seat)`` *
+- ``_legal_actions(seat)`` * the legal actions of a valid seat (empty when it is not to act)
 - ``_explain(seat, action)`` * why ``action`` is illegal for ``seat``, or None
 - ``_apply(action, seat)`` * change the state (the action is known to be legal)
-- ``view(seat)`` * a JSON-able dict with only what ``seat`` may know (None = public)
+- ``_view(seat)`` * a JSON-able dict with only what ``seat`` may know (None = public)
 - ``outcome()`` * an :class:`~.protocol.Outcome` once the match is over
 
-The base class gives ``apply`` (validate, log, apply), ``explain``, ``events_for``,
-``to_dict``/``from_dict`` (setup + seed + log; loading replays the log, chance outcomes
-included, and checks it reproduces itself), ``snapshot``/``restore`` and ``copy``.
+The base class gives ``apply`` (validate, log, apply), ``explain``, ``legal_actions``,
+``view``, ``events_for``, ``to_dict``/``from_dict`` (setup + seed + log; loading replays the
+log, chance outcomes included, and checks it reproduces itself), ``snapshot``/``restore``
+and ``copy``.
+
+The checks live here, once for every game, so a hook only ever sees well-formed input:
+
+- ``view``, ``legal_actions`` and ``events_for`` take a seat ``0 <= seat < n_seats`` (an
+  ``int``, not a ``bool``) or None (the public); anything else raises
+  :class:`~conquest_widget.errors.NoSuchSeatError` (``view(-1)`` must not be the last
+  seat's private view);
+- ``apply``/``explain`` refuse an action whose class is not the game's, or any of whose
+  fields is not of its declared type (``ActionCodec.check``: a bool is not an int, a float
+  is not an int, tuples element by element) with an
+  :class:`~conquest_widget.errors.IllegalActionError` naming the field, before the game's
+  ``_explain`` sees it; the match is unchanged.
 
 Chance is logged: the log holds ``{"seat": -1, "kind": "roll", "outcome": [...]}``
 entries between the actions that caused them, and a replay reads them back.
@@ -26,7 +39,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from typing import Any, ClassVar, Self
 
-from ..errors import IllegalActionError, SerializationError, WrongGameError
+from ..errors import IllegalActionError, NoSuchSeatError, SerializationError, WrongGameError
 from .chance import Chance
 from .protocol import CHANCE, Action, ActionCodec, Event, Outcome
 
@@ -88,7 +101,7 @@ class Match(ABC):
     def to_act(self) -> tuple[int, ...]: ...
 
     @abstractmethod
-    def legal_actions(self, seat: int) -> list[Action]: ...
+    def _legal_actions(self, seat: int) -> list[Action]: ...
 
     @abstractmethod
     def _explain(self, seat: int, action: Action) -> IllegalActionError | None: ...
@@ -97,7 +110,7 @@ class Match(ABC):
     def _apply(self, action: Action, seat: int) -> None: ...
 
     @abstractmethod
-    def view(self, seat: int | None) -> dict[str, Any]: ...
+    def _view(self, seat: int | None) -> dict[str, Any]: ...
 
     @abstractmethod
     def outcome(self) -> Outcome | None: ...
@@ -111,10 +124,33 @@ class Match(ABC):
     def is_over(self) -> bool:
         return self.outcome() is not None
 
+    def check_seat(self, seat: Any) -> int | None:
+        """``seat`` if it is None (the public) or one of this match's seats; anything else
+        (``n_seats``, ``-1``, ``"0"``, ``True``, ``1.0``) raises NoSuchSeatError."""
+        if seat is None or (type(seat) is int and 0 <= seat < self.n_seats):
+            return seat
+        raise NoSuchSeatError(f"there is no seat {seat!r}: seats are 0-{self.n_seats - 1} (None = the public view)"[:300])
+
+    def legal_actions(self, seat: int | None) -> list[Action]:
+        """The actions ``seat`` may take now: empty when it is not to act (or for None, the
+        public); NoSuchSeatError for anything that is not a seat."""
+        if self.check_seat(seat) is None:
+            return []
+        return self._legal_actions(seat)  # type: ignore[arg-type]
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may know now (None = the public view), as JSON-able data;
+        NoSuchSeatError for anything that is not a seat."""
+        return self._view(self.check_seat(seat))
+
     def explain(self, seat: int, action: Action) -> IllegalActionError | None:
         """Why ``action`` by ``seat`` is illegal now, or None if it is legal."""
         if not isinstance(action, Action) or self.codec.classes.get(action.kind) is not type(action):
-            return IllegalActionError(f"{action!r} is not an action of {self.spec.id}", "not_an_action")
+            return IllegalActionError(f"{action!r} is not an action of {self.spec.id}"[:300], "not_an_action")
+        try:
+            self.codec.check(action)
+        except SerializationError as exc:
+            return IllegalActionError(str(exc), "bad_field")
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.n_seats:
             return IllegalActionError(f"there is no seat {seat!r}", "no_such_seat")
         if self.is_over:
@@ -145,7 +181,9 @@ class Match(ABC):
                                  None if public is None else _detached(dict(public))))
 
     def events_for(self, seat: int | None, since: int = 0) -> list[dict[str, Any]]:
-        """The events from index ``since`` on, as ``seat`` may see them (None = public)."""
+        """The events from index ``since`` on, as ``seat`` may see them (None = public);
+        NoSuchSeatError for anything that is not a seat."""
+        self.check_seat(seat)
         out = []
         for e in self.events[since:]:
             d = e.for_seat(seat)

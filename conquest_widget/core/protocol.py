@@ -15,6 +15,15 @@ registers its action classes in an :class:`ActionCodec`.
     >>> str(Draw(2))
     'draw 2'
 
+The same field check guards actions built in Python (:meth:`ActionCodec.check`, called by
+``Match.apply``): a bool is not an int, a float is not an int, tuples are checked element by
+element:
+
+    >>> codec.check(Draw(True))
+    Traceback (most recent call last):
+    ...
+    conquest_widget.errors.SerializationError: demo: action 'draw' field 'count' must be int, got True
+
 Events say who may see them; the others get the public form (or nothing):
 
     >>> e = Event({"type": "draw", "seat": 0, "card": "7S"}, visible_to=(0,), public={"type": "draw", "seat": 0})
@@ -30,9 +39,11 @@ Outcomes rank the seats, ties allowed (1 = best):
 from __future__ import annotations
 
 import dataclasses
+import math
+import types
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar, Union, get_args, get_origin, get_type_hints
 
 from ..errors import SerializationError
 
@@ -41,6 +52,8 @@ CHANCE = -1
 
 #: JSON-able scalar types allowed in action fields
 _SCALARS = (str, int, float, bool, type(None))
+#: the longest text an action field may carry
+MAX_TEXT = 200
 
 
 @dataclass(frozen=True)
@@ -70,15 +83,20 @@ A = TypeVar("A", bound=type[Action])
 
 class ActionCodec:
     """The action classes of one game, by ``kind``: turns dicts back into actions,
-    checking every field's type (a save is hostile until validated)."""
+    checking every field against its declared type (a save is hostile until validated),
+    and checks actions built in Python the same way (:meth:`check`)."""
 
     def __init__(self, game: str) -> None:
         self.game = game
         self.classes: dict[str, type[Action]] = {}
+        #: the declared type of every field, per kind (annotations resolved once)
+        self.field_types: dict[str, dict[str, Any]] = {}
 
     def register(self, cls: A) -> A:
         if not cls.kind or cls.kind in self.classes:
             raise ValueError(f"action kind {cls.kind!r} of {cls.__name__} is empty or taken")
+        hints = get_type_hints(cls)
+        self.field_types[cls.kind] = {f.name: hints[f.name] for f in dataclasses.fields(cls)}
         self.classes[cls.kind] = cls
         return cls
 
@@ -92,15 +110,24 @@ class ActionCodec:
         names = {f.name: f for f in dataclasses.fields(cls)}
         extra = set(data) - set(names) - {"type"}
         if extra:
-            raise SerializationError(f"{self.game}: action {data['type']!r} has unknown fields {sorted(extra)}")
+            raise SerializationError(f"{self.game}: action {data['type']!r} has unknown fields {sorted(map(str, extra))}"[:300])
+        types_ = self.field_types[cls.kind]
         for name, f in names.items():
             if name not in data:
                 if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
                     raise SerializationError(f"{self.game}: action {data['type']!r} lacks field {name!r}")
                 continue
-            v = data[name]
-            kwargs[name] = _check_field(self.game, data["type"], name, v, f.type)
+            kwargs[name] = _check_field(self.game, cls.kind, name, data[name], types_[name])
         return cls(**kwargs)
+
+    def check(self, action: Action) -> None:
+        """Raise SerializationError naming the first field of ``action`` (an instance of one
+        of this codec's classes) whose value is not of its declared type.  Stricter than
+        :meth:`from_dict` where Python and JSON differ: a tuple field must hold a tuple
+        (not a list), a dict field a dict."""
+        kind = type(action).kind
+        for name, typ in self.field_types[kind].items():
+            _check_field(self.game, kind, name, getattr(action, name), typ, from_json=False)
 
     def parse(self, text: str) -> Action:
         """Parse the text form ``"kind v1 v2"`` (integers and words; tuples as ``1,2,3``)."""
@@ -112,46 +139,98 @@ class ActionCodec:
         if len(parts) - 1 > len(fields):
             raise SerializationError(f"{self.game}: too many values in {text!r}")
         data: dict[str, Any] = {"type": parts[0]}
+        types_ = self.field_types[cls.kind]
         for f, raw in zip(fields, parts[1:]):
-            data[f.name] = _parse_value(raw, f.type)
+            data[f.name] = _parse_value(raw, types_[f.name])
         return self.from_dict(data)
 
 
+def _arms(typ: Any) -> tuple[Any, ...]:
+    """The alternatives of a union type (``int | None`` -> ``(int, NoneType)``), or ``(typ,)``."""
+    return get_args(typ) if get_origin(typ) in (Union, types.UnionType) else (typ,)
+
+
 def _parse_value(raw: str, typ: Any) -> Any:
-    t = str(typ)
-    if t.startswith("tuple"):
-        return [_parse_value(x, t[6:-1].split(",")[0]) for x in raw.split(",") if x]
-    if "int" in t and raw.lstrip("-").isdigit():
+    arms = _arms(typ)
+    for arm in arms:
+        if get_origin(arm) is tuple:
+            inner = get_args(arm)[0] if get_args(arm) else str
+            return [_parse_value(x, inner) for x in raw.split(",") if x]
+    if int in arms and raw.lstrip("-").isdigit():
         return int(raw)
-    if t == "bool":
+    if bool in arms and raw in ("True", "False"):
         return raw == "True"
-    if raw == "None":
+    if raw == "None" and type(None) in arms:
         return None
     return raw
 
 
-def _check_field(game: str, kind: str, name: str, v: Any, typ: Any) -> Any:
-    t = str(typ).replace(" ", "")
-    where = f"{game}: action {kind!r} field {name!r}"
-    if t.startswith("tuple"):
-        if not isinstance(v, (list, tuple)):
-            raise SerializationError(f"{where} must be a list, got {v!r}"[:300])
-        inner = t[6:-1].split(",")[0]
-        return tuple(_check_field(game, kind, name, x, inner) for x in v)
+def _type_name(typ: Any) -> str:
+    """``int``, ``int | None``, ``tuple[int, ...]``: how a declared type reads in a message."""
+    if isinstance(typ, type) and not get_args(typ):
+        return "None" if typ is type(None) else typ.__name__
+    return str(typ).replace("typing.", "").replace("NoneType", "None")
+
+
+class _WrongType(Exception):
+    """A value that does not fit a declared type (turned into a message by _check_field)."""
+
+
+def _checked(v: Any, typ: Any, from_json: bool) -> Any:
+    """``v`` if it is of type ``typ`` (lists become tuples when ``from_json``), else _WrongType.
+    Types: bool, int, float, str (at most MAX_TEXT characters), None, unions of those,
+    ``tuple[X, ...]``, fixed tuples, ``dict[K, V]`` and Any (a JSON scalar)."""
+    origin = get_origin(typ)
+    if origin in (Union, types.UnionType):
+        for arm in get_args(typ):
+            try:
+                return _checked(v, arm, from_json)
+            except _WrongType:
+                continue
+        raise _WrongType
     ok: bool
-    if t in ("int", "int|None"):
-        ok = (isinstance(v, int) and not isinstance(v, bool)) or (v is None and "None" in t)
-    elif t in ("str", "str|None"):
-        ok = isinstance(v, str) or (v is None and "None" in t)
-        if ok and isinstance(v, str) and len(v) > 200:
-            ok = False
-    elif t == "bool":
+    if typ is Any:
+        ok = isinstance(v, _SCALARS) and not (isinstance(v, str) and len(v) > MAX_TEXT) \
+            and not (isinstance(v, float) and not math.isfinite(v))
+    elif typ is None or typ is type(None):
+        ok = v is None
+    elif typ is bool:
         ok = isinstance(v, bool)
+    elif typ is int:
+        ok = isinstance(v, int) and not isinstance(v, bool)
+    elif typ is float:
+        ok = isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+    elif typ is str:
+        ok = isinstance(v, str) and len(v) <= MAX_TEXT
+    elif origin is tuple:
+        if not isinstance(v, (list, tuple) if from_json else tuple):
+            raise _WrongType
+        args = get_args(typ)
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_checked(x, args[0], from_json) for x in v)
+        if len(v) != len(args):
+            raise _WrongType
+        return tuple(_checked(x, a, from_json) for x, a in zip(v, args, strict=True))
+    elif origin in (dict, Mapping):
+        if not isinstance(v, Mapping if from_json else dict):
+            raise _WrongType
+        kt, vt = get_args(typ) or (Any, Any)
+        return {_checked(k, kt, from_json): _checked(x, vt, from_json) for k, x in v.items()}
     else:
-        ok = isinstance(v, _SCALARS)
+        raise TypeError(f"action fields of type {_type_name(typ)} are not supported")
     if not ok:
-        raise SerializationError(f"{where} has the wrong type: {v!r}"[:300])
+        raise _WrongType
     return v
+
+
+def _check_field(game: str, kind: str, name: str, v: Any, typ: Any, *, from_json: bool = True) -> Any:
+    """``v`` checked against the declared type ``typ`` of field ``name`` (a resolved type, as
+    :func:`typing.get_type_hints` gives it); SerializationError names the field, the type
+    and the value.  ``from_json``: a list stands for a tuple (the JSON form)."""
+    try:
+        return _checked(v, typ, from_json)
+    except (_WrongType, RecursionError):
+        raise SerializationError(f"{game}: action {kind!r} field {name!r} must be {_type_name(typ)}, got {v!r}"[:300]) from None
 
 
 @dataclass(frozen=True)

@@ -79,7 +79,7 @@ class TinyRace(Match):
     def to_act(self) -> tuple[int, ...]:
         return () if self.outcome() else (self.state["turn"],)
 
-    def legal_actions(self, seat: int) -> list[Action]:
+    def _legal_actions(self, seat: int) -> list[Action]:
         return [Go()] if seat in self.to_act() else []
 
     def _explain(self, seat: int, action: Action) -> IllegalActionError | None:
@@ -90,7 +90,7 @@ class TinyRace(Match):
         self.state["pos"][seat] += face
         self.state["turn"] = (seat + 1) % len(self.setup.players)
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def _view(self, seat: int | None) -> dict[str, Any]:
         return {"pos": list(self.state["pos"]), "turn": self.state["turn"]}
 
     def outcome(self) -> Outcome | None:

@@ -74,7 +74,7 @@ class ToyMatch(Match):
     def to_act(self):
         return () if self.state["turn"] >= self.n_seats else (self.state["turn"],)
 
-    def legal_actions(self, seat):
+    def _legal_actions(self, seat):
         return [Keep(), Swap()] if seat in self.to_act() else []
 
     def _explain(self, seat, action):
@@ -89,7 +89,7 @@ class ToyMatch(Match):
                       public={"type": "swap", "seat": seat})
         st["turn"] += 1
 
-    def view(self, seat):
+    def _view(self, seat):
         st = self.state
         v = {"viewer": seat, "turn": st["turn"], "swapped": list(st["swapped"]), "deck": len(st["deck"])}
         if seat is not None:

@@ -251,7 +251,7 @@ class CodexMatch(Match):
                                    prices=dict(zip(FACTIONS, price_list, strict=True)), triggers=list(st["triggers"]))
 
     # ------------------------------------------------------------ legal actions
-    def legal_actions(self, seat: int) -> list[Action]:
+    def _legal_actions(self, seat: int) -> list[Action]:
         if seat not in self.to_act():
             return []
         st = self.state
@@ -556,7 +556,7 @@ class CodexMatch(Match):
                    "wealth": [w["wealth"] for w in out.details["wealth"]]})
 
     # ------------------------------------------------------------ view
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def _view(self, seat: int | None) -> dict[str, Any]:
         """The public state (everything is public in the Codex), built field by field."""
         st = self.state
         b: Board = st["board"]

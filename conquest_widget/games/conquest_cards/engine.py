@@ -231,7 +231,7 @@ class ConquestCards(Match):
         reason = "shared_win" if res["decided_by"] == "shared" else f"decided_by_{res['decided_by']}"
         return Outcome(ranks=tuple(res["ranks"]), reason=reason, details=json.loads(json.dumps(res)))
 
-    def legal_actions(self, seat: int) -> list[Action]:
+    def _legal_actions(self, seat: int) -> list[Action]:
         st = self.state
         stage = st["stage"]
         if stage == "over" or seat not in self.to_act():
@@ -442,7 +442,7 @@ class ConquestCards(Match):
         self.emit({"type": "over", "winners": res["winners"], "points": res["points"], "decided_by": res["decided_by"]})
 
     # ------------------------------------------------------------ views
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def _view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may know (None = the public), built by inclusion: own hand and
         selection; hand sizes, deck size, every pile; revealed hands under rule 2 at the end."""
         st = self.state

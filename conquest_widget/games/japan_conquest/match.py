@@ -144,7 +144,7 @@ class JapanMatch(Match):
     def to_act(self) -> tuple[int, ...]:
         return () if self.game.is_over else (self.game.actor,)
 
-    def legal_actions(self, seat: int) -> list[CoreAction]:
+    def _legal_actions(self, seat: int) -> list[CoreAction]:
         if self.game.is_over or seat != self.game.actor:
             return []
         return list(self.game.legal_actions())
@@ -193,7 +193,7 @@ class JapanMatch(Match):
             else:
                 self.emit(ev)
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def _view(self, seat: int | None) -> dict[str, Any]:
         """Everything on the board; totals, banked points and stored prosperity only while
         they are shown (not during the Final Showdown)."""
         g = self.game

@@ -634,7 +634,7 @@ class JapaneseRisk(Match):
             return "income"
         return "turn"
 
-    def legal_actions(self, seat: int) -> list[Action]:
+    def _legal_actions(self, seat: int) -> list[Action]:
         if seat not in self.to_act():
             return []
         s = self.state
@@ -916,7 +916,7 @@ class JapaneseRisk(Match):
         return Outcome.from_scores(list(counts), "round_limit", territories=counts)
 
     # ............................................................ information
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def _view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may know, built from scratch by inclusion (None = the public)."""
         s = self.state
         n = self.n_seats
