@@ -62,6 +62,11 @@ class NoSuchSeatError(ConquestError, IndexError):
         return str(self.args[0]) if self.args else ""
 
 
+class SecretsLockedError(ConquestError, PermissionError):
+    """A seat's secrets asked of something that shows only the public view (the replay
+    of an unfinished game with hidden information)."""
+
+
 class DiceSourceError(ConquestError, ValueError):
     """A dice source that gave something other than die faces (or could not roll)."""
 

@@ -12,8 +12,18 @@ Published traits (nothing else of the match leaves the controller):
 - ``version``: bumped once per published change (views redraw once per change).
 
 CPU seats play through their bots, which get ``match.view(seat)`` only; CPU turns never
-change the viewer.  With two or more humans and hidden information, the viewer changes
-only through the cover screen ("pass to <player>"), during which the public view is shown.
+change the viewer.
+
+**The cover rule** (hot seat with secrets: a game with hidden information and two or more
+human seats at one screen).  Whenever the person at the screen may change or is unknown —
+a new controller (Start, Resume, a loaded slot, a reload, a return from Exit), a hand-over,
+a ninja window or a defence question addressed to another human — ``cover`` names the human
+who must take the screen, ``viewer`` is None and every published trait holds the public
+view only, until :meth:`MatchController.uncover`.  Who is asked depends only on
+``match.to_act()`` (public), never on what anyone holds: a human's only possible answer
+(``spec.extra["auto_play_forced"]``) is played for them only while they are the one at the
+screen, so a question to anyone else always shows their cover.  A new game gets all of
+this by declaring ``hidden_information=True`` in its spec.
 
     >>> from conquest_widget.games.japan_conquest import GameSetup
     >>> from conquest_widget.games.japan_conquest.match import JapanMatch
@@ -33,7 +43,7 @@ from typing import Any
 
 from traitlets import Bool, Dict, HasTraits, Int, List, Unicode
 
-from conquest_widget.core.bots import Bot, bot_rng
+from conquest_widget.core.bots import Bot, decision
 from conquest_widget.core.match import Match
 from conquest_widget.core.protocol import Action
 from conquest_widget.errors import IllegalActionError, SerializationError
@@ -76,11 +86,20 @@ class MatchController(PublishedTraits):
             raise ValueError(f"seats {missing} are neither human nor played by a bot")
         self._bot_seed = bot_seed
         self._task: asyncio.Task | None = None
-        first = next((s for s in match.to_act() if s in self.humans), min(self.humans) if self.humans else None)
-        self.viewer = first
+        self._pending: int | None = None
+        if self.secret_seats:
+            self.viewer = None  # nobody is known to be at the screen: the cover decides
+        else:
+            self.viewer = next((s for s in match.to_act() if s in self.humans), min(self.humans) if self.humans else None)
         if play_cpus:  # else the caller starts them (``start_cpus``) to show them one by one
             self.run_cpus()
+        self._hand_over()
         self._publish()
+
+    @property
+    def secret_seats(self) -> bool:
+        """True when the cover rule applies: hidden information and 2+ humans at one screen."""
+        return bool(self._match.spec.hidden_information) and len(self.humans) > 1
 
     # ------------------------------------------------------------ reading
     @property
@@ -174,11 +193,14 @@ class MatchController(PublishedTraits):
             return False
         forced_kinds = m.spec.extra.get("auto_play_forced", ())
         if forced_kinds:
-            # a human whose only legal action is one of these kinds has nothing to decide: it
-            # is played for them (Japanese Risk's "hold" at a ninja window for a player without
-            # ninjas), so that hot-seat players are not handed the screen to press the only button
+            # the human at the screen whose only legal action is one of these kinds has
+            # nothing to decide: it is played for them (Japanese Risk's "hold" at a ninja
+            # window for a player without ninjas).  Only for that human: a question to
+            # anyone else always goes through their cover, so that whether the cover
+            # appears never tells what they hold.
+            at_screen = self.viewer if not self.cover else None
             for s in seats:
-                if s in self.humans:
+                if s in self.humans and (s == at_screen or not self.secret_seats):
                     legal = m.legal_actions(s)
                     if len(legal) == 1 and legal[0].kind in forced_kinds:
                         m.apply(legal[0], s)
@@ -186,8 +208,7 @@ class MatchController(PublishedTraits):
         if any(s in self.humans for s in seats):
             return False
         seat = seats[0]
-        action = self._bots[seat].choose(m.view(seat), m.legal_actions(seat), bot_rng(self._bot_seed, seat, len(m.log)))
-        m.apply(action, seat)
+        m.apply(self._bots[seat].choose(*decision(m, seat, self._bot_seed)), seat)
         return True
 
     def run_cpus(self) -> int:
@@ -214,24 +235,43 @@ class MatchController(PublishedTraits):
         return n
 
     # ------------------------------------------------------------ hot seat
+    def _next_human(self) -> int | None:
+        """The human who is to act next: the one at the screen if they may act now,
+        else the first human of ``match.to_act()`` (None while only CPUs may act)."""
+        humans = [s for s in self._match.to_act() if s in self.humans]
+        if not humans:
+            return None
+        at_screen = None if self.cover else self.viewer
+        return at_screen if at_screen in humans else humans[0]
+
     def _hand_over(self) -> None:
-        """After a move: if another human is to act, show them (through the cover screen
-        when the game has hidden information and the viewer changes)."""
-        m = self._match
-        nxt = next((s for s in m.to_act() if s in self.humans), None)
-        if nxt is None or nxt == self.viewer:
+        """After every change: show the human who is to act next — through the cover when
+        the cover rule applies and the person at the screen changes; with one human (or
+        no secrets) directly.  While only CPUs may act nothing changes, except that a
+        cover whose player has nothing left to do is taken down (the public view stays)."""
+        nxt = self._next_human()
+        if not self.secret_seats:
+            if nxt is not None:
+                self.viewer = nxt
             return
-        if m.spec.hidden_information and len(self.humans) > 1:
-            self.cover = self._name(nxt)
-            self._pending = nxt
-        else:
-            self.viewer = nxt
+        if nxt is None:
+            if self.cover:
+                self.cover, self._pending = "", None
+            return
+        if self.cover and self._pending == nxt:
+            return
+        if not self.cover and nxt == self.viewer:
+            return
+        self.viewer = None
+        self._pending = nxt
+        self.cover = self._name(nxt)
 
     def uncover(self) -> None:
-        """The next player has the screen: show their view."""
+        """The player named by the cover has the screen: show their view."""
         if self.cover:
             self.viewer = self._pending
             self.cover = ""
+            self._pending = None
             self._publish()
 
     def _name(self, seat: int) -> str:

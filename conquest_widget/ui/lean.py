@@ -81,3 +81,27 @@ def plain(cls: type[W.Widget], **kwargs: object) -> W.Widget:
     if "style" in cls.class_traits() and "style" not in kwargs:
         kwargs["style"] = shared_style(cls)
     return cls(**kwargs)
+
+
+def close_tree(widget: Any) -> None:
+    """Close ``widget`` and every widget reachable from its traits (children, map layers,
+    layouts...), so nothing of a board drawn for one viewer stays alive in the kernel or
+    the page; the shared layouts and styles of :func:`shared_layout` and
+    :func:`shared_style` stay open (other widgets use them)."""
+    shared = {id(w) for w in _SHARED.values()}
+    seen: set[int] = set()
+    stack = [widget]
+    while stack:
+        w = stack.pop()
+        if id(w) in seen or id(w) in shared or not isinstance(w, W.Widget):
+            continue
+        seen.add(id(w))
+        for name in w.keys:
+            value = getattr(w, name, None)
+            if isinstance(value, W.Widget):
+                stack.append(value)
+            elif isinstance(value, (list, tuple)):
+                stack.extend(v for v in value if isinstance(v, W.Widget))
+            elif isinstance(value, dict):
+                stack.extend(v for v in value.values() if isinstance(v, W.Widget))
+        W.Widget.close(w)

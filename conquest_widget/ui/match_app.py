@@ -30,7 +30,7 @@ from conquest_widget.errors import ConquestError
 from conquest_widget.saves import SaveStore
 from conquest_widget.ui.controller import MatchController
 from conquest_widget.ui.game_ui import HUMAN, GameUI, Option, SeatChoice
-from conquest_widget.ui.lean import Layout
+from conquest_widget.ui.lean import Layout, close_tree
 from conquest_widget.ui.sound import (
     GAME_EFFECTS,
     SoundControls,
@@ -65,6 +65,8 @@ class MatchApp(W.VBox):
         self.store = SaveStore(save_dir, engines=self.engines) if save_dir is not None else None
         self.controller: MatchController | None = None
         self.board: Any = None
+        #: the slot the game on screen was loaded from or last saved to (the Save box's default)
+        self._slot: int | None = None
         self._setup: Any = None
         self._seats: list[SeatChoice] = []
         self._log_len = 0
@@ -159,13 +161,7 @@ class MatchApp(W.VBox):
         if s.status != "used":
             return self._t("slot_bad", n=s.slot, error=(s.error or "")[:120]), False
         if s.game != self.ui.game:
-            from conquest_widget.core import registry
-
-            try:
-                title = registry.get(s.game).title[self.lang]
-            except ConquestError:
-                title = str(s.game)
-            return self._t("slot_other", n=s.slot, game=title), False
+            return self._t("slot_other", n=s.slot, game=self._game_title(s.game)), False
         when = (s.saved_at or "")[:16].replace("T", " ")
         return self._t("slot_used", n=s.slot, players=", ".join(s.player_names), when=when), True
 
@@ -291,9 +287,9 @@ class MatchApp(W.VBox):
 
     def load_slot(self, slot: int) -> None:
         """Continue the game saved in ``slot``."""
-        self._load(lambda: self.store.load_slot(slot, game=self.ui.game))
+        self._load(lambda: self.store.load_slot(slot, game=self.ui.game), slot=slot)
 
-    def _load(self, read: Callable[[], Any]) -> None:
+    def _load(self, read: Callable[[], Any], slot: int | None = None) -> None:
         try:
             match = read()
         except ConquestError as exc:
@@ -304,6 +300,7 @@ class MatchApp(W.VBox):
             return
         self._say()
         self._play(match, speed=self._speed())
+        self._slot = slot
 
     def _speed(self) -> str:
         if self.controller is not None:
@@ -314,13 +311,17 @@ class MatchApp(W.VBox):
     # ------------------------------------------------------------ play
     def _play(self, match: Any, *, speed: str) -> None:
         self._leave_match()
+        self._slot = None
         self._setup = match.setup
         self._seats = self.ui.seat_choices(match.setup)
         module = self.spec.bots_module()
         humans = {i for i, s in enumerate(self._seats) if s.human}
         bots = {i: module.BOTS[s.bot]() for i, s in enumerate(self._seats) if not s.human}
+        # the CPUs' random streams are seeded from their seat's view (core.bots.decision)
+        # and this constant: nothing any seat may not know (not the log's length, which
+        # counts other seats' secret actions), so a CPU cannot give a secret away
         self.controller = MatchController(match, humans=humans, bots=bots, play_cpus=False,
-                                          bot_seed=len(match.log), cpu_speed=speed)
+                                          bot_seed=0, cpu_speed=speed)
         self.board = self.ui.board(self.controller, self.lang)
         self._log_len = len(self.controller.events)
         self._recorded = False
@@ -462,27 +463,74 @@ class MatchApp(W.VBox):
         except ConquestError as exc:
             self._say(self._t("error", text=str(exc)), problem=True)
 
+    def _default_slot(self, slots: list[Any]) -> int:
+        """The slot the Save box offers first: the one this game was last saved to or
+        loaded from, else the first empty slot, else the first holding this game, else 1."""
+        if self._slot is not None:
+            return self._slot
+        for wanted in (lambda s: s.status == "empty", lambda s: s.status == "used" and s.game == self.ui.game):
+            found = next((s.slot for s in slots if wanted(s)), None)
+            if found is not None:
+                return found
+        return slots[0].slot
+
     def _ask_slot(self) -> None:
         if self.store is None:
             return
-        options = [(self._slot_label(s)[0], s.slot) for s in self.store.slots()]
-        pick = W.Dropdown(options=options, layout=Layout(width="auto"))
+        slots = self.store.slots()
+        options = [(self._slot_label(s)[0], s.slot) for s in slots]
+        pick = W.Dropdown(options=options, value=self._default_slot(slots), layout=Layout(width="auto"))
         pick.add_class("cw-save-slot")
         self.save_box.children = [
             W.HTML(html_text(self._t("save_to"))), pick,
             _button("cw-save-confirm", lambda: self._save_to(pick.value), description=self._t("save"),
                     button_style="primary"),
-            _button("cw-save-cancel", lambda: setattr(self.save_box, "children", ()), description=self._t("cancel")),
+            _button("cw-save-cancel", self._close_save_box, description=self._t("cancel")),
         ]
 
-    def _save_to(self, slot: int) -> None:
+    def _close_save_box(self) -> None:
+        self.save_box.children = ()
+
+    def _save_to(self, slot: int, *, overwrite: bool = False) -> None:
+        """Save to ``slot``; a slot that holds anything (any game's save, or an unreadable
+        file) is replaced only after the player confirms, with its game named."""
+        if self.controller is None or self.store is None:
+            return
+        if not overwrite:
+            info = self.store.slot_info(slot)
+            if info.status != "empty":
+                self._ask_overwrite(info)
+                return
         try:
-            self.controller.save(self.store, slot)
+            self.controller.save(self.store, slot, overwrite=overwrite)
         except ConquestError as exc:
             self._say(self._t("error", text=str(exc)), problem=True)
             return
+        self._slot = slot
         self.save_box.children = ()
         self._say(self._t("saved", n=slot))
+
+    def _ask_overwrite(self, info: Any) -> None:
+        if info.status == "used":
+            game = self._game_title(info.game)
+            when = (info.saved_at or "")[:16].replace("T", " ")
+            question = self._t("overwrite", n=info.slot, game=game, players=", ".join(info.player_names), when=when)
+        else:
+            question = self._t("overwrite_bad", n=info.slot, error=(info.error or "")[:120])
+        self.save_box.children = [
+            W.HTML(f"<b>{html_text(question)}</b>"),
+            _button("cw-save-overwrite", lambda: self._save_to(info.slot, overwrite=True),
+                    description=self._t("overwrite_yes"), button_style="danger"),
+            _button("cw-save-cancel", self._close_save_box, description=self._t("cancel")),
+        ]
+
+    def _game_title(self, game: str | None) -> str:
+        from conquest_widget.core import registry
+
+        try:
+            return str(registry.get(str(game)).title[self.lang])
+        except ConquestError:
+            return str(game)
 
     def exit(self) -> None:
         """Leave the game (it stays autosaved) for the start screen."""
@@ -494,11 +542,21 @@ class MatchApp(W.VBox):
         self._leave_match()
 
     def _leave_match(self) -> None:
+        """Stop the CPUs, let go of the controller and close every widget of the match's
+        screen (board, cover, log, Save box): none of a seat's secrets stays alive in the
+        kernel or the page after the screen goes away."""
         c = self.controller
         if c is not None:
             c.stop_cpus()
             c.unobserve(self._on_change, names="version")
             c.unobserve(self._on_busy, names="cpu_busy")
+        screen = [w for w in (self.board, getattr(self, "log_view", None), getattr(self, "busy", None),
+                              getattr(self, "cover", None), getattr(self, "save_box", None),
+                              getattr(self, "controls", None)) if w is not None]
+        if screen:
+            self.body.children = ()
+            for w in screen:
+                close_tree(w)
         self.controller = None
         self.board = None
 
@@ -536,8 +594,8 @@ class MatchApp(W.VBox):
 
     # ------------------------------------------------------------ replay
     def replay(self, slot: int | None) -> None:
-        """Open the replay explorer on save ``slot`` (None: this game's autosave), from the
-        first human seat's view (showing everything is the explorer's explicit choice)."""
+        """Open the replay explorer on save ``slot`` (None: this game's autosave), on the
+        public view (see :meth:`_show_replay`)."""
         try:
             match = self.store.load_autosave(self.ui.game) if slot is None else self.store.load_slot(slot, game=self.ui.game)
         except ConquestError as exc:
@@ -554,16 +612,18 @@ class MatchApp(W.VBox):
             self._show_replay(self._engine().from_dict(self.controller.document()))
 
     def _show_replay(self, match: Any) -> None:
+        """The explorer on ``match``, from the public view.  While a game with hidden
+        information is unfinished (whoever is at the screen), the public view is all it
+        offers; every seat's view and "Show everything" open once the game has ended."""
         from conquest_widget.ui.replay import ReplayExplorer
 
-        seats = self.ui.seat_choices(match.setup)
-        viewer = next((i for i, s in enumerate(seats) if s.human), None) if self.spec.hidden_information else None
+        public_only = bool(self.spec.hidden_information) and match.outcome() is None
         speed = self._speed()
         self._leave_match()
         self.screen = "replay"
         self._heading(self._t("replay"))
         self._say()
-        explorer = ReplayExplorer(match, viewer=viewer, lang=self.lang, ui=self.ui,
+        explorer = ReplayExplorer(match, lang=self.lang, ui=self.ui, public_only=public_only,
                                   on_branch=lambda m: self._play(m, speed=speed))
         explorer.add_class("cw-replay")
         self.body.children = [_button("cw-back", self.show_start, description=self._t("back")), explorer]

@@ -21,7 +21,10 @@ Three layers, from the engine up:
 
 Hidden information stays hidden: the explorer opens on the public view (or the seat
 asked for) and its widgets only ever hold what the chosen viewer may see; only "Show
-everything" (``reveal_all=True``) draws every seat's view side by side.
+everything" (``reveal_all=True``) draws every seat's view side by side.  With
+``public_only=True`` (the app's replay of an unfinished game with hidden information,
+whoever is at the screen) the public view is all it offers: no seat, no "Show
+everything" (:class:`~conquest_widget.errors.SecretsLockedError` if asked from Python).
 
     >>> from conquest_widget.core.bots import RandomBot, play_bots
     >>> from conquest_widget.games.codex.engine import CodexMatch
@@ -62,11 +65,13 @@ from conquest_widget.core.protocol import CHANCE, Action, Event
 from conquest_widget.errors import (
     ConquestError,
     NoSuchSeatError,
+    SecretsLockedError,
     SerializationError,
     UnknownGameError,
 )
 from conquest_widget.ui.controller import PublishedTraits
 from conquest_widget.ui.lean import Layout
+from conquest_widget.ui.lean import close_tree as _close_tree
 
 __all__ = ["DEFAULT_EVERY", "NoSuchPositionError", "Replay", "ReplayController", "ReplayExplorer", "game_ui",
            "read_game_file"]
@@ -281,6 +286,7 @@ class Replay:
         self._match = m
         self._pos: int | None = len(actions)
         self._seat_events: dict[int | None, tuple[list[dict[str, Any]], list[int]]] = {}
+        self._public_positions: list[int] | None = None
 
     # ------------------------------------------------------------ positions
     @property
@@ -352,6 +358,33 @@ class Replay:
             lst = _get(m, path)
             if isinstance(lst, list) and len(lst) < len(final):
                 lst[len(lst):] = final[len(lst):]
+
+    def public_positions(self) -> list[int]:
+        """The positions the public can tell apart: 0, then the last position of every run
+        of actions that changed nothing public (no public event, the same public view),
+        and always the last position.  An action that changes something public starts a
+        run; the secret actions after it (placing income on one card or on three) join
+        it, so how many there were is not shown.  Computed once, on demand.
+
+            >>> from conquest_widget.games.codex.engine import CodexMatch
+            >>> from conquest_widget.core.bots import RandomBot, play_bots
+            >>> import random
+            >>> m = CodexMatch(CodexMatch.random_setup(random.Random(1), 2), seed=4)
+            >>> _ = play_bots(m, {0: RandomBot(), 1: RandomBot()}, seed=2, max_actions=20)
+            >>> Replay(m).public_positions() == list(range(21))   # nothing secret in the Codex
+            True
+        """
+        if self._public_positions is None:
+            ends = []
+            before = json.dumps(self.view(0, None), sort_keys=True)
+            for k in range(1, self.length + 1):
+                now = json.dumps(self.view(k, None), sort_keys=True)
+                if self.step_events(k, None) or now != before:
+                    ends.append(k - 1)
+                before = now
+            ends.append(self.length)
+            self._public_positions = ends
+        return list(self._public_positions)
 
     # ------------------------------------------------------------ what a seat sees
     def view(self, k: int, seat: int | None) -> dict[str, Any]:
@@ -515,27 +548,6 @@ class ReplayController(PublishedTraits):
 
 
 # --------------------------------------------------------------------------- the widget
-def _close_tree(widget: Any) -> None:
-    """Close ``widget`` and every widget reachable from its traits (children, map
-    layers, layouts...), so nothing of a board drawn for one viewer stays alive."""
-    seen: set[int] = set()
-    stack = [widget]
-    while stack:
-        w = stack.pop()
-        if id(w) in seen or not isinstance(w, W.Widget):
-            continue
-        seen.add(id(w))
-        for name in w.keys:
-            value = getattr(w, name, None)
-            if isinstance(value, W.Widget):
-                stack.append(value)
-            elif isinstance(value, (list, tuple)):
-                stack.extend(v for v in value if isinstance(v, W.Widget))
-            elif isinstance(value, dict):
-                stack.extend(v for v in value.values() if isinstance(v, W.Widget))
-        W.Widget.close(w)
-
-
 def render_view(view: Mapping[str, Any], title: str = "") -> str:
     """A readable, escaped HTML rendering of a view (for games without a board).
 
@@ -580,7 +592,8 @@ class ReplayExplorer(W.VBox):
 
     ``source``: a :class:`Match`, a save document, a JSON file, or a :class:`Replay`.
     ``viewer``: the seat to open from (None, the default: the public view);
-    ``reveal_all=True`` opens on "Show everything".  ``on_branch(match)`` is called with
+    ``reveal_all=True`` opens on "Show everything"; ``public_only=True`` offers the public
+    view only (the seat chooser has no seats and no "Show everything").  ``on_branch(match)`` is called with
     the new match when "Branch here" is clicked (the shell opens it to play on); without
     it the branches are kept in :attr:`branches`.  ``ui`` overrides the game's
     :class:`~conquest_widget.ui.game_ui.GameUI` (None = look it up; ``False`` = no board,
@@ -589,8 +602,12 @@ class ReplayExplorer(W.VBox):
 
     def __init__(self, source: Any, *, viewer: int | None = None, lang: str = "en", reveal_all: bool = False,
                  index: int | None = None, every: int = DEFAULT_EVERY, engine: type[Match] | None = None,
-                 ui: Any = None, on_branch: Callable[[Match], Any] | None = None, **kwargs: Any) -> None:
+                 ui: Any = None, on_branch: Callable[[Match], Any] | None = None, public_only: bool = False,
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        self.public_only = bool(public_only)
+        if self.public_only and (reveal_all or viewer is not None):
+            raise SecretsLockedError("this replay shows the public view only: no seat's view, no 'Show everything'")
         self.replay = source if isinstance(source, Replay) else Replay(source, every=every, engine=engine)
         self.lang = "ja" if lang == "ja" else "en"
         self.ui = game_ui(self.replay.spec.id) if ui is None else (ui or None)
@@ -599,6 +616,10 @@ class ReplayExplorer(W.VBox):
         self.branches: list[Match] = []
         n = self.replay.length
         start = n if index is None else self.replay._check(index)
+        #: public_only: the positions shown (Replay.public_positions), else None (every one)
+        self._stops = self.replay.public_positions() if self.public_only else None
+        if self._stops is not None:
+            start = self._snap(start)
         self._reveal_all = bool(reveal_all)
         self._viewer = None if self._reveal_all else self.replay._check_seat(viewer)
         self._panes: list[_Pane] = []
@@ -607,14 +628,14 @@ class ReplayExplorer(W.VBox):
 
         self.add_class("cw-replay")
         self.title = W.HTML()
-        self.slider = W.IntSlider(value=start, min=0, max=n, step=1, readout=False, continuous_update=True,
-                                  layout=Layout(width="100%"))
+        self.slider = W.IntSlider(value=self._step_of(start), min=0, max=self._step_of(n), step=1, readout=False,
+                                  continuous_update=True, layout=Layout(width="100%"))
         self.position_label = W.HTML()
         self.buttons = {key: W.Button(description=_t(key, self.lang), layout=Layout(width="auto"))
                         for key in ("first", "prev", "next", "last")}
         self.buttons["first"].on_click(lambda _b: self.go(0))
-        self.buttons["prev"].on_click(lambda _b: self.go(self.index - 1))
-        self.buttons["next"].on_click(lambda _b: self.go(self.index + 1))
+        self.buttons["prev"].on_click(lambda _b: self.go(self._position_of(self._step_of(self.index) - 1)))
+        self.buttons["next"].on_click(lambda _b: self.go(self._position_of(self._step_of(self.index) + 1)))
         self.buttons["last"].on_click(lambda _b: self.go(self.replay.length))
         self.seat_chooser = W.Dropdown(layout=Layout(width="auto"))
         self.moves = W.Select(rows=10, layout=Layout(width="100%"))
@@ -624,7 +645,7 @@ class ReplayExplorer(W.VBox):
         self.message = W.HTML()
         self.message.add_class("cw-message")
         self.boards = W.HBox(layout=Layout(flex_flow="row wrap", align_items="flex-start"))
-        self.slider.observe(lambda ch: self.go(ch["new"]), names="value")
+        self.slider.observe(lambda ch: self.go(self._position_of(ch["new"])), names="value")
         self.moves.observe(self._on_move_pick, names="value")
         nav = W.HBox([*self.buttons.values(), self.position_label, self.seat_chooser, self.branch_button])
         side = W.VBox([self.moves_title, self.moves], layout=Layout(width="320px", min_width="240px"))
@@ -687,9 +708,27 @@ class ReplayExplorer(W.VBox):
         return [p.widget for p in self._panes]
 
     # ------------------------------------------------------------ moving
+    def _step_of(self, k: int) -> int:
+        """The slider's value for position ``k`` (the stop's number when public_only)."""
+        return k if self._stops is None else bisect.bisect_left(self._stops, k)
+
+    def _position_of(self, step: int) -> int:
+        if self._stops is None:
+            return step
+        return self._stops[max(0, min(len(self._stops) - 1, step))]
+
+    def _snap(self, k: int) -> int:
+        """With public_only, the first stop at or after ``k`` (the public cannot tell a
+        position inside a run of secret actions from the run's end)."""
+        assert self._stops is not None
+        return self._stops[min(len(self._stops) - 1, bisect.bisect_left(self._stops, k))]
+
     def go(self, k: int) -> None:
-        """Show position ``k`` (clamped to ``0..length``)."""
+        """Show position ``k`` (clamped to ``0..length``; with ``public_only`` the end of
+        the run of secret actions it falls in)."""
         k = max(0, min(self.replay.length, int(k)))
+        if self._stops is not None:
+            k = self._snap(k)
         if self._moving:
             return
         self._moving = True
@@ -704,6 +743,8 @@ class ReplayExplorer(W.VBox):
     def show_seat(self, viewer: int | None) -> None:
         """Show ``viewer``'s view (None = public): the boards drawn for the previous
         choice are closed, so none of their secrets stay in a widget."""
+        if self.public_only and viewer is not None:
+            raise SecretsLockedError(f"this replay shows the public view only, not seat {viewer}'s")
         self._reveal_all = False
         self._viewer = self.replay._check_seat(viewer)
         self._set_chooser(f"seat:{viewer}" if viewer is not None else "public")
@@ -712,6 +753,8 @@ class ReplayExplorer(W.VBox):
 
     def show_everything(self) -> None:
         """The explicit choice: every seat's view side by side."""
+        if self.public_only:
+            raise SecretsLockedError("this replay shows the public view only: 'Show everything' opens once the game has ended")
         self._reveal_all = True
         self._viewer = None
         self._set_chooser("all")
@@ -755,8 +798,9 @@ class ReplayExplorer(W.VBox):
     def _fill_seat_chooser(self) -> None:
         names = self._names()
         options = [(_t("public", self.lang), "public")]
-        options += [(_t("seat_view", self.lang, name=n), f"seat:{i}") for i, n in enumerate(names)]
-        options.append((_t("everything", self.lang), "all"))
+        if not self.public_only:
+            options += [(_t("seat_view", self.lang, name=n), f"seat:{i}") for i, n in enumerate(names)]
+            options.append((_t("everything", self.lang), "all"))
         self._choosing = True
         try:
             self.seat_chooser.options = options
@@ -839,14 +883,38 @@ class ReplayExplorer(W.VBox):
         actor, _action = self.replay.action(k)
         return f"{k}. " + (names[actor] if 0 <= actor < len(names) else str(actor))
 
+    def _run_text(self, i: int, names: list[str], future: bool) -> str:
+        """The line of the move list for public stop ``i``: the public events of its run
+        of actions (or who moved); after the shown position, only who moves."""
+        assert self._stops is not None
+        if i == 0:
+            return f"0. {_t('start', self.lang)}"
+        lo, hi = self._stops[i - 1] + 1, self._stops[i]
+        actor, _action = self.replay.action(lo)  # the action that changed something public
+        name = names[actor] if 0 <= actor < len(names) else str(actor)
+        if future:
+            return f"{i}. {name}"
+        lines = [str(line) for k in range(lo, hi + 1) for e in self.replay.step_events(k, None)
+                 if self.ui is not None and (line := self.ui.log_line(e, self.lang, names))]
+        return f"{i}. " + " · ".join(lines or [_t("moved", self.lang, name=name)])
+
     def _fill_moves(self) -> None:
         """The moves around the shown position (``MOVES_AROUND`` each side)."""
         names = self._names()
         k, n = self._index, self.replay.length
+        if self._stops is not None:  # public_only: one line per public stop
+            i, last = self._step_of(k), len(self._stops) - 1
+            lo, hi = max(0, i - MOVES_AROUND), min(last, i + MOVES_AROUND)
+            options = [(self._run_text(j, names, future=j > i), self._stops[j]) for j in range(lo, hi + 1)]
+            self._show_moves(options, k)
+            return
         secret_future = self.replay.spec.hidden_information and not self._reveal_all
         lo, hi = max(0, k - MOVES_AROUND), min(n, k + MOVES_AROUND)
         options = [((self._future_text(j, names) if secret_future and j > k else self._move_text(j, names)), j)
                    for j in range(lo, hi + 1)]
+        self._show_moves(options, k)
+
+    def _show_moves(self, options: list[tuple[str, int]], k: int) -> None:
         self._moving = True
         try:
             if list(self.moves.options) != options:
@@ -861,7 +929,7 @@ class ReplayExplorer(W.VBox):
             self.go(change["new"])
 
     def _refresh(self) -> None:
-        k, n = self._index, self.replay.length
+        k, n = self._step_of(self._index), self._step_of(self.replay.length)
         self._moving = True
         try:
             self.slider.value = k
@@ -870,7 +938,7 @@ class ReplayExplorer(W.VBox):
         self._fill_moves()
         game = self.replay.spec.title.get(self.lang, self.replay.spec.id)
         self.title.value = f"<h3>{html.escape(_t('title', self.lang, game=game))}</h3>"
-        over = f" — {_t('over', self.lang)}" if self.replay.outcome(k) is not None else ""
+        over = f" — {_t('over', self.lang)}" if self.replay.outcome(self._index) is not None else ""
         self.position_label.value = html.escape(_t("position", self.lang, k=k, n=n) + over)
         self.buttons["first"].disabled = self.buttons["prev"].disabled = k == 0
         self.buttons["next"].disabled = self.buttons["last"].disabled = k == n

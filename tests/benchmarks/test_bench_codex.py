@@ -18,7 +18,7 @@ from collections import Counter
 
 import pytest
 
-from conquest_widget.core.bots import bot_rng
+from conquest_widget.core.bots import decision
 from conquest_widget.core.stats import format_share, wilson
 from conquest_widget.games.codex.bots import BOTS
 from conquest_widget.games.codex.engine import CodexMatch, CodexSetup
@@ -37,10 +37,10 @@ def play(labels: list[str], seed: int, k: int = 4, timing: dict[str, list[float]
     bots = [BOTS[lab]() for lab in labels]
     while not m.is_over:
         seat = m.to_act()[0]
-        legal = m.legal_actions(seat)
         phase = m.state["phase"]
+        inputs = decision(m, seat, seed)
         t0 = time.thread_time()
-        a = bots[seat].choose(m.view(seat), legal, bot_rng(seed, seat, len(m.log)))
+        a = bots[seat].choose(*inputs)
         if timing is not None and labels[seat] == timed:
             timing.setdefault(phase, []).append(time.thread_time() - t0)
         m.apply(a, seat)

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from conquest_widget.core.bots import bot_rng
+from conquest_widget.core.bots import decision
 from conquest_widget.core.stats import format_share, wilson
 from conquest_widget.games.conquest_cards.bots import BOTS, HardBot
 from conquest_widget.games.conquest_cards.engine import ConquestCards
@@ -67,10 +67,9 @@ def _write(key: str, title: str, rows: list[tuple[str, str]]) -> None:
 def _play(m: ConquestCards, bots: dict, seed: int, timed: set[int] = frozenset()) -> None:
     while m.outcome() is None:
         seat = m.to_act()[0]
-        legal = m.legal_actions(seat)
-        view = m.view(seat)
+        view, legal, rng = decision(m, seat, seed)
         t = time.perf_counter()
-        action = bots[seat].choose(view, legal, bot_rng(seed, seat, len(m.log)))
+        action = bots[seat].choose(view, legal, rng)
         if seat in timed and len(legal) > 1:
             dt = time.perf_counter() - t
             HARD_TIMES.append(dt)
@@ -198,10 +197,9 @@ def test_bench_hard_decision_time() -> None:
             bots = {s: HardBot() if s == 0 else BOTS["normal"]() for s in range(n)}
             while m.outcome() is None:
                 seat = m.to_act()[0]
-                legal = m.legal_actions(seat)
-                view = m.view(seat)
+                view, legal, rng = decision(m, seat, g)
                 t, c = time.perf_counter(), time.process_time()
-                action = bots[seat].choose(view, legal, bot_rng(g, seat, len(m.log)))
+                action = bots[seat].choose(view, legal, rng)
                 if seat == 0 and len(legal) > 1:
                     wall.append(time.perf_counter() - t)
                     cpu.append(time.process_time() - c)

@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from games.japanese_risk.test_odds import monte_carlo
 
-from conquest_widget.core.bots import bot_rng
+from conquest_widget.core.bots import decision
 from conquest_widget.core.stats import format_share, wilson
 from conquest_widget.games.japanese_risk import odds
 from conquest_widget.games.japanese_risk.bots import BOTS
@@ -51,9 +51,9 @@ def _duel(a: str, b: str, games: int, seed0: int, times: dict[str, list[float]] 
         n = 0
         while m.outcome() is None:
             seat = m.to_act()[0]
-            legal = m.legal_actions(seat)
+            inputs = decision(m, seat, seed0 + g)
             t0 = time.perf_counter()
-            action = bots[seat].choose(m.view(seat), legal, bot_rng(seed0 + g, seat, len(m.log)))
+            action = bots[seat].choose(*inputs)
             if times is not None:
                 times.setdefault(labels[seat], []).append(time.perf_counter() - t0)
             m.apply(action, seat)

@@ -21,7 +21,7 @@ import random
 import pytest
 
 from conquest_widget.core import registry
-from conquest_widget.core.bots import RandomBot, bot_rng, play_bots
+from conquest_widget.core.bots import RandomBot, decision, play_bots
 from conquest_widget.core.match import Match
 from conquest_widget.core.protocol import CHANCE, Outcome
 from conquest_widget.errors import (
@@ -233,8 +233,8 @@ def test_hidden_pairs_give_identical_views_events_and_bot_choices(hidden_spec) -
             for label, factory in bots_module.BOTS.items():
                 if label.startswith("cheat"):
                     continue
-                a1 = factory().choose(m.view(seat), m.legal_actions(seat), bot_rng(3, seat, len(m.log)))
-                a2 = factory().choose(v.view(seat), v.legal_actions(seat), bot_rng(3, seat, len(v.log)))
+                a1 = factory().choose(*decision(m, seat, 3))
+                a2 = factory().choose(*decision(v, seat, 3))
                 assert a1 == a2, f"bot {label!r} chose differently on two states {seat} cannot tell apart"
         if json.dumps(m.to_dict(), sort_keys=True) != json.dumps(v.to_dict(), sort_keys=True):
             differ += 1

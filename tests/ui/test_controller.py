@@ -56,10 +56,14 @@ def test_cpu_turns_never_change_the_viewer_and_bots_get_views() -> None:
 def test_hot_seat_cover_screen_between_humans_hides_the_previous_viewer() -> None:
     m = ToyMatch(ToySetup((Seat("Ann"), Seat("Bo"))), seed=5)
     c = MatchController(m, humans={0, 1})
-    ann_card = c.view["my_card"]
+    # nobody is known to be at the screen when a hot-seat game opens: Ann's cover first
+    assert c.cover == "Ann" and c.viewer is None
+    assert "my_card" not in c.view and c.legal == [] and all("card" not in e for e in c.events)
+    c.uncover()
+    assert c.viewer == 0 and c.view["my_card"] == m.state["hands"][0]
     c.act(Swap())
     ann_card = m.state["hands"][0]
-    assert c.cover == "Bo" and c.viewer == 0
+    assert c.cover == "Bo" and c.viewer is None
     # while covered, the published state is the public view: no card of Ann's
     assert "my_card" not in c.view and c.legal == []
     assert all("card" not in e for e in c.events)
@@ -71,26 +75,155 @@ def test_hot_seat_cover_screen_between_humans_hides_the_previous_viewer() -> Non
     assert ann_card not in [e.get("card") for e in c.events if e.get("seat") == 0]
 
 
-def test_hot_seat_risk_hands_the_screen_over_only_for_real_decisions() -> None:
-    """Japanese Risk asks every seat at every ninja window; a human without ninjas can only
-    hold, so the controller plays that for them instead of showing a cover screen for it."""
-    import random
+def test_a_new_controller_on_a_hot_seat_game_opens_behind_a_cover() -> None:
+    """Resume, a loaded slot, a reload, a return from Exit: each makes a new controller,
+    and it shows the cover of the human to act before any seat's view."""
+    m = ToyMatch(ToySetup((Seat("Ann"), Seat("Bo"), Seat("Cy"))), seed=5)
+    m.apply(Keep(), 0)
+    c = MatchController(ToyMatch.from_dict(m.to_dict()), humans={0, 1, 2})
+    assert (c.cover, c.viewer, c.legal) == ("Bo", None, [])
+    assert "my_card" not in c.view
+    # one human and CPUs: the person at the screen is known, no cover
+    c1 = MatchController(ToyMatch.from_dict(m.to_dict()), humans={1})
+    assert c1.cover == "" and c1.viewer == 1 and "my_card" in c1.view
 
+
+def _risk(humans: int = 2, cpus: int = 0, seed: int = 3):
     from conquest_widget.games.japanese_risk.engine import JapaneseRisk, RiskSetup
 
-    m = JapaneseRisk(RiskSetup.from_dict({"players": ["Ann", "Ben"], "round_limit": 2}), seed=3)
-    c = MatchController(m, humans={0, 1})
-    rng = random.Random(3)
-    covers = 0
-    for _ in range(3000):
-        if c.is_over:
+    names = ["Ann", "Ben", "Cho", "Dai", "Eri"][: humans + cpus]
+    return JapaneseRisk(RiskSetup.from_dict({"players": names, "round_limit": 2}), seed=seed)
+
+
+def test_hot_seat_risk_never_stalls_and_asks_every_human_away_from_the_screen() -> None:
+    """Played to the end at one screen by 2 and 3 humans (and a CPU): at every moment the
+    screen shows a cover, or the viewer may act, or the game is over (the stall of issue
+    27: "Ben's turn · You are Ann · Waiting for Ben" with nothing to press, is none of
+    these).  Every ninja window question to a human away from the screen goes through
+    their cover, holding ninjas or not; only the one at the screen gets a lone Hold
+    played for them."""
+    import random
+
+    for humans, cpus in ((2, 0), (3, 0), (2, 1)):
+        m = _risk(humans, cpus)
+        c = MatchController(m, humans=set(range(humans)))
+        rng = random.Random(humans * 10 + cpus)
+        lone_holds = 0
+        for _ in range(5000):
+            if c.is_over:
+                break
+            if c.cover:
+                c.uncover()
+                continue
+            assert c.viewer is not None and c.legal, f"stalled: {m.to_act()} to act, viewer {c.viewer}"
+            assert c.viewer in m.to_act()
+            lone_holds += c.legal == [{"type": "hold"}]
+            hold = [a for a in c.legal if a["type"] == "hold"]
+            c.act(hold[0] if hold and rng.random() < 0.8 else rng.choice(c.legal))
+        assert c.is_over, (humans, cpus)
+        # humans without ninjas were asked through their cover: they saw a lone Hold
+        assert lone_holds > 0
+
+
+def test_hot_seat_risk_never_stalls_when_cpus_play_in_the_background(monkeypatch) -> None:
+    """The same at CPU speed "fast" in a running event loop (the app's path: CPU actions
+    and a lone Hold of the human at the screen are played by a background task, and the
+    hand-over is decided after it).  The delay is set to 0 to keep the test short; the
+    order of play is the one a player gets."""
+    import asyncio
+    import random
+
+    from conquest_widget.ui import controller as controller_module
+
+    monkeypatch.setitem(controller_module.CPU_DELAYS, "fast", 0.0)
+
+    async def play(humans: int, cpus: int) -> None:
+        m = _risk(humans, cpus, seed=11)
+        c = MatchController(m, humans=set(range(humans)), play_cpus=False, cpu_speed="fast")
+        c.start_cpus()
+        rng = random.Random(5)
+        for _ in range(5000):
+            while c._task is not None and not c._task.done():
+                await asyncio.sleep(0)
+            if c.is_over:
+                break
+            if c.cover:
+                c.uncover()
+                continue
+            assert c.viewer is not None and c.legal, f"stalled: {m.to_act()} to act, viewer {c.viewer}"
+            hold = [a for a in c.legal if a["type"] == "hold"]
+            c.act(hold[0] if hold and rng.random() < 0.8 else rng.choice(c.legal))
+        assert c.is_over
+
+    for humans, cpus in ((2, 0), (3, 0), (2, 1)):
+        asyncio.run(play(humans, cpus))
+
+
+def _knows(c: MatchController, seat: int) -> str:
+    m = c._match
+    return json.dumps([m.view(seat), m.events_for(seat)], sort_keys=True)
+
+
+def _walk_twins(a: MatchController, b: MatchController, at_screen: int, rng_seed: int,
+                steps: int) -> tuple[list[str], list[str]]:
+    """Drive twins ``a`` and ``b`` by the same seeded random choices among the viewer's
+    legal actions; record the published traits of each while ``at_screen`` is the human at
+    the screen and knows the same in both (a battle that reveals an owner may tell them
+    apart: then it stops); stop at the first cover for anyone else (their own view
+    differs between twins by design)."""
+    import random
+
+    rng = random.Random(rng_seed)
+    seen: tuple[list[str], list[str]] = ([], [])
+    for _ in range(steps):
+        if a.is_over or _knows(a, at_screen) != _knows(b, at_screen):
             break
-        if c.cover:
-            covers += 1
-            c.uncover()
+        seen[0].append(_published(a))
+        seen[1].append(_published(b))
+        if a.cover or b.cover:
+            if a._pending != at_screen or b._pending != at_screen:
+                break
+            a.uncover()
+            b.uncover()
             continue
-        assert c.legal and c.legal != [{"type": "hold"}], c.legal  # never a screen for the only button
-        hold = [a for a in c.legal if a["type"] == "hold"]
-        c.act(hold[0] if hold and rng.random() < 0.8 else rng.choice(c.legal))
-    assert c.is_over
-    assert covers < 40, covers
+        if a.legal != b.legal:
+            break  # recorded above: the assertion shows the difference
+        action = rng.choice(a.legal)
+        a.act(action)
+        b.act(action)
+    return seen
+
+
+def test_twin_risk_matches_publish_the_same_until_another_seat_takes_the_screen() -> None:
+    """Pairs: a Risk match and its hidden variant for the human at the screen (the other
+    seats' ninjas, card armies and territories differ) are driven by the same choices;
+    every published trait is identical until another human's cover — and that cover
+    comes in both twins, whether that human holds ninjas or not (the ninja window's
+    question is put to every human away from the screen)."""
+    import random
+
+    from conquest_widget.games.japanese_risk.engine import JapaneseRisk
+
+    rng = random.Random(27)
+    compared = windows = 0
+    for trial in range(40):
+        cpu = trial % 3 == 0
+        m = _risk(2 + trial % 2, int(cpu), seed=100 + trial)
+        for _ in range(rng.randrange(0, 60)):
+            if m.is_over:
+                break
+            seat = m.to_act()[0]
+            m.apply(rng.choice(m.legal_actions(seat)), seat)
+        humans = set(range(m.n_seats - int(cpu)))
+        if m.is_over or m.to_act()[0] not in humans:
+            continue
+        at_screen = m.to_act()[0]
+        twin = m.hidden_variant(at_screen, random.Random(trial))
+        a = MatchController(JapaneseRisk.from_dict(m.to_dict()), humans=humans)
+        b = MatchController(JapaneseRisk.from_dict(twin.to_dict()), humans=humans)
+        wa, wb = _walk_twins(a, b, at_screen, trial, 400)
+        assert wa == wb, f"trial {trial}: the twins' screens differ while seat {at_screen} is at the screen"
+        compared += len(wa)
+        windows += a.cover != "" and '"window": {' in wa[-1]
+    assert compared > 100
+    assert windows > 3, "too few walks ended at a ninja window's cover to prove it"

@@ -13,6 +13,7 @@ import pytest
 from ipywidgets.widgets.widget import _instances as WIDGETS
 
 from conquest_widget.core.safe_text import html_text
+from conquest_widget.errors import SecretsLockedError
 from conquest_widget.saves import SaveStore
 from conquest_widget.ui.game_ui import HUMAN, GameUI, Option, SeatChoice
 from conquest_widget.ui.match_app import MatchApp
@@ -173,6 +174,10 @@ def test_hot_seat_cover_screen_and_no_other_secret_in_any_widget(tmp_path) -> No
     setup_game(app, [HUMAN, HUMAN], seed=11)
     match = app.controller._match  # the test reads the truth; the widgets must not
     cards = list(match.state["hands"])
+    # right after Start nobody is known to be at the screen: Ann's cover, no card anywhere
+    assert app.controller.cover == "Ann" and app.cover.layout.display is None
+    assert not any(f"card {c}" in widget_states() for c in cards)
+    click(app, "I am Ann: show my view")
     assert app.controller.viewer == 0 and f"card {cards[0]}" in app.board.card.value
     click(app, "keep")
     assert app.controller.cover == "Ben"
@@ -183,6 +188,60 @@ def test_hot_seat_cover_screen_and_no_other_secret_in_any_widget(tmp_path) -> No
     states = widget_states()
     assert f"card {cards[1]}" in states
     assert f"card {cards[0]}" not in states and f": {cards[0]}" not in states
+
+
+def test_save_and_exit_under_the_cover_then_resume_behind_a_cover(tmp_path) -> None:
+    """Save and Exit work while the cover is up and uncover nothing; Resume (as after Exit
+    or a reload) opens behind the cover of the human to act."""
+    app = ToyApp(save_dir=tmp_path)
+    setup_game(app, [HUMAN, HUMAN, HUMAN], seed=11)
+    cards = list(app.controller._match.state["hands"])
+    click(app, "I am Ann: show my view")
+    click(app, "keep")
+    assert app.controller.cover == "Ben"
+    click(app, "Save")
+    next(w for w in app.save_box.children if "cw-save-confirm" in w._dom_classes).click()
+    assert "Saved to slot" in app.message.value and app.controller.cover == "Ben"
+    assert not any(f"card {c}" in widget_states() for c in cards)
+    click(app, "Exit")
+    click(app, "Resume")
+    assert app.controller.cover == "Ben" and app.controller.viewer is None
+    assert not any(f"card {c}" in widget_states() for c in cards)
+    fresh = ToyApp(save_dir=tmp_path)  # a reload: a new app on the same save folder
+    click(fresh, "Resume")
+    assert fresh.controller.cover == "Ben"
+    assert not any(f"card {c}" in widget_states() for c in cards)
+
+
+def test_saving_over_an_occupied_slot_asks_first_naming_its_game(tmp_path) -> None:
+    from conquest_widget.games.japan_conquest import Game, GameSetup
+
+    store = SaveStore(tmp_path)
+    store.save_slot(1, Game(GameSetup.quick(["Tokyo", "Osaka"], seed=1)))
+    app = ToyApp(save_dir=tmp_path)
+    setup_game(app, [HUMAN, "greedy"], seed=5)
+    click(app, "Save")
+    pick = next(w for w in app.save_box.children if isinstance(w, W.Dropdown))
+    assert pick.value == 2, "the Save box offers a free slot first, not another game's"
+    pick.value = 1
+    next(w for w in app.save_box.children if "cw-save-confirm" in w._dom_classes).click()
+    question = " ".join(w.value for w in app.save_box.children if isinstance(w, W.HTML))
+    assert "Slot 1 holds Japan Conquest" in question and "Overwrite it?" in question
+    assert store.slot_info(1).game == "japan_conquest"  # nothing replaced yet
+    next(w for w in app.save_box.children if "cw-save-cancel" in w._dom_classes).click()
+    assert store.slot_info(1).game == "japan_conquest"
+    click(app, "Save")
+    pick = next(w for w in app.save_box.children if isinstance(w, W.Dropdown))
+    pick.value = 1
+    next(w for w in app.save_box.children if "cw-save-confirm" in w._dom_classes).click()
+    next(w for w in app.save_box.children if "cw-save-overwrite" in w._dom_classes).click()
+    assert app.store.slot_info(1).game == "toy" and "Saved to slot 1" in app.message.value
+    # the next Save offers the game's own slot, and asks again before replacing it
+    click(app, "Save")
+    pick = next(w for w in app.save_box.children if isinstance(w, W.Dropdown))
+    assert pick.value == 1
+    next(w for w in app.save_box.children if "cw-save-confirm" in w._dom_classes).click()
+    assert any("cw-save-overwrite" in w._dom_classes for w in app.save_box.children)
 
 
 def test_a_slot_of_another_game_is_listed_but_not_loadable(tmp_path) -> None:
@@ -266,6 +325,8 @@ def test_cpus_play_one_by_one_in_the_background_inside_an_event_loop(tmp_path) -
 def test_replay_a_slot_and_branch_from_it_then_replay_a_finished_game(tmp_path) -> None:
     app = ToyApp(save_dir=tmp_path)
     setup_game(app, [HUMAN, HUMAN], seed=11)
+    app_cards = list(app.controller._match.state["hands"])
+    click(app, "I am Ann: show my view")
     click(app, "keep")
     click(app, "I am Ben: show my view")
     app.controller.save(app.store, 1)
@@ -275,10 +336,18 @@ def test_replay_a_slot_and_branch_from_it_then_replay_a_finished_game(tmp_path) 
     replay_buttons[0].click()
     assert app.screen == "replay"
     explorer = next(w for w in app.body.children if "cw-replay" in w._dom_classes)
-    assert explorer.replay.length == 1 and explorer._viewer == 0  # from the first human's seat
+    # an unfinished game with secrets: the public view only, whoever is at the screen
+    assert explorer.replay.length == 1 and explorer.viewer is None and explorer.public_only
+    assert [v for _label, v in explorer.seat_chooser.options] == ["public"]
+    with pytest.raises(SecretsLockedError):
+        explorer.show_everything()
+    with pytest.raises(SecretsLockedError):
+        explorer.show_seat(0)
+    assert not any(f"card {c}" in widget_states() for c in app_cards)
     explorer.go(0)
     click(app, "Branch here")
     assert app.screen == "play" and app.controller.view["turn"] == 0  # playing on from the start
+    click(app, "I am Ann: show my view")
     click(app, "keep")
     click(app, "I am Ben: show my view")
     click(app, "swap")
@@ -286,3 +355,6 @@ def test_replay_a_slot_and_branch_from_it_then_replay_a_finished_game(tmp_path) 
     click(app, "Replay")
     explorer = next(w for w in app.body.children if "cw-replay" in w._dom_classes)
     assert explorer.replay.length == 2
+    # the game has ended: every seat's view and "Show everything" are offered
+    assert not explorer.public_only and "all" in [v for _label, v in explorer.seat_chooser.options]
+    explorer.show_everything()

@@ -454,3 +454,50 @@ def test_explorers_of_two_matches_a_seat_cannot_tell_apart_hold_the_same_widget_
         seen_differ += a != b
     assert differ >= 3 and pairs >= 6
     assert seen_differ >= 1, "showing everything never showed a difference: the scan proves nothing"
+
+
+def _risk_income(split: bool) -> Match:
+    """A 2-player Japanese Risk match in its first income phase: seat 0 puts all its
+    income on one card; seat 1 on one card, or (``split``) on two cards in two actions.
+    The two matches have the same public history; only how seat 1 placed differs."""
+    from conquest_widget.games.japanese_risk.engine import JapaneseRisk, Place, RiskSetup
+
+    m = JapaneseRisk(RiskSetup(players=("Ann", "Ben")), seed=5)
+    for seat in (0, 1):
+        mine = [c for c in range(1, 48) if m.state["owner"][c] == seat]
+        left = m.state["income_left"][seat]
+        if seat == 1 and split:
+            m.apply(Place(mine[0], 1), seat)
+            m.apply(Place(mine[1], left - 1), seat)
+        else:
+            m.apply(Place(mine[0], left), seat)
+    assert not m.is_over
+    return m
+
+
+def test_a_public_only_replay_does_not_show_how_many_secret_actions_were_taken() -> None:
+    """The app's replay of an unfinished game with secrets: its positions are the public
+    stops (a run of secret actions is one step), so a match where Ben placed his income
+    in one action and one where he placed it in two look the same in every widget of the
+    explorer, at every stop; without public_only the step count gives it away."""
+    one, two = _risk_income(False), _risk_income(True)
+    assert len(Replay(two).public_positions()) == len(Replay(one).public_positions())
+    assert Replay(two).length == Replay(one).length + 1
+    stops = range(len(Replay(one).public_positions()))
+
+    def states(m: Match) -> list[str]:
+        before = set(WIDGETS)
+        ex = ReplayExplorer(m, public_only=True)
+        out = []
+        for step in stops:
+            ex.slider.value = step
+            out.append(numbered_ids(live_states(before)))
+        for key in ("first", "next", "last", "prev"):
+            ex.buttons[key].click()
+            out.append(numbered_ids(live_states(before)))
+        ex.close()
+        return out
+
+    assert states(one) == states(two)
+    full = [ReplayExplorer(m).slider.max for m in (one, two)]
+    assert full[0] != full[1], "without public_only the number of positions tells"

@@ -523,7 +523,13 @@ class JapaneseRisk(Match):
     def _battle_waits(self) -> bool:
         b = self.state["battle"]
         q = b["defender"]
-        return q != NEUTRAL and not b["asked"] and self.state["card"][b["target"]] > 0 and self._attackers() > 0
+        t = b["target"]
+        # a player defender is asked before every round whatever the card holds (Commit(0)
+        # when nothing is there), so that whether the question comes tells nobody about the
+        # card; only with no army on the board nor on the card is there nothing to ask
+        # (the territory is lost: that the card was empty is shown by the loss itself)
+        return (q != NEUTRAL and not b["asked"] and self._attackers() > 0
+                and (self.state["card"][t] > 0 or self.state["board"][t] > 0))
 
     def _attackers(self) -> int:
         b = self.state["battle"]
@@ -541,6 +547,7 @@ class JapaneseRisk(Match):
             dice = self.chance.roll(s["board"][t], kind="sea_defence")
             hits = sum(1 for d in dice if d <= 4)
             self.emit({"type": "preroll", "territory": t, "dice": list(dice), "hits": hits})
+            b["asked"] = False  # the defender may answer the pre-roll before the first round
             for _ in range(hits):
                 if b["sea_ninjas"]:
                     owner_ = b["sea_ninjas"].pop()

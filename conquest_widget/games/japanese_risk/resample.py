@@ -109,9 +109,10 @@ def resample_hidden(view: Mapping[str, Any], rng: random.Random) -> dict[str, An
     reserve[seat] = me["reserve"]
     bought[seat] = me["ninjas_bought"]
     income_left[seat] = me["income_left"]
-    wait_target = None
-    if battle_v is not None and battle_v["defender"] != "neutral" and battle_v["defender"] in to_act:
-        wait_target = battle_v["target"]
+    # a player defender is asked before every round whatever its card holds: the question
+    # implies card armies only when no army stands on the board (else nothing would be asked)
+    asking = battle_v is not None and battle_v["defender"] != "neutral" and battle_v["defender"] in to_act
+    wait_target = battle_v["target"] if asking and board[battle_v["target"]] == 0 else None
     for p in others:
         pool = view["players"][p]["hidden_pool"]
         if phase == "income" and p in to_act and view.get("battle") is None and view.get("window") is None:
@@ -151,7 +152,7 @@ def resample_hidden(view: Mapping[str, Any], rng: random.Random) -> dict[str, An
                   "ninjas": battle_owners, "sea_armies": sea_armies,
                   "sea_ninjas": battle_owners[:sea - sea_armies],
                   "defender": NEUTRAL if battle_v["defender"] == "neutral" else battle_v["defender"],
-                  "asked": wait_target is None, "rounds": battle_v["rounds"], "preroll": battle_v["preroll"]}
+                  "asked": not asking, "rounds": battle_v["rounds"], "preroll": battle_v["preroll"]}
     window = None
     wv = view.get("window")
     if wv is not None:

@@ -17,7 +17,9 @@ SPEC = GameSpec(
     widget="conquest_widget.games.japanese_risk.widget:App",
     seed_document="002_968c30bb395a3f41.txt",
     icon="🏯",
-    # the engine asks every seat at every ninja window (so the question tells nobody who
-    # holds ninjas); a human without ninjas can only hold: the controller plays it for them
-    extra={"auto_play_forced": ("hold",)},
+    # the engine asks every seat at every ninja window and a player defender before every
+    # battle round (so a question tells nobody who holds ninjas or card armies); the human
+    # at the screen whose only answer is "hold" or "commit 0" gets it played for them (a
+    # human away from the screen is always asked, behind their cover: ui/controller.py)
+    extra={"auto_play_forced": ("hold", "commit")},
 )

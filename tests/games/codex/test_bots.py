@@ -48,7 +48,7 @@ def test_bots_greedy_placement_takes_the_conquest() -> None:
     m.edit_pieces("ember", [(1, 3, 1), (1, 3, 2)])
     m.apply(Roll(), 0)
     for label in ("normal", "hard"):
-        a = BOTS[label]().choose(m.view(0), m.legal_actions(0), bot_rng(1, 0, 0))
+        a = BOTS[label]().choose(m.view(0), m.legal_actions(0), bot_rng(1, 0, m.view(0), 0))
         assert a == Place(1, 2, 1, "ember"), label     # ember 3 conquers tide 2 (seat 1 holds tide)
 
 

@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from conquest_widget.core.bots import bot_rng, play_bots
+from conquest_widget.core.bots import decision, play_bots
 from conquest_widget.games.conquest_cards.bots import (
     BOTS,
     DEFAULT_BOT,
@@ -71,7 +71,7 @@ def test_bots_see_only_the_view_and_do_not_change_it() -> None:
         view, legal = m.view(seat), m.legal_actions(seat)
         before = copy.deepcopy(view)
         for label, factory in BOTS.items():
-            a = factory().choose(view, legal, bot_rng(1, seat, len(m.log)))
+            a = factory().choose(*decision(m, seat, 1))
             assert a in legal and view == before, label
         m.apply(legal[rng.randrange(len(legal))], seat)
 
@@ -84,7 +84,7 @@ def test_a_bot_turn_always_ends() -> None:
         turn_start, turns = 0, 0
         while m.outcome() is None and turns < 12:
             seat = m.to_act()[0]
-            a = BOTS[label]().choose(m.view(seat), m.legal_actions(seat), bot_rng(2, seat, len(m.log)))
+            a = BOTS[label]().choose(*decision(m, seat, 2))
             hand = len(m.state["hands"][seat])
             m.apply(a, seat)
             steps += 1
@@ -110,7 +110,7 @@ def test_hard_decides_in_under_half_a_second_median() -> None:
         seat = m.to_act()[0]
         legal = m.legal_actions(seat)
         t = time.perf_counter()
-        a = bots[seat].choose(m.view(seat), legal, bot_rng(0, seat, len(m.log)))
+        a = bots[seat].choose(*decision(m, seat, 0))
         if seat == 0 and len(legal) > 1:
             times.append(time.perf_counter() - t)
         m.apply(a, seat)

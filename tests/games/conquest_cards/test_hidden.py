@@ -7,7 +7,7 @@ import json
 import random
 import re
 
-from conquest_widget.core.bots import bot_rng
+from conquest_widget.core.bots import decision
 from conquest_widget.games.conquest_cards.bots import BOTS
 
 from .util import play_random, random_match
@@ -53,9 +53,7 @@ def test_no_leak_pairs_over_1000_random_states() -> None:
         if seat in m.to_act():
             assert m.legal_actions(seat) == v.legal_actions(seat)
             for label in ("easy", "normal"):
-                r1, r2 = bot_rng(1, seat, len(m.log)), bot_rng(1, seat, len(v.log))
-                assert BOTS[label]().choose(m.view(seat), m.legal_actions(seat), r1) == \
-                    BOTS[label]().choose(v.view(seat), v.legal_actions(seat), r2)
+                assert BOTS[label]().choose(*decision(m, seat, 1)) == BOTS[label]().choose(*decision(v, seat, 1))
         differ += m.state != v.state
     assert differ >= n // 2, f"only {differ} of {n} variants differ"
 
@@ -90,9 +88,8 @@ def test_hard_bot_chooses_the_same_on_indistinguishable_states() -> None:
     for m, v, seat in _pairs(200, 99):
         if seat not in m.to_act() or len(m.legal_actions(seat)) < 3 or m.state["stage"] != "play":
             continue
-        r1, r2 = bot_rng(5, seat, len(m.log)), bot_rng(5, seat, len(v.log))
         bot = BOTS["hard"]
-        assert bot().choose(m.view(seat), m.legal_actions(seat), r1) == bot().choose(v.view(seat), v.legal_actions(seat), r2)
+        assert bot().choose(*decision(m, seat, 5)) == bot().choose(*decision(v, seat, 5))
         tried += 1
         if tried >= 12:
             break

@@ -445,7 +445,7 @@ def test_deck_cards_count() -> None:
 def test_an_emitted_event_is_not_changed_by_later_play() -> None:
     """The reveal event (optional rule 2) lists the cards to place; placing them afterwards
     must not rewrite the event already emitted (events are history)."""
-    from conquest_widget.core.bots import RandomBot, bot_rng
+    from conquest_widget.core.bots import RandomBot, decision
     from conquest_widget.games.conquest_cards.engine import ConquestCards
     from conquest_widget.games.conquest_cards.setup import CardsSetup
 
@@ -456,7 +456,7 @@ def test_an_emitted_event_is_not_changed_by_later_play() -> None:
             if snapshot is None and any(e.data.get("type") == "reveal" for e in m.events):
                 snapshot = json.dumps([e.data for e in m.events], sort_keys=True)
             seat = m.to_act()[0]
-            m.apply(RandomBot().choose(m.view(seat), m.legal_actions(seat), bot_rng(seed, seat, len(m.log))), seat)
+            m.apply(RandomBot().choose(*decision(m, seat, seed)), seat)
         if snapshot is not None:
             n = len(json.loads(snapshot))
             assert json.dumps([e.data for e in m.events[:n]], sort_keys=True) == snapshot

@@ -163,6 +163,8 @@ def test_full_game_human_vs_cpu_by_clicks(options):
 def test_joker_is_played_by_clicking_it_then_an_opponents_face_card():
     m = pos_match([["JK", "7S"], ["2H"]], stage="play", jokers=True)
     c = MatchController(m, humans={0, 1})
+    assert c.cover and not c.view.get("hand")  # hot seat: the first player's cover first
+    c.uncover()
     board = CardsBoard(c, "en")
     joker = next(b for b in board.hand_buttons if card_of(b) == JOKER)
     opp = board.panels[1].faces["Q"]
@@ -267,6 +269,7 @@ def test_secrecy_scan_can_fail():
     """The scan finds a card of the other hand as soon as any widget holds one."""
     m = ConquestCards(CardsSetup.quick(2), seed=21)
     c = MatchController(m, humans={0, 1})
+    c.uncover()
     CardsBoard(c, "en")
     assert not cards_in_states() - seen_by(m, c.viewer)
     secret = m.state["hands"][1 - c.viewer][0]

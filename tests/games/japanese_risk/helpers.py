@@ -7,6 +7,7 @@ import random
 from conquest_widget.games.japanese_risk.engine import (
     CODES,
     NEUTRAL,
+    Commit,
     Hold,
     JapaneseRisk,
     Place,
@@ -39,6 +40,22 @@ def place_all(m: JapaneseRisk, where: dict[int, int] | None = None) -> None:
 def hold_windows(m: JapaneseRisk) -> None:
     while m.state["window"] is not None and m.to_act():
         m.apply(Hold(), m.to_act()[0])
+
+
+def defend(m: JapaneseRisk, bring: int = 0) -> JapaneseRisk:
+    """Answer every defence question of the battle under way until it ends (or stops asking).
+
+    A player defender is asked before every round whatever its card holds (issue 27); each
+    time it brings ``bring`` card armies, as many as the card holds if fewer, and at least
+    one when no army stands on the board (the smallest legal answer then).
+    """
+    while m.state["battle"] is not None and m.to_act():
+        seat = m.to_act()[0]
+        assert seat == m.state["battle"]["defender"], "a battle waits only for its defender"
+        counts = [a.count for a in m.legal_actions(seat) if isinstance(a, Commit)]
+        n = min(bring, max(counts))
+        m.apply(Commit(max(n, min(counts))), seat)
+    return m
 
 
 def turn_of(m: JapaneseRisk, where: dict[int, int] | None = None) -> JapaneseRisk:

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from conquest_widget.core.bots import bot_rng, play_bots
+from conquest_widget.core.bots import decision, play_bots
 from conquest_widget.games.japanese_risk.bots import (
     BOTS,
     DEFAULT_BOT,
@@ -40,7 +40,7 @@ def test_bots_play_whole_games_legally(labels):
 
 
 def _choose(bot, m, seat=0):
-    return bot.choose(m.view(seat), m.legal_actions(seat), bot_rng(1, seat, len(m.log)))
+    return bot.choose(*decision(m, seat, 1))
 
 
 def test_normal_never_attacks_where_it_cannot_win():

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 import random
 
 import pytest
 
-from conquest_widget.core.bots import bot_rng
+from conquest_widget.core.bots import decision
 from conquest_widget.games.japanese_risk.bots import BOTS
 from conquest_widget.games.japanese_risk.engine import (
     CODES,
@@ -41,8 +42,8 @@ def assert_same_to_seat(m, v, seat: int, *, bots: bool) -> None:
         assert m.legal_actions(seat) == v.legal_actions(seat)
         if bots:
             for label, factory in BOTS.items():
-                a1 = factory().choose(m.view(seat), m.legal_actions(seat), bot_rng(3, seat, len(m.log)))
-                a2 = factory().choose(v.view(seat), v.legal_actions(seat), bot_rng(3, seat, len(v.log)))
+                a1 = factory().choose(*decision(m, seat, 3))
+                a2 = factory().choose(*decision(v, seat, 3))
                 assert a1 == a2, label
 
 
@@ -95,8 +96,11 @@ def test_views_do_not_depend_on_other_seats_secrets():
     checked = 0
     for _ in range(150):
         m = random_game(rng, stop_at=rng.randrange(0, 600))
-        if m.state["battle"] is not None:
-            continue  # being asked to commit shows that the revealed defender has card armies
+        b = m.state["battle"]
+        if b is not None and b["defender"] != NEUTRAL and m.state["board"][b["target"]] == 0:
+            # a defender with no army on the board is asked only when its card holds some
+            # (with board armies it is asked whatever the card holds: nothing to skip, issue 27)
+            continue
         for seat in range(m.n_seats):
             before = _dump(m.view(seat))
             saved = m.state
@@ -187,7 +191,12 @@ def test_resample_does_not_favour_the_true_state():
     rate = hits / (draws * len(unknown))
     sigma = (base * (1 - base) / (draws * len(unknown))) ** 0.5
     assert abs(rate - base) < 4 * sigma + 0.02, (rate, base)
-    assert exact == 0
+    # the true assignment as a whole comes out at 1 / (the number of distinct ones)
+    arrangements = math.factorial(len(unknown))
+    for k in shares.values():
+        arrangements //= math.factorial(k)
+    p_exact = 1 / arrangements
+    assert abs(exact / draws - p_exact) < 4 * (p_exact * (1 - p_exact) / draws) ** 0.5 + 0.01, (exact, p_exact)
 
 
 # ------------------------------------------------------------ ninja secrets in hidden_variant
@@ -270,7 +279,7 @@ def test_a_ninja_leak_in_the_view_fails_the_pair_test(leak, monkeypatch):
     monkeypatch.setattr(_LeakyRisk, "leak", leak)
     rng = random.Random(41)
     caught = 0
-    for _ in range(100):
+    for _ in range(300):  # a variant that moves a board ninja to another owner is rare
         m = _ninja_game(rng, rng.randrange(100, 600))
         seat = rng.randrange(m.n_seats)
         state = rng.getstate()

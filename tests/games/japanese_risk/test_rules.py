@@ -26,7 +26,7 @@ from conquest_widget.games.japanese_risk.engine import (
     Strike,
 )
 
-from .helpers import hold_windows, new_match, own, place_all, put, turn_of
+from .helpers import defend, hold_windows, new_match, own, place_all, put, turn_of
 
 
 # ------------------------------------------------------------ set-up and deal
@@ -189,6 +189,7 @@ def test_several_groups_join_one_attack_and_fighters_stop():
         m.apply(EndTurn(), 0)
     m.chance.forced.extend([[1, 1, 1, 1, 1], [6]])  # 5 hits, no defence hit
     m.apply(Launch(), 0)
+    defend(m)  # asked before each round (board armies, empty card): brings none
     assert m.state["owner"][11] == 0 and m.state["board"][11] == 5
     hold_windows(m)
     assert m.state["fresh"][11] == 0 and m.state["half"][11] == 0  # an army that fought stops
@@ -204,6 +205,7 @@ def test_no_attacking_the_same_territory_twice_in_a_turn():
     m.apply(Attack(9, 11, 2), 0)
     m.chance.forced.extend([[6, 6], [1, 1, 1]])
     m.apply(Launch(), 0)
+    defend(m)  # asked before each round (board armies, empty card): brings none
     assert m.state["owner"][11] == 1
     hold_windows(m)
     with pytest.raises(IllegalActionError, match="already attacked this turn"):
@@ -239,6 +241,65 @@ def test_defender_is_revealed_and_brings_card_armies_all_by_default():
     assert m.to_act() == (1,) and m.legal_actions(1)[0] == Commit(7) and Commit(0) in m.legal_actions(1)
 
 
+def _defended_by_board_armies(card_on_11: bool) -> JapaneseRisk:
+    """Seat 0 attacks Saitama (11): seat 1's, 2 armies on the board; seat 1 put its whole
+    income (9) secretly on the card of 11 or of 10 — the only difference between the two."""
+    m = turn_of(new_match(2), {1: 11 if card_on_11 else 10})
+    put(m, 9, 0, board=3)
+    put(m, 11, 1, board=2, card=m.state["card"][11])
+    m.apply(Attack(9, 11, 3), 0)
+    return m
+
+
+def test_defender_is_asked_before_every_round_whatever_the_card_holds():
+    """Issue 27: a player defender is asked before every battle round, card armies or not,
+    so the question shows nothing about the card; only a territory with no army on the
+    board nor on the card is lost without a question."""
+    # armies on the board, an empty card: asked before each round, "bring none" the only answer
+    m = _defended_by_board_armies(False)
+    assert m.state["card"][11] == 0
+    m.chance.forced.extend([[1, 6, 6], [6, 6]])  # round 1: one attacker hit, no defence hit
+    m.chance.forced.extend([[1, 6, 6], [6]])     # round 2: the last defender falls
+    draws = m.chance.draws
+    m.apply(Launch(), 0)
+    assert m.chance.draws == draws  # nothing rolled before the answer
+    assert m.to_act() == (1,) and m.legal_actions(1) == [Commit(0)] and m.legal_actions(0) == []
+    m.apply(Commit(0), 1)
+    assert m.state["battle"]["rounds"] == 1 and m.state["board"][11] == 1
+    assert m.to_act() == (1,) and m.legal_actions(1) == [Commit(0)]  # asked again before round 2
+    m.apply(Commit(0), 1)
+    assert m.state["battle"] is None and m.state["owner"][11] == 0 and m.state["board"][11] == 3
+    committed = [e for e in m.events_for(0) if e["type"] == "committed"]
+    assert [e["n"] for e in committed] == [0, 0]
+    # card armies and board armies: asked as before, from all of the card down to none
+    m = _defended_by_board_armies(True)
+    m.apply(Launch(), 0)
+    assert m.to_act() == (1,) and m.legal_actions(1) == [Commit(n) for n in range(9, -1, -1)]
+    # neither board nor card armies: lost at once, no question, no dice
+    m = turn_of(new_match(2), {1: 10})
+    put(m, 9, 0, board=2)
+    put(m, 11, 1)
+    m.apply(Attack(9, 11, 2), 0)
+    draws = m.chance.draws
+    m.apply(Launch(), 0)
+    assert m.chance.draws == draws and m.state["battle"] is None and m.state["owner"][11] == 0
+    assert all(e["type"] != "committed" for e in m.events_for(None))
+
+
+def test_defence_question_tells_the_attacker_nothing_about_the_card():
+    """Two matches that differ only in whether the defender's card holds armies look the
+    same to the attacker's seat (and to the public) up to the defender's answer."""
+    empty, full = _defended_by_board_armies(False), _defended_by_board_armies(True)
+    assert empty.state["card"][11] == 0 and full.state["card"][11] == 9
+    assert empty.view(1) != full.view(1)  # the defender knows its card
+    for m in (empty, full):
+        m.apply(Launch(), 0)
+    assert empty.to_act() == full.to_act() == (1,)
+    for seat in (0, None):
+        assert empty.view(seat) == full.view(seat)
+        assert empty.events_for(seat) == full.events_for(seat)
+
+
 def test_neutral_territory_gets_two_fresh_armies():
     m2 = turn_of(new_match(2))
     put(m2, 7, 0, board=5)
@@ -259,6 +320,7 @@ def test_battle_round_attacker_hits_on_3_defender_on_4_and_tie_keeps_territory()
     m.chance.forced.extend([[3, 4], [4, 5]])  # attacker: one hit (3); defender: one hit (4)
     m.chance.forced.extend([[1], [2]])  # then both die: the defender keeps the territory
     m.apply(Launch(), 0)
+    defend(m)  # asked before each round (board armies, empty card): brings none
     rnd = [e for e in m.events_for(None) if e["type"] == "battle_round"]
     assert rnd[0]["ah"] == 1 and rnd[0]["dh"] == 1 and len(rnd) == 2
     assert m.state["owner"][11] == 1 and m.state["board"][11] == 0
@@ -270,6 +332,7 @@ def test_no_retreat_the_battle_is_fought_to_the_end():
     put(m, 11, 1, board=5)
     m.apply(Attack(9, 11, 1), 0)
     m.apply(Launch(), 0)
+    defend(m)  # asked before each round (board armies, empty card): brings none
     assert m.state["battle"] is None and m.state["board"][9] == 0
 
 
@@ -281,6 +344,7 @@ def test_attacker_takes_the_card_and_the_castle():
     m.chance.forced.extend([[1, 6, 6, 6, 6, 6], [6]])  # one hit: the castle army is wounded
     m.chance.forced.extend([[1, 6, 6, 6, 6, 6], [6]])  # second hit kills it
     m.apply(Launch(), 0)
+    defend(m)  # asked before each round (board armies, empty card): brings none
     rounds = [e for e in m.events_for(None) if e["type"] == "battle_round"]
     assert rounds[0]["defenders"] == 1 and rounds[0]["wounded"] == 1 and rounds[1]["defenders"] == 0
     assert m.state["owner"][11] == 0 and m.state["castle"][11]
@@ -294,6 +358,7 @@ def test_castle_two_hits_per_army_one_army_at_a_time_and_healing():
     m.chance.forced.extend([[1, 1, 1], [6, 6]])  # 3 hits on 4 hit points: 1 army left, wounded
     m.chance.forced.extend([[6, 6, 6], [1], [6, 6], [1], [6], [1]])
     m.apply(Launch(), 0)
+    defend(m)  # asked before each round (board armies, empty card): brings none
     first = next(e for e in m.events_for(None) if e["type"] == "battle_round")
     assert first["defenders"] == 1 and first["wounded"] == 1 and len(first["dfn"]) == 2
     assert m.state["owner"][11] == 1 and m.state["board"][11] == 1 and m.state["wounded"][11] == 1
@@ -317,6 +382,7 @@ def test_castles_never_attack():
     m.apply(Attack(9, 11, 2), 0)
     m.chance.forced.extend([[6, 6], [1, 1]])
     m.apply(Launch(), 0)
+    defend(m)  # asked before each round (board armies, empty card): brings none
     att = next(e for e in m.events_for(None) if e["type"] == "battle_round")
     assert len(att["att"]) == 2
 
@@ -328,6 +394,7 @@ def test_sea_attack_defender_prerolls_once_per_army():
     m.apply(Attack(2, 1, 4), 0)
     m.chance.forced.extend([[1, 4, 5], [1, 1], [6, 6, 6]])  # pre-roll: two hits (<= 4)
     m.apply(Launch(), 0)
+    defend(m)  # asked before each round (board armies, empty card): brings none
     ev = [e for e in m.events_for(None) if e["type"] in ("preroll", "battle_round")]
     assert ev[0]["type"] == "preroll" and ev[0]["hits"] == 2 and len(ev[0]["dice"]) == 3
     assert len(ev[1]["att"]) == 2  # two attackers left for the first round
@@ -365,6 +432,7 @@ def test_ninja_strike_fights_never_claims_and_hides_its_owner():
     m.apply(Hold(), 1)
     m.chance.forced.extend([[1, 1], [6]])
     m.apply(Strike(9, 2), 2)
+    defend(m)  # asked before each round (board armies, empty card): brings none
     assert m.state["owner"][9] == 0 and m.state["board"][9] == 0  # stays with its owner, empty
     assert m.state["ninjas"][9] == [2, 2]
     for seat in (0, 1, None):
@@ -399,6 +467,7 @@ def test_window_after_every_battle():
     m.apply(Attack(9, 11, 2), 0)
     m.chance.forced.extend([[1, 1], [6]])
     m.apply(Launch(), 0)
+    defend(m)  # asked before each round (board armies, empty card): brings none
     assert m.state["window"] is not None and m.state["window"]["trigger"] == "battle"
     assert m.to_act() == (0,)
 
@@ -413,6 +482,7 @@ def test_placed_ninjas_move_and_attack_on_their_owners_turn_without_claiming():
     m.apply(Attack(8, 12, 1, True), 0)
     m.chance.forced.extend([[1], [6]])
     m.apply(Launch(), 0)
+    defend(m)  # asked before each round (board armies, empty card): brings none
     assert m.state["owner"][12] == 1 and m.state["board"][12] == 0 and m.state["ninjas"][12] == [0]
 
 

@@ -407,6 +407,8 @@ def test_label_icons_of_a_former_viewer_are_closed() -> None:
     m = JapaneseRisk(RiskSetup(("Ann", "Bo")), seed=9)
     c = MatchController(m, humans={0, 1})
     board = RiskBoard(c, "en")
+    assert c.cover == "Ann"                        # a new hot-seat controller starts on a cover
+    c.uncover()
     mine = c.view["me"]["cards"][0]
     for _ in range(9):
         board.map.click(mine)
@@ -415,6 +417,41 @@ def test_label_icons_of_a_former_viewer_are_closed() -> None:
     assert "✋" not in all_states()                 # the cover: the public view only
     c.uncover()
     assert "✋" not in all_states()                 # Bo has placed nothing; Ann's badge is gone
+
+
+@pytest.mark.parametrize("card", [0, 4])
+def test_defence_question_in_hot_seat_with_and_without_card_armies(card: int) -> None:
+    """Issue 27: P1 is asked before each round whether or not P1's card holds armies (the
+    cover comes either way); with an empty card the board offers one button, "bring none"."""
+    from conquest_widget.games.japanese_risk.engine import Attack, Launch
+
+    from .helpers import new_match, put, turn_of
+
+    m = turn_of(new_match(2), {1: 10})
+    put(m, 9, 0, board=3)
+    put(m, 11, 1, board=1, card=card)
+    m.apply(Attack(9, 11, 3), 0)
+    m.chance.forced.extend([[1, 6, 6], [6]])  # the one defender on the board falls
+    m.apply(Launch(), 0)
+    c = MatchController(m, humans={0, 1})
+    board = RiskBoard(c, "en")
+    assert c.cover == "P1" and board.mode() != "commit"  # the defender's cover, either way
+    c.uncover()
+    assert board.mode() == "commit" and "cw-commit-ask" in all_states()
+    if card == 0:
+        assert button(board, "cw-commit-none") is not None and button(board, "cw-commit-none").description
+        assert button(board, "cw-commit-all") is None and button(board, "cw-commit") is None
+        assert board.count not in shown(board)
+    else:
+        assert button(board, "cw-commit-all").description == "Bring all (4)"
+        assert button(board, "cw-commit") is not None and board.count in shown(board)
+    press(board, "cw-commit-none")
+    assert [e["n"] for e in m.events_for(0) if e["type"] == "committed"] == [0]
+    if card == 0:  # the territory is lost
+        assert m.state["battle"] is None and m.state["owner"][11] == 0
+    else:  # the board is empty, the card is not: P1 (at the screen) must bring at least one
+        assert m.state["battle"]["rounds"] == 1 and board.mode() == "commit"
+        assert button(board, "cw-commit-none") is None and button(board, "cw-commit-all").description == "Bring all (4)"
 
 
 # ------------------------------------------------------------------ incremental restyle

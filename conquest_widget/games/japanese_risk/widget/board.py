@@ -555,10 +555,13 @@ class RiskBoard(W.VBox):
             b["commit"].description = self._t("ui_commit")
             b["commit_all"].description = self._t("ui_commit_all", n=top)
             b["commit_none"].description = self._t("ui_commit_none")
-            row = [b["commit_all"], b["commit"]]
-            if lo == 0:
-                row.append(b["commit_none"])
-            rows += [self.count, self._row(0, row)]
+            if top == 0:  # an empty card: asked all the same (issue 27), the only answer is none
+                rows.append(self._row(0, [b["commit_none"]]))
+            else:
+                row = [b["commit_all"], b["commit"]]
+                if lo == 0:
+                    row.append(b["commit_none"])
+                rows += [self.count, self._row(0, row)]
         elif mode == "window":
             w = v.get("window") or {}
             trig = self._t("ui_trigger_battle" if w.get("trigger") == "battle" else "ui_trigger_turn")
