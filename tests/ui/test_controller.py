@@ -5,6 +5,7 @@ the published state then holds nothing of the previous viewer's secrets."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from conquest_widget.games.japan_conquest import GameSetup
 from conquest_widget.games.japan_conquest.match import JapanMatch
@@ -95,6 +96,18 @@ def _risk(humans: int = 2, cpus: int = 0, seed: int = 3):
     return JapaneseRisk(RiskSetup.from_dict({"players": names, "round_limit": 2}), seed=seed)
 
 
+def _one_screen_step(c: MatchController, m: Any, rng: Any) -> None:
+    """What the person at one screen does next: dismiss the cover, or play (mostly hold at
+    a ninja window).  Fails if neither is possible: a stall."""
+    if c.cover:
+        c.uncover()
+        return
+    assert c.viewer is not None and c.legal, f"stalled: {m.to_act()} to act, viewer {c.viewer}"
+    assert c.viewer in m.to_act()
+    hold = [a for a in c.legal if a["type"] == "hold"]
+    c.act(hold[0] if hold and rng.random() < 0.8 else rng.choice(c.legal))
+
+
 def test_hot_seat_risk_never_stalls_and_asks_every_human_away_from_the_screen() -> None:
     """Played to the end at one screen by 2 and 3 humans (and a CPU): at every moment the
     screen shows a cover, or the viewer may act, or the game is over (the stall of issue
@@ -112,14 +125,8 @@ def test_hot_seat_risk_never_stalls_and_asks_every_human_away_from_the_screen() 
         for _ in range(5000):
             if c.is_over:
                 break
-            if c.cover:
-                c.uncover()
-                continue
-            assert c.viewer is not None and c.legal, f"stalled: {m.to_act()} to act, viewer {c.viewer}"
-            assert c.viewer in m.to_act()
-            lone_holds += c.legal == [{"type": "hold"}]
-            hold = [a for a in c.legal if a["type"] == "hold"]
-            c.act(hold[0] if hold and rng.random() < 0.8 else rng.choice(c.legal))
+            lone_holds += c.legal == [{"type": "hold"}] and not c.cover
+            _one_screen_step(c, m, rng)
         assert c.is_over, (humans, cpus)
         # humans without ninjas were asked through their cover: they saw a lone Hold
         assert lone_holds > 0
@@ -147,12 +154,7 @@ def test_hot_seat_risk_never_stalls_when_cpus_play_in_the_background(monkeypatch
                 await asyncio.sleep(0)
             if c.is_over:
                 break
-            if c.cover:
-                c.uncover()
-                continue
-            assert c.viewer is not None and c.legal, f"stalled: {m.to_act()} to act, viewer {c.viewer}"
-            hold = [a for a in c.legal if a["type"] == "hold"]
-            c.act(hold[0] if hold and rng.random() < 0.8 else rng.choice(c.legal))
+            _one_screen_step(c, m, rng)
         assert c.is_over
 
     for humans, cpus in ((2, 0), (3, 0), (2, 1)):
