@@ -938,6 +938,8 @@ class Game:
             raise SerializationError(f"malformed game data: missing or bad {exc!r}") from exc
         try:
             game = cls.replay(setup, log, dice)
+        except DiceExhaustedError as exc:  # the start itself rolls (roll for order)
+            raise SerializationError(f"the saved game cannot be replayed: its start needs more dice than were saved: {exc}") from None
         except (OverflowError, DiceSourceError) as exc:
             raise SerializationError(f"the saved game cannot be replayed: {exc}") from None
         except RecursionError:

@@ -7,11 +7,20 @@
     Traceback (most recent call last):
     ...
     conquest_widget.errors.SetupError: home prefectures Tokyo and Kanagawa are adjacent: homes must not be neighbours
+
+A setup read from data (:meth:`GameSetup.from_dict`, a save) is refused, not coerced, when a
+value has the wrong type (homes are codes there, not names) or a key is unknown:
+
+    >>> data = s.to_dict(); data["players"][0]["cpu"] = "false"
+    >>> GameSetup.from_dict(data)
+    Traceback (most recent call last):
+    ...
+    conquest_widget.errors.SetupError: player 1: cpu must be true or false, got 'false'
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
@@ -26,6 +35,14 @@ from conquest_widget.games.japan_conquest.rules import (
 from conquest_widget.maps.japan.board import japan
 
 DEFAULT_COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e")
+#: the keys of a player in :meth:`GameSetup.to_dict` (``name`` and ``home`` are required)
+PLAYER_KEYS = ("name", "home", "colour", "cpu", "difficulty", "strategy")
+#: the keys of :meth:`GameSetup.to_dict` (``players`` is required)
+SETUP_KEYS = ("players", "mode", "turns", "roll_for_order", "seed")
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
 
 
 @dataclass(frozen=True)
@@ -43,8 +60,22 @@ class PlayerSetup:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> PlayerSetup:
-        return cls(**{k: data[k] for k in ("name", "home", "colour", "cpu", "difficulty", "strategy") if k in data})
+    def from_dict(cls, data: Any, seat: int = 0) -> PlayerSetup:
+        """The player of seat ``seat`` (0-based, for messages) from :meth:`to_dict` data:
+        ``name`` and ``home`` (a prefecture code 1-47, not a name) are required, unknown
+        keys are refused.  The values are checked by :class:`GameSetup`."""
+        where = f"player {seat + 1}"
+        if not isinstance(data, Mapping):
+            raise SetupError(f"{where} must be an object, got {type(data).__name__}")
+        extra = set(data) - set(PLAYER_KEYS)
+        if extra:
+            raise SetupError(f"{where} has unknown keys {sorted(map(str, extra))}"[:200])
+        missing = [k for k in ("name", "home") if k not in data]
+        if missing:
+            raise SetupError(f"{where} lacks {' and '.join(missing)}")
+        if not _is_int(data["home"]):
+            raise SetupError(f"{where}: home must be a prefecture code 1-47, got {data['home']!r}"[:200])
+        return cls(**{k: data[k] for k in PLAYER_KEYS if k in data})
 
 
 @dataclass(frozen=True)
@@ -81,7 +112,9 @@ class GameSetup:
                 raise SetupError(f"player {i + 1}: CPU difficulty must be one of {DIFFICULTIES}, got {p.difficulty!r}")
             if p.strategy not in STRATEGIES:
                 raise SetupError(f"player {i + 1}: CPU strategy must be one of {STRATEGIES}, got {p.strategy!r}")
-            fixed.append(replace(p, home=code, name=name, colour=colour, cpu=bool(p.cpu)))
+            if not isinstance(p.cpu, bool):
+                raise SetupError(f"player {i + 1}: cpu must be true or false, got {p.cpu!r}"[:200])
+            fixed.append(replace(p, home=code, name=name, colour=colour))
             homes.append(code)
         object.__setattr__(self, "players", tuple(fixed))
         names = [p.name for p in fixed]
@@ -94,13 +127,15 @@ class GameSetup:
                     raise SetupError(f"two players share the home prefecture {pa}: homes must be distinct")
                 if b in board.adjacency[a]:
                     raise SetupError(f"home prefectures {pa} and {pb} are adjacent: homes must not be neighbours")
-        if self.mode not in MODES:
-            raise SetupError(f"mode must be one of {MODES}, got {self.mode!r}")
+        if not isinstance(self.mode, str) or self.mode not in MODES:
+            raise SetupError(f"mode must be one of {MODES}, got {self.mode!r}"[:200])
         if self.mode == "standard":
-            if self.turns not in STANDARD_TURNS:
+            if not _is_int(self.turns) or self.turns not in STANDARD_TURNS:
                 raise SetupError(f"a standard game lasts one of {STANDARD_TURNS} turns, got {self.turns!r}")
         else:
             object.__setattr__(self, "turns", None)
+        if not isinstance(self.roll_for_order, bool):
+            raise SetupError(f"roll_for_order must be true or false, got {self.roll_for_order!r}"[:200])
         if self.seed is not None and (not isinstance(self.seed, int) or isinstance(self.seed, bool)
                                       or not 0 <= self.seed < 2**63):
             raise SetupError(f"seed must be an integer 0 <= seed < 2**63 or None, got {self.seed!r}"[:200])
@@ -136,14 +171,32 @@ class GameSetup:
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> GameSetup:
+    def from_dict(cls, data: Any) -> GameSetup:
+        """Validate a setup read from data (a save, a form): hostile until checked.  Nothing
+        is coerced: a wrong type (``cpu: "false"``, ``home: "13"`` or ``"Tokyo"``, ``turns:
+        10.0``) or an unknown key raises :class:`SetupError` naming it.  A conquest mode's
+        ``turns`` must be null (or absent)."""
+        if not isinstance(data, Mapping):
+            raise SetupError(f"a setup must be an object, got {type(data).__name__}")
+        extra = set(data) - set(SETUP_KEYS)
+        if extra:
+            raise SetupError(f"the setup has unknown keys {sorted(map(str, extra))}"[:200])
+        raw = data.get("players")
+        if not isinstance(raw, list) or not 2 <= len(raw) <= 4:
+            raise SetupError("players must be a list of 2-4 entries")
+        mode = data.get("mode", "standard")
+        turns = data.get("turns")
+        if mode != "standard" and turns is not None:
+            raise SetupError(f"a {mode} game has no turn limit: turns must be null, got {turns!r}"[:200])
         try:
             return cls(
-                players=tuple(PlayerSetup.from_dict(p) for p in data["players"]),
-                mode=data.get("mode", "standard"),
-                turns=data.get("turns"),
-                roll_for_order=bool(data.get("roll_for_order", False)),
+                players=tuple(PlayerSetup.from_dict(p, i) for i, p in enumerate(raw)),
+                mode=mode,
+                turns=turns,
+                roll_for_order=data.get("roll_for_order", False),
                 seed=data.get("seed"),
             )
-        except (KeyError, TypeError, AttributeError, ValueError) as exc:
-            raise SetupError(f"malformed setup data: {exc!r}") from exc
+        except (TypeError, AttributeError, ValueError) as exc:
+            if isinstance(exc, SetupError):
+                raise
+            raise SetupError(f"malformed setup data: {exc!r}"[:200]) from exc
