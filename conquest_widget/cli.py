@@ -6,6 +6,7 @@
     conquest-widget simulate --players hard:aggressive,easy:balanced,normal,normal \\
         --mode standard --turns 50 --games 200 --seed 1 --jobs 2 [--json]
     conquest-widget simulate --game codex --players hard,normal,normal --games 200 [--jobs 2] [--json]
+        (--mode and --turns are Japan Conquest's: another game refuses them)
     conquest-widget tournament --game japan_conquest --entrants normal hard --games 100 \\
         [--jobs 2 | --scheduler ADDR | --dask-local 2] [--json | --csv FILE]
     conquest-widget --version
@@ -25,7 +26,7 @@ import json
 import sys
 from collections.abc import Sequence
 
-from conquest_widget.errors import ConquestError
+from conquest_widget.errors import ConquestError, SetupError
 from conquest_widget.games.japan_conquest.rules import MODES
 
 
@@ -123,8 +124,8 @@ def _add_simulate(sub: argparse._SubParsersAction) -> None:
     sim.add_argument("--game", default="japan_conquest", help="game id (see `conquest-widget games`)")
     sim.add_argument("--players", required=True,
                      help="comma-separated bot labels, one per seat (Japan: difficulty[:strategy], 2-4 entries)")
-    sim.add_argument("--mode", default="standard", choices=list(MODES))
-    sim.add_argument("--turns", type=int, default=50, help="turns per player (standard mode)")
+    sim.add_argument("--mode", choices=list(MODES), help="Japan Conquest only (default standard)")
+    sim.add_argument("--turns", type=int, help="Japan Conquest only: turns per player in standard mode (default 50)")
     sim.add_argument("--games", type=int, default=200)
     sim.add_argument("--seed", type=int, default=1)
     sim.add_argument("--jobs", type=int, default=1, help="parallel worker processes")
@@ -139,13 +140,20 @@ def _run_simulate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
         terminal_progress,
     )
 
+    from conquest_widget.core.simulate import check_options
+
     if args.games < 1 or args.jobs < 1:
         parser.error("--games and --jobs must be at least 1")
+    # an option the game does not have is refused, never silently ignored
+    check_options(args.game, [name for name in ("mode", "turns") if getattr(args, name) is not None])
     if args.game != "japan_conquest":
         return _run_generic_simulate(args)
+    mode = args.mode or "standard"
+    if mode != "standard" and args.turns is not None:
+        raise SetupError(f"--turns is for standard games only: a {mode} game has no turn limit")
     result = simulate(
-        args.players, mode=args.mode, turns=args.turns, games=args.games, seed=args.seed, jobs=args.jobs,
-        progress=None if args.json else terminal_progress,
+        args.players, mode=mode, turns=None if mode != "standard" else 50 if args.turns is None else args.turns,
+        games=args.games, seed=args.seed, jobs=args.jobs, progress=None if args.json else terminal_progress,
     )
     print(json.dumps(result, indent=2) if args.json else format_table(result))
     return 0

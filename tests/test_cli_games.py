@@ -45,3 +45,23 @@ def test_tournament_is_a_subcommand(capsys) -> None:
         main(["tournament", "--help"])
     assert exc.value.code == 0
     assert "--entrants" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("game,option", [("codex", ["--mode", "conquest"]), ("codex", ["--turns", "10"]),
+                                         ("conquest_cards", ["--turns", "5"]), ("japanese_risk", ["--mode", "standard"])])
+def test_simulate_refuses_options_the_game_does_not_have(game, option, capsys) -> None:
+    """Issue 31, item 11: ``--mode``/``--turns`` are Japan Conquest's; another game refuses them
+    (they used to be silently ignored) before any game is played."""
+    players = "easy,easy,easy" if game == "codex" else "easy,easy"
+    assert main(["simulate", "--game", game, "--players", players, "--games", "1", *option]) == 2
+    captured = capsys.readouterr()
+    assert f"({game}) has no simulation option {option[0]}" in captured.err
+    assert "Japan Conquest" in captured.err and captured.out == ""
+
+
+def test_simulate_refuses_turns_for_a_japan_game_without_a_turn_limit(capsys) -> None:
+    assert main(["simulate", "--players", "easy,easy", "--mode", "conquest", "--turns", "10", "--games", "1"]) == 2
+    assert "--turns is for standard games only" in capsys.readouterr().err
+    assert main(["simulate", "--players", "easy,easy", "--turns", "5", "--games", "1", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert (result["mode"], result["turns"]) == ("standard", 5)

@@ -8,6 +8,13 @@ number of worker processes.  Japan Conquest has its own richer statistics
     >>> r = simulate("codex", ["easy", "normal"], games=4, seed=1)
     >>> r["games"], sorted(r["seats"][0])
     (4, ['bot', 'mean_rank', 'wins', 'wins_interval'])
+
+Options that only some games have are refused for the others, never ignored:
+
+    >>> check_options("codex", ["turns"])
+    Traceback (most recent call last):
+    ...
+    conquest_widget.core.simulate.UnknownOptionError: The Codex of Conquest (codex) has no simulation option --turns: it is an option of Japan Conquest only
 """
 
 from __future__ import annotations
@@ -15,7 +22,7 @@ from __future__ import annotations
 import hashlib
 import random
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
@@ -30,6 +37,27 @@ class UnknownBotError(ConquestError, LookupError):
 
     def __str__(self) -> str:
         return str(self.args[0]) if self.args else ""
+
+
+class UnknownOptionError(ConquestError, ValueError):
+    """A simulation option (``--mode``, ``--turns``) that the game does not have."""
+
+
+#: the simulation options that only some games have, by game id (every game takes the
+#: bots, the number of games, the seed and the number of jobs)
+GAME_OPTIONS: dict[str, tuple[str, ...]] = {"japan_conquest": ("mode", "turns")}
+
+
+def check_options(game_id: str, given: Iterable[str]) -> None:
+    """Refuse any of the option names ``given`` (as the user set them) that ``game_id``'s
+    simulation does not have, naming the option and the game."""
+    spec = registry.get(game_id)
+    for name in given:
+        if name in GAME_OPTIONS.get(game_id, ()):
+            continue
+        owners = [registry.get(g).title["en"] for g, names in GAME_OPTIONS.items() if name in names]
+        where = f": it is an option of {' and '.join(owners)} only" if owners else ""
+        raise UnknownOptionError(f"{spec.title['en']} ({game_id}) has no simulation option --{name}{where}")
 
 
 def game_seed(seed: int, index: int, kind: str) -> int:
