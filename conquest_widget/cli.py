@@ -134,13 +134,12 @@ def _add_simulate(sub: argparse._SubParsersAction) -> None:
 
 
 def _run_simulate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from conquest_widget.core.simulate import check_options
     from conquest_widget.games.japan_conquest.simulate import (
         format_table,
         simulate,
         terminal_progress,
     )
-
-    from conquest_widget.core.simulate import check_options
 
     if args.games < 1 or args.jobs < 1:
         parser.error("--games and --jobs must be at least 1")

@@ -39,7 +39,12 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from typing import Any, ClassVar, Self
 
-from ..errors import IllegalActionError, NoSuchSeatError, SerializationError, WrongGameError
+from ..errors import (
+    IllegalActionError,
+    NoSuchSeatError,
+    SerializationError,
+    WrongGameError,
+)
 from .chance import Chance
 from .protocol import CHANCE, Action, ActionCodec, Event, Outcome
 

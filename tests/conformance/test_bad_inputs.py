@@ -25,7 +25,11 @@ import pytest
 from conquest_widget.core import registry
 from conquest_widget.core.match import Match
 from conquest_widget.core.protocol import Action
-from conquest_widget.errors import IllegalActionError, NoSuchSeatError, SerializationError
+from conquest_widget.errors import (
+    IllegalActionError,
+    NoSuchSeatError,
+    SerializationError,
+)
 
 GAMES = [g for g in registry.all_games() if g.engine is not None]
 
