@@ -94,3 +94,16 @@ def get(game_id: str) -> GameSpec:
     if game_id not in specs:
         raise UnknownGameError(f"unknown game {game_id!r}: the games are {', '.join(specs)}"[:300])
     return specs[game_id]
+
+
+def title_of(game_id: object, lang: str = "en") -> str:
+    """The title of ``game_id`` in ``lang`` ("en"/"ja") for a message, or the id itself
+    (as text) when no registered game has it (a save of a newer package, a hostile file).
+
+        >>> title_of("japan_conquest", "ja"), title_of("chess")
+        ('全国制覇すごろく', 'chess')
+    """
+    spec = _specs().get(game_id) if isinstance(game_id, str) else None
+    if spec is None:
+        return str(game_id)
+    return spec.title.get(lang, spec.title["en"])

@@ -527,10 +527,7 @@ class MatchApp(W.VBox):
     def _game_title(self, game: str | None) -> str:
         from conquest_widget.core import registry
 
-        try:
-            return str(registry.get(str(game)).title[self.lang])
-        except ConquestError:
-            return str(game)
+        return registry.title_of(game, self.lang)
 
     def exit(self) -> None:
         """Leave the game (it stays autosaved) for the start screen."""

@@ -190,3 +190,30 @@ def test_the_autosave_is_current_after_a_cpu_turn(app, tmp_path):
     assert c.current_player == 0 and c._match.game.turn_number() == 2
     saved = SaveStore(tmp_path / "saves").load_autosave()
     assert saved.game.snapshot() == c._match.game.snapshot() and len(saved.game.events) == len(c._match.game.events)
+
+
+def test_save_offers_a_free_slot_and_names_another_games_save_before_overwriting_it(app, tmp_path):
+    """Issue 27 item 6: the chooser opens on a free slot (not on another game's), the
+    slot list and the question name the other game, and nothing is replaced without a yes."""
+    from conquest_widget.games.conquest_cards.engine import ConquestCards
+    from conquest_widget.games.conquest_cards.setup import CardsSetup
+
+    store = SaveStore(tmp_path / "saves")
+    store.save_slot(1, ConquestCards(CardsSetup.quick(2), seed=3))
+    before = (tmp_path / "saves" / "slot-1.json").read_bytes()
+    new_human_vs_cpu(app)
+    se = app.save_exit
+    se.save_exit_button.click()
+    assert se.slot.value == 2, "a free slot first"
+    assert any(label.startswith("Slot 1: Conquest (card game)") for label, _n in se.slot.options)
+    se.slot.value = 1
+    se.save_button.click()
+    assert "Slot 1 holds Conquest (card game)" in se.confirm.text.value and "Overwrite it?" in se.confirm.text.value
+    se.confirm.no.click()
+    assert (tmp_path / "saves" / "slot-1.json").read_bytes() == before
+    se.slot.value = 2
+    se.save_button.click()
+    assert store.slot_info(2).game == "japan_conquest"
+    app.start_saves.resume(2)
+    se.save_exit_button.click()
+    assert se.slot.value == 2, "then the slot this game was saved to"

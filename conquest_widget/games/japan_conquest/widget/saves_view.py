@@ -13,6 +13,7 @@ from typing import Any
 
 import ipywidgets as W
 
+from conquest_widget.core import registry
 from conquest_widget.errors import ConquestError
 from conquest_widget.games.japan_conquest.text import t
 from conquest_widget.games.japan_conquest.widget.controller import GameController
@@ -52,7 +53,7 @@ def slot_text(info: SlotInfo, lang: str) -> str:
     if info.status in ("corrupt", "unreadable"):
         return head + t("corrupt", lang, error=info.error or "?")
     if info.game not in (None, "japan_conquest"):  # another game's save in the same folder
-        return head + f"{info.game}: " + player_names(info, lang)
+        return head + f"{registry.title_of(info.game, lang)}: " + player_names(info, lang)
     mode = t(info.mode or "standard", lang)
     return head + t("slot_line", lang, date=_date(info.saved_at), mode=mode, turn=info.turn, players=player_names(info, lang))
 
@@ -218,6 +219,8 @@ class SaveExit(W.VBox):
 
     def __init__(self, c: GameController, store: SaveStore) -> None:
         self.c, self.store = c, store
+        #: the slot this app last saved to (the chooser's default next time)
+        self._saved_to: int | None = None
         self.save_exit_button = W.Button(layout=button_layout(), style=shared_style(W.Button))
         self.exit_button = W.Button(layout=button_layout(), style=shared_style(W.Button))
         self.slot = W.Dropdown(options=[(str(n), n) for n in range(1, SLOT_COUNT + 1)], value=1, layout=shared_layout(width="auto"),
@@ -245,11 +248,14 @@ class SaveExit(W.VBox):
         self.cancel_button.description = t("cancel", lang)
 
     def show_slots(self) -> None:
-        """Show the slot chooser (each slot with what it holds)."""
+        """Show the slot chooser (each slot with what it holds), on the slot this game was
+        last saved to, else the first empty one, else the first holding Japan Conquest."""
         lang = self.c.lang
-        value = self.slot.value
-        self.slot.options = [(slot_text(info, lang), info.slot) for info in self.store.slots()]
-        self.slot.value = value
+        slots = self.store.slots()
+        self.slot.options = [(slot_text(info, lang), info.slot) for info in slots]
+        self.slot.value = self._saved_to or next(
+            (i.slot for i in slots if i.status == "empty"),
+            next((i.slot for i in slots if i.status == "used" and i.game == "japan_conquest"), 1))
         self.chooser.layout.display = ""
 
     def save(self, overwrite: bool = False) -> None:
@@ -258,14 +264,18 @@ class SaveExit(W.VBox):
             return
         info = self.store.slot_info(n)
         if info.status != "empty" and not overwrite:
-            date = _date(info.saved_at) if info.status == "used" else t("corrupt", lang, error=info.error or "?")
-            self.confirm.ask(t("overwrite", lang, n=n, date=date), lang, lambda: self.save(overwrite=True))
+            if info.status == "used":
+                question = t("overwrite", lang, n=n, game=registry.title_of(info.game, lang), date=_date(info.saved_at))
+            else:
+                question = t("overwrite_bad", lang, n=n, error=info.error or "?")
+            self.confirm.ask(question, lang, lambda: self.save(overwrite=True))
             return
         try:
             self.c.save(self.store, n, overwrite=overwrite)
         except ConquestError as exc:
             self.message.value = f'<div class="cw-msg">{html.escape(str(exc))}</div>'
             return
+        self._saved_to = n
         self.chooser.layout.display = "none"
         self.message.value = ""
         self.c.message = t("saved", lang, n=n)
