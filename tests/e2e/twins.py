@@ -44,6 +44,7 @@ from .test_risk_in_browser import _POINT_JS, _VERSION_JS
 
 QUIET_S = 0.8          # a page is quiet when nothing new arrived for this long
 SETTLE_TIMEOUT_S = 120  # waiting for quiet (a generous bound, not an assertion of speed)
+AGREE_TIMEOUT_S = 20    # waiting for a slower twin to catch up before calling a difference
 
 UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?")
@@ -311,11 +312,18 @@ def compare(a: Twin, b: Twin, artifacts: Path, label: str, log: list[str] | None
     """Both pages quiet, then: the frames since the window began and the app's DOM are
     identical (normalised); else the streams are written to ``artifacts`` and the
     first difference is quoted."""
-    settle(a)
-    settle(b)
-    settle(a)
-    fa, fb = normalised_messages(a, subst), normalised_messages(b, subst)
-    da, db = dom(a, subst), dom(b, subst)
+    # a twin whose kernel is slower (a busy machine) may still be on its way: the streams
+    # only grow, so wait (bounded) for them to agree; ones that differ never will
+    deadline = time.monotonic() + AGREE_TIMEOUT_S
+    while True:
+        settle(a)
+        settle(b)
+        settle(a)
+        fa, fb = normalised_messages(a, subst), normalised_messages(b, subst)
+        da, db = dom(a, subst), dom(b, subst)
+        if (fa == fb and da == db) or time.monotonic() > deadline:
+            break
+        a.page.wait_for_timeout(1000)
     if log is not None:
         log.append(f"{label}: {len(fa)} frames, DOM {len(da)} chars")
     if fa == fb and da == db:
