@@ -4,9 +4,11 @@ notebooks DIR``).
 
 The server (configured in :mod:`conquest_widget._voila_app`) listens on 127.0.0.1 only,
 answers only requests whose ``Host`` is a local name, refuses kernel websockets from another
-``Origin``, wants a random token (printed in the URL, as JupyterLab does), shuts a kernel
-down when its tab is closed, culls kernels left without a connection, and makes no request
-to the internet.  The URL is printed once the server answers on its port.
+``Origin``, wants a random token (printed in the URL, as JupyterLab does) for everything but
+its login page, shuts a kernel down when its tab is closed, culls kernels left without a
+connection or never connected, keeps a bounded number of them, talks to them over Unix
+sockets (not TCP) where there are some, and makes no request to the internet.  The URL is
+printed once the server answers on its port.
 
 The app runs in a folder of its own (``--dir``): a copy of the bundled ``play.ipynb`` is
 served from there, and the game's saves go to ``conquest_saves/`` inside it.  The default
@@ -231,9 +233,11 @@ class AppServer:
         self.url = app_url(HOST, port, token)
 
     def wait_ready(self, timeout: float = START_TIMEOUT, describe: Callable[[], str] = lambda: "") -> None:
-        """Wait until the server answers HTTP on its port (a static file, which starts no
-        kernel); :class:`ServeError` if it exits or does not answer within ``timeout``."""
-        probe = self.base_url + "voila/static/voila.js"
+        """Wait until the server answers HTTP on its port (a static file, asked for with the
+        token, which starts no kernel); :class:`ServeError` if it exits or does not answer
+        within ``timeout``."""
+        probe = urllib.request.Request(self.base_url + "voila/static/voila.js",
+                                       headers={"Authorization": f"token {self.token}"})
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -289,6 +293,8 @@ def start(
     log_level: str = "INFO",
     cull_idle_timeout: int | None = None,
     cull_interval: int | None = None,
+    unconnected_timeout: int | None = None,
+    max_kernels: int | None = None,
     new_session: bool = False,
 ) -> AppServer:
     """Start the app server for ``directory`` (see :func:`prepare_app_dir`) on
@@ -297,8 +303,9 @@ def start(
     Raises :class:`~conquest_widget._optional.MissingExtraError` (naming the ``app`` extra)
     when Voilà or ipykernel is missing, :class:`PortInUseError`, :class:`ServeError`.
     ``token``: a fresh random one by default; ``log``: where the server's output goes
-    (default: this process's); ``env``: extra environment variables; ``cull_*``: seconds,
-    defaults in :mod:`conquest_widget._voila_app`; ``new_session``: run it in a process
+    (default: this process's); ``env``: extra environment variables; ``cull_*`` and
+    ``unconnected_timeout``: seconds, ``max_kernels``: kernels kept for pages, defaults in
+    :mod:`conquest_widget._voila_app`; ``new_session``: run it in a process
     group of its own (tests: so that ``stop`` also reaches stray kernels).
     """
     missing = missing_app_modules()
@@ -321,6 +328,10 @@ def start(
         child_env["CONQUEST_CULL_IDLE_TIMEOUT"] = str(int(cull_idle_timeout))
     if cull_interval is not None:
         child_env["CONQUEST_CULL_INTERVAL"] = str(int(cull_interval))
+    if unconnected_timeout is not None:
+        child_env["CONQUEST_UNCONNECTED_TIMEOUT"] = str(int(unconnected_timeout))
+    if max_kernels is not None:
+        child_env["CONQUEST_MAX_KERNELS"] = str(int(max_kernels))
     args = [sys.executable, "-m", "conquest_widget._voila_app", APP_NOTEBOOK, f"--port={port}",
             f"--Voila.log_level={log_level}"]
     proc = subprocess.Popen(

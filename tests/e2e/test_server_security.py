@@ -1,6 +1,9 @@
 """The app server as ``make play`` / ``conquest-widget play`` start it (issue 17 item 2,
-issue 16 item 11): only local Host names, a token, foreign-Origin websockets refused,
-kernels shut down when their tab closes and culled when it vanishes, no CDN request.
+issue 16 item 11, issue 31 items 1-5): only local Host names, a token for everything but the
+login page (then a SameSite login cookie, and an address without the token), foreign-Origin
+websockets refused, ``/voila/files/`` kept inside the app folder, no token in a kernel's
+environment, kernels on Unix sockets, kernels bounded in number, shut down when their tab
+closes, culled when it vanishes or never connected, no CDN request.
 
 Each check is made against a real Voila started by :func:`conquest_widget.serve.start`;
 each has its counterpart that must succeed (the right Host, the token, the page's own
@@ -10,7 +13,11 @@ Origin), so a server that refuses everything would fail too.
 from __future__ import annotations
 
 import http.client
+import json
+import os
 import re
+import stat
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -33,10 +40,12 @@ def server(artifacts: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterato
         yield srv
 
 
-def request(srv, path: str, host: str | None = None, headers: dict | None = None) -> http.client.HTTPResponse:
-    """A GET to the server with a chosen Host header; returns the (read) response."""
+def request(srv, path: str, host: str | None = None, headers: dict | None = None,
+            method: str = "GET") -> http.client.HTTPResponse:
+    """A request (GET by default) to the server with a chosen Host header; returns the
+    (read) response."""
     conn = http.client.HTTPConnection("127.0.0.1", srv.port, timeout=120)
-    conn.putrequest("GET", path, skip_host=True)
+    conn.putrequest(method, path, skip_host=True)
     conn.putheader("Host", host or f"127.0.0.1:{srv.port}")
     for k, v in (headers or {}).items():
         conn.putheader(k, v)
@@ -47,28 +56,49 @@ def request(srv, path: str, host: str | None = None, headers: dict | None = None
     return resp
 
 
-def start_kernel(srv) -> tuple[str, str]:
-    """Load the app page with the token (Voila starts a kernel and runs the notebook);
-    returns the page's kernel id and the login cookie the server set."""
+def login(srv) -> str:
+    """Log in with the token as a browser does; returns the login cookie (``name=value``).
+    (The server answers with a redirect to the same address without the token:
+    test_the_token_logs_in_with_a_strict_cookie_and_leaves_the_address.)"""
     resp = request(srv, f"/?token={srv.token}")
-    assert resp.status == 200
-    m = re.search(rb'"kernelId":\s*"([0-9a-f-]{36})"', resp.body)
-    assert m, "no kernel id in the app page"
     cookies = [c.split(";")[0] for c in resp.headers.get_all("Set-Cookie") if c.startswith("username-")]
     assert cookies, "no login cookie set by the token"
-    return m.group(1).decode(), cookies[0]
+    return cookies[0]
 
 
-def ws_status(srv, kernel_id: str, origin: str | None, host: str | None = None, auth: str | None = None) -> int:
-    """Open the kernel websocket; 101 when it connects, else the refusal's HTTP status.
-    ``auth``: a login cookie (``name=value``), ``"token"`` (in the URL) or None."""
+def load_page(srv, cookie: str) -> str:
+    """Load the app page with the login cookie, as a browser following the redirect does
+    (Voila gives it a kernel and runs the notebook), without opening its websocket; returns
+    the page's kernel id."""
+    resp = request(srv, "/", headers={"Cookie": cookie})
+    assert resp.status == 200, (resp.status, resp.body[:300])
+    m = re.search(rb'"kernelId":\s*"([0-9a-f-]{36})"', resp.body)
+    assert m, "no kernel id in the app page"
+    return m.group(1).decode()
+
+
+def start_kernel(srv) -> tuple[str, str]:
+    """Log in and load the app page; returns the page's kernel id and the login cookie."""
+    cookie = login(srv)
+    return load_page(srv, cookie), cookie
+
+
+def with_token(srv) -> dict:
+    return {"Authorization": f"token {srv.token}"}
+
+
+def ws_status(srv, kernel_id: str, origin: str | None, host: str | None = None, auth: str | None = None,
+              path: str = "/api/kernels/{}/channels") -> int:
+    """Open the kernel websocket (or another one, ``path``); 101 when it connects, else the
+    refusal's HTTP status.  ``auth``: a login cookie (``name=value``), ``"token"`` (in the
+    URL) or None."""
     query = f"?token={srv.token}" if auth == "token" else ""
     headers = {"Host": host or f"127.0.0.1:{srv.port}"}
     if auth not in (None, "token"):
         headers["Cookie"] = auth
     if origin is not None:
         headers["Origin"] = origin
-    req = HTTPRequest(f"ws://127.0.0.1:{srv.port}/api/kernels/{kernel_id}/channels{query}", headers=headers)
+    req = HTTPRequest(f"ws://127.0.0.1:{srv.port}{path.format(kernel_id)}{query}", headers=headers)
 
     async def attempt() -> int:
         try:
@@ -86,12 +116,14 @@ def ws_status(srv, kernel_id: str, origin: str | None, host: str | None = None, 
                                   "/voila/labextensions/@voila-dashboards/widgets-manager8/package.json"])
 def test_a_foreign_host_gets_403_everywhere(server, path: str) -> None:
     path = path.replace("T", server.token)
-    assert request(server, path, host=f"{FOREIGN}:{server.port}").status == 403
-    assert request(server, path, host=FOREIGN).status == 403
-    assert request(server, path, host=f"127.0.0.1.{FOREIGN}:{server.port}").status == 403  # DNS rebinding names
+    token = with_token(server)  # even with the token
+    assert request(server, path, host=f"{FOREIGN}:{server.port}", headers=token).status == 403
+    assert request(server, path, host=FOREIGN, headers=token).status == 403
+    rebinding = f"127.0.0.1.{FOREIGN}:{server.port}"  # DNS rebinding names
+    assert request(server, path, host=rebinding, headers=token).status == 403
     if path.startswith("/voila/"):  # the same path answers for local names
         for host in (f"127.0.0.1:{server.port}", f"localhost:{server.port}", f"[::1]:{server.port}"):
-            assert request(server, path, host=host).status == 200, host
+            assert request(server, path, host=host, headers=token).status == 200, host
 
 
 # ------------------------------------------------------------------ token
@@ -112,6 +144,91 @@ def test_the_kernel_api_and_websocket_want_the_token(server) -> None:
     assert ws_status(server, kernel_id, origin=None) == 403
     assert ws_status(server, kernel_id, origin=None, auth="token") == 101
     assert ws_status(server, kernel_id, origin=None, auth=cookie) == 101
+
+
+# ------------------------------------------------------------------ everything wants the token (issue 31 item 1)
+SECRET = "the secret file's contents"
+PNG = bytes.fromhex("89504e470d0a1a0a0000000d49484452")  # a PNG's first bytes
+SVG = b'<svg xmlns="http://www.w3.org/2000/svg"><script>document.title = "ran"</script></svg>'
+
+
+@pytest.fixture(scope="module")
+def planted(server, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Files put in the app folder as anyone who can write there could: pictures, one in the
+    saves folder, and symbolic links named like pictures to a secret inside the folder, to
+    one outside it, and to a folder outside it."""
+    folder, outside = server.folder, tmp_path_factory.mktemp("outside-the-app")
+    (outside / "secret.txt").write_text(SECRET)
+    (outside / "img.png").write_bytes(PNG)
+    (folder / "secret.txt").write_text(SECRET)
+    (folder / "pic.png").write_bytes(PNG)
+    (folder / "page.svg").write_bytes(SVG)
+    (folder / "conquest_saves").mkdir(exist_ok=True)
+    (folder / "conquest_saves" / "x.png").write_bytes(PNG)
+    (folder / "link.png").symlink_to(folder / "secret.txt")
+    (folder / "out.png").symlink_to(outside / "secret.txt")
+    (folder / "outdir").symlink_to(outside, target_is_directory=True)
+    return folder
+
+
+ASSETS = ["/voila/static/voila.js", "/voila/templates/conquest/static/voila.js",
+          "/voila/labextensions/@voila-dashboards/widgets-manager8/package.json"]
+FILES = ["pic.png", "page.svg", "conquest_saves/x.png", "link.png", "out.png", "outdir/img.png"]
+
+
+def test_nothing_is_answered_without_the_token_but_the_login_page(server, planted) -> None:
+    kernel_id, cookie = start_kernel(server)
+    for path in [*ASSETS, *(f"/voila/files/{f}" for f in FILES), f"/api/kernels/{kernel_id}"]:
+        resp = request(server, path)
+        assert resp.status == 403, (path, resp.status)
+        assert SECRET.encode() not in resp.body and PNG not in resp.body
+    for path in ASSETS:  # what the page needs, with the token or the login cookie
+        assert request(server, path, headers=with_token(server)).status == 200, path
+        assert request(server, path, headers={"Cookie": cookie}).status == 200, path
+    assert ws_status(server, kernel_id, origin=None, path="/voila/query/{}") == 403  # the page's request info
+    assert ws_status(server, kernel_id, origin=None, auth=cookie, path="/voila/query/{}") == 101
+    resp = request(server, "/")
+    assert resp.status == 302 and resp.getheader("Location").startswith("/login")
+    login_page = request(server, "/login")
+    assert login_page.status == 200 and b'type="password"' in login_page.body  # the one page open to all
+
+
+def test_with_the_token_files_are_pictures_of_the_app_folder_and_nothing_through_a_link(server, planted) -> None:
+    token = with_token(server)
+    for name in ("pic.png", "conquest_saves/x.png"):
+        resp = request(server, f"/voila/files/{name}", headers=token)
+        assert resp.status == 200 and resp.body == PNG, (name, resp.status)
+    for name in ("link.png", "out.png", "outdir/img.png", "secret.txt", "play.ipynb", "../secret.txt"):
+        resp = request(server, f"/voila/files/{name}", headers=token)
+        assert resp.status in (403, 404), (name, resp.status, resp.body[:100])
+        assert SECRET.encode() not in resp.body and PNG not in resp.body, name
+    svg = request(server, "/voila/files/page.svg", headers=token)
+    assert svg.status == 200  # shown as a picture, but its script would run in a sandbox of no origin
+    assert "sandbox" in svg.getheader("Content-Security-Policy", "").split("; ")
+    assert svg.getheader("X-Content-Type-Options") == "nosniff"
+
+
+# ------------------------------------------------------------------ the kernels' transport (issue 31 item 4)
+@pytest.mark.skipif(sys.platform == "win32", reason="no Unix sockets: the kernels use TCP on 127.0.0.1")
+def test_kernels_talk_over_unix_sockets_in_a_private_folder_not_tcp_ports(server) -> None:
+    start_kernel(server)  # a page's kernel, and the preheated one
+    kernels = kernel_processes(server)
+    assert kernels
+    for p in kernels:
+        args = p.cmdline()
+        connection_file = Path(args[args.index("-f") + 1])
+        info = json.loads(connection_file.read_text())
+        assert info["transport"] == "ipc", info["transport"]
+        folder = connection_file.parent
+        assert folder.stat().st_mode & 0o777 == 0o700 and folder.stat().st_uid == os.getuid()
+        for channel in ("shell", "iopub", "stdin", "control", "hb"):
+            sock = Path(f"{info['ip']}-{info[channel + '_port']}")
+            assert sock.parent == folder and sock.is_socket(), sock
+        # on TCP, a kernel listened on 6 ports of 127.0.0.1 (the 5 channels and ipykernel's pipe
+        # for the output of forked processes); the pipe stays (ipykernel always opens it, and
+        # drops any message without a random 16-byte key): at most 1 port
+        listening = [c for c in p.net_connections(kind="inet") if c.status == "LISTEN"]
+        assert len(listening) <= 1, listening
 
 
 # ------------------------------------------------------------------ Origin
@@ -192,6 +309,24 @@ def test_without_the_token_a_browser_gets_the_login_page(page, server, offline) 
     assert offline.blocked == []
 
 
+# ------------------------------------------------------------------ the login cookie and the address (issue 31 item 4)
+def test_the_token_logs_in_with_a_strict_cookie_and_leaves_the_address(server, page) -> None:
+    resp = request(server, f"/?token={server.token}&theme=light")
+    assert resp.status == 302, resp.status
+    assert resp.getheader("Location") == "/?theme=light"  # the same address, without the token
+    cookie = next(c for c in resp.headers.get_all("Set-Cookie") if c.startswith("username-"))
+    attributes = {a.strip().lower() for a in cookie.split(";")[1:]}
+    assert {"httponly", "samesite=strict"} <= attributes, cookie  # no page of another site can use it
+    assert request(server, "//evil.example/?token=" + server.token).getheader("Location") == "/evil.example/"
+    # in a browser: the address bar shows no token, and the cookie keeps the page working
+    page.goto(server.url)
+    expect(page.locator(".cw-pick-japan_conquest")).to_be_visible()
+    assert page.url == server.base_url, page.url
+    page.reload()
+    expect(page.locator(".cw-pick-japan_conquest")).to_be_visible()
+    assert server.token not in page.evaluate("location.href + document.referrer")
+
+
 def test_closing_or_reloading_the_tab_shuts_its_kernel_down(page, server, artifacts: Path) -> None:
     first = open_app(page, server.url)
     assert kernel_known(server, first)
@@ -224,6 +359,109 @@ def test_the_kernel_of_a_vanished_tab_is_culled(browser, offline, artifacts: Pat
         wait_for(lambda: not kernel_pids(srv, kernel_id), what="the culled kernel's process to end")
         context.close()
     assert re.search(rf"Culling 'idle' kernel '\w+' \({kernel_id}\) with 0 connections", log.read_text()), "the culler did not log the cull"
+
+
+# ------------------------------------------------------------------ the kernels' environment (issue 31 item 2)
+POOL_FILLED = "is filled with"
+
+
+def wait_for_log(log: Path, pattern: str, what: str, timeout: float = 180.0, count: int = 1) -> list[re.Match]:
+    """Until the server's log holds ``count`` matches of ``pattern``; returns them."""
+    found: list[re.Match] = []
+
+    def enough() -> bool:
+        found[:] = list(re.finditer(pattern, log.read_text(errors="replace")))
+        return len(found) >= count
+
+    wait_for(enough, timeout, what)
+    return found
+
+
+def assert_no_token_in_environment(srv, kernels: list) -> None:
+    for p in kernels:
+        env = p.environ()
+        assert "JUPYTER_TOKEN" not in env, f"kernel {p.pid} has JUPYTER_TOKEN in its environment"
+        leaks = sorted(k for k, v in env.items() if srv.token in v)
+        assert leaks == [], f"kernel {p.pid} has the token in {leaks}"
+
+
+def test_no_kernel_has_the_token_in_its_environment(artifacts: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Other processes of the user can read a kernel's environment (/proc/<pid>/environ):
+    neither the preheated kernel started with the server, nor the kernels started later."""
+    served = serve_copy(tmp_path_factory.mktemp("served-environ"))
+    log = artifacts / "voila-environ.log"
+    with voila_app(served, tmp_path_factory.mktemp("home-environ"), log) as srv:
+        wait_for_log(log, POOL_FILLED, "the preheated kernel")
+        assert_no_token_in_environment(srv, kernel_processes(srv))
+        cookie = login(srv)
+        load_page(srv, cookie)  # takes the preheated kernel; the pool is refilled
+        wait_for_log(log, POOL_FILLED, "the pool to be refilled", count=2)
+        kernels = kernel_processes(srv)
+        assert len(kernels) >= 2
+        assert_no_token_in_environment(srv, kernels)
+
+
+# ------------------------------------------------------------------ how many kernels (issue 31 item 3)
+def test_a_page_beyond_the_most_kernels_gets_503_until_a_tab_is_closed(artifacts: Path,
+                                                                      tmp_path_factory: pytest.TempPathFactory) -> None:
+    served = serve_copy(tmp_path_factory.mktemp("served-max"))
+    log = artifacts / "voila-max-kernels.log"
+    with voila_app(served, tmp_path_factory.mktemp("home-max"), log, max_kernels=2) as srv:
+        cookie = login(srv)
+        pages = [load_page(srv, cookie) for _ in range(2)]
+        refused = request(srv, "/", headers={"Cookie": cookie})
+        assert refused.status == 503, refused.status
+        assert b"close a tab of the app" in refused.body, refused.body
+        wait_for_log(log, POOL_FILLED, "the pool to be refilled", count=2)
+        assert len(kernel_processes(srv)) <= 2 + 1  # the pages' kernels and the preheated one
+        # closing a tab (its kernel is shut down) makes room again
+        assert request(srv, f"/api/kernels/{pages[0]}", method="DELETE", headers=with_token(srv)).status == 204
+        assert load_page(srv, cookie) not in pages
+
+
+UNCONNECTED = 20  # seconds
+
+
+def test_a_kernel_whose_page_never_connected_is_culled_but_not_the_preheated_one(
+        browser, offline, artifacts: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Interrupted reloads and clients that are no browser leave kernels whose page never
+    opens its websocket: shut down after ``unconnected_timeout`` (20 s here: time enough for
+    a browser to load the page and connect), while the preheated kernel waiting for the next
+    page is kept however long it waits, and so is the kernel of a page that is open."""
+    from .harness import new_context
+
+    served = serve_copy(tmp_path_factory.mktemp("served-unconnected"))
+    log = artifacts / "voila-unconnected.log"
+    with voila_app(served, tmp_path_factory.mktemp("home-unconnected"), log, unconnected_timeout=UNCONNECTED,
+                   cull_interval=1, log_level="DEBUG") as srv:
+        context = new_context(browser, offline)
+        page = context.new_page()
+        open_kernel = open_app(page, srv.url)  # a tab that stays open
+        wait_for_log(log, POOL_FILLED, "the preheated kernel", count=2)
+        before = len(kernel_processes(srv))
+        cookie = login(srv)  # a plain GET with the token: a redirect, no kernel
+        assert len(kernel_processes(srv)) == before
+        never_connected = [load_page(srv, cookie) for _ in range(2)]
+        wait_for(lambda: not any(kernel_known(srv, k) for k in never_connected), timeout=180,
+                 what="the kernels of pages that never connected to be culled")
+        wait_for(lambda: not set().union(*(kernel_pids(srv, k) for k in never_connected)),
+                 what="their processes to end")
+        # the preheated kernel: kept in a culling pass when it had waited longer than that
+        waits = r"Culling pass: kernel ([0-9a-f-]{36}) waits in the pool \(idle (\d+) s\), kept"
+        wait_for(lambda: any(int(m.group(2)) > UNCONNECTED for m in re.finditer(waits, log.read_text())),
+                 timeout=180, what=f"a culling pass that sees the preheated kernel idle for over {UNCONNECTED} s")
+        pooled = next(m.group(1) for m in re.finditer(waits, log.read_text()) if int(m.group(2)) > UNCONNECTED)
+        assert kernel_known(srv, pooled)
+        assert load_page(srv, cookie) == pooled  # and the next page gets it
+        # the open tab still plays: its kernel answers
+        assert kernel_known(srv, open_kernel)
+        page.get_by_role("button", name="日本語", exact=True).click()
+        expect(page.get_by_role("button", name="New Game", exact=True)).to_have_count(0)
+        context.close()
+    text = log.read_text()
+    for kernel_id in never_connected:
+        assert f"Culling kernel {kernel_id}: its page never connected" in text
+    assert f"Culling kernel {pooled}" not in text and f"Culling kernel {open_kernel}" not in text
 
 
 def test_the_server_config_is_what_play_uses() -> None:

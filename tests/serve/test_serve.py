@@ -13,6 +13,7 @@ import socket
 import subprocess
 import sys
 import tomllib
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -133,10 +134,16 @@ def test_play_prints_the_url_once_it_answers_and_stops_cleanly_on_ctrl_c(tmp_pat
     try:
         found = out.wait_for(r"http://127\.0\.0\.1:(\d+)/\?token=([0-9a-f]{48})\b")
         assert found, f"no address printed (exit code {proc.poll()}):\n{out.text()}"
-        port = int(found.group(1))
-        # printed only once the server answers: the very next request succeeds
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/voila/static/voila.js", timeout=10) as r:
+        port, token = int(found.group(1)), found.group(2)
+        # printed only once the server answers: the very next request succeeds (with the token:
+        # without it, even a static file is refused)
+        static = f"http://127.0.0.1:{port}/voila/static/voila.js"
+        with urllib.request.urlopen(urllib.request.Request(static, headers={"Authorization": f"token {token}"}),
+                                    timeout=10) as r:
             assert r.status == 200
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(static, timeout=10)
+        assert refused.value.code == 403
         assert not any("http://" in line for line in out.seen[:-1]), out.seen  # no earlier, unchecked address
         out.drain()
         assert str(tmp_path / "app" / "conquest_saves") in out.text()
