@@ -254,12 +254,11 @@ def walk(a: T.Twin, b: T.Twin, artifacts: Path, tag: str, game: str, names: list
         seen_x.append(x)
         v = cards_twin(m, x, humans) if game == "conquest_cards" else risk_twin(m, x, humans, cpus)
         w = f"w{k}-{names[x]}"
-        for tw in (a, b):
-            tw.page.goto("about:blank")
         for tw, match in ((a, m), (b, v)):
-            tw.write_autosave(match)
             tw.begin_window()
-            T.open_app(tw, game)
+            T.load_app(tw, game)      # a reload mid-game: the old page's kernel is shut down
+            tw.write_autosave(match)  # (once it has let go of the game)
+            T.pick_game(tw, game)
         cmp(f"{w}-start-screen-after-reload")
         T.click_both(a, b, "button.cw-resume")
         cmp(f"{w}-resumed")

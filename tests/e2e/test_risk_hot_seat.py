@@ -42,7 +42,7 @@ _PROGRESS_JS = """
   const q = (sel) => [...document.querySelectorAll(sel)].filter(vis);
   if (q('.cw-results').length) return 'results';
   if (q('.cw-cover button.cw-uncover').length) return 'cover';
-  for (const [cls, state] of [['cw-place-confirm', 'income'], ['cw-commit-all', 'commit'], ['cw-hold', 'window'],
+  for (const [cls, state] of [['cw-place-confirm', 'income'], ['cw-commit-all', 'commit'], ['cw-commit-none', 'commit_none'], ['cw-hold', 'window'],
                               ['cw-launch', 'launch'], ['cw-end-turn', 'turn']])
     if (q('button.' + cls).length) return state;
   const busy = q('.cw-match-app .widget-html i').some(e => /CPU is playing/.test(e.innerText));

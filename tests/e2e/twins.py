@@ -44,6 +44,7 @@ from .test_risk_in_browser import _POINT_JS, _VERSION_JS
 
 QUIET_S = 0.8          # a page is quiet when nothing new arrived for this long
 SETTLE_TIMEOUT_S = 120  # waiting for quiet (a generous bound, not an assertion of speed)
+LEASE_TIMEOUT_S = 90    # waiting for a left page's kernel to let go of the game
 AGREE_TIMEOUT_S = 20    # waiting for a slower twin to catch up before calling a difference
 
 UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
@@ -70,8 +71,17 @@ class Twin:
 
     def write_autosave(self, match: Any) -> None:
         """``match`` becomes the autosave of this twin's save folder (SaveStore's own
-        writer: the file is exactly what the app writes)."""
-        self.store.autosave(match)
+        writer: the file is exactly what the app writes).  The kernel of a page just left
+        may still hold the game's play lease for a moment: wait (bounded) for it to go."""
+        deadline = time.monotonic() + LEASE_TIMEOUT_S
+        while True:
+            try:
+                self.store.autosave(match)
+                return
+            except Exception as exc:  # noqa: BLE001 - only the lease of a closing page is waited for
+                if type(exc).__name__ != "GameOpenElsewhereError" or time.monotonic() > deadline:
+                    raise
+            time.sleep(0.5)
 
     def begin_window(self) -> None:
         """From now on only websockets opened later count (call before a page load)."""
@@ -188,7 +198,7 @@ def _h(text: str) -> str:
 def canonical_model_names(msgs: list[dict[str, Any]]) -> dict[str, str]:
     """Names for the widget models of a stream that do not depend on their random ids nor
     on the order a dict of them was sent in: each model's first state, with the models it
-    refers to (and the ones referring to it) named by the same rule, refined a few rounds
+    refers to (and the ones referring to it) named by the same rule, refined until stable
     (Weisfeiler-Lehman); equal names are ordered by first appearance."""
     states: dict[str, Any] = {}
     for msg in msgs:
@@ -216,9 +226,14 @@ def canonical_model_names(msgs: list[dict[str, Any]]) -> dict[str, str]:
         for pos, r in enumerate(rs):
             parents[r].append((k, pos))
     lab = {k: _h(masked[k]) for k in states}
-    for _ in range(6):
+    classes = len(set(lab.values()))
+    for _ in range(200):  # until the partition stops refining (a widget tree's depth at most)
         lab = {k: _h(lab[k] + "|" + ",".join(lab[r] for r in refs[k]) + "|"
                      + ",".join(sorted(f"{lab[p]}@{pos}" for p, pos in parents[k]))) for k in states}
+        now = len(set(lab.values()))
+        if now == classes:
+            break
+        classes = now
     ranked = sorted(states, key=lambda k: (lab[k], order.get(k, 10**9)))
     return {k: f"M{i}" for i, k in enumerate(ranked)}
 
@@ -392,13 +407,22 @@ def cover_name(tw: Twin) -> str | None:
     return m.group(1).strip().splitlines()[0].strip()
 
 
+def load_app(tw: Twin, game_id: str) -> None:
+    """Load the app's page again (a reload: the old page's beacon shuts its kernel down,
+    the new page gets a new kernel) and wait for the game picker."""
+    tw.page.goto(tw.url)
+    expect(tw.page.locator(f".cw-pick-{game_id}")).to_be_enabled()
+
+
+def pick_game(tw: Twin, game_id: str) -> None:
+    tw.page.locator(f".cw-pick-{game_id}").click()
+    expect(tw.page.get_by_role("button", name="New game", exact=True)).to_be_visible()
+
+
 def open_app(tw: Twin, game_id: str) -> None:
     """Load the app (a new kernel: the page's "reload"), pick ``game_id``."""
-    tw.page.goto(tw.url)
-    pick = tw.page.locator(f".cw-pick-{game_id}")
-    expect(pick).to_be_enabled()
-    pick.click()
-    expect(tw.page.get_by_role("button", name="New game", exact=True)).to_be_visible()
+    load_app(tw, game_id)
+    pick_game(tw, game_id)
 
 
 def check_cover(tw: Twin, name: str) -> None:
@@ -426,6 +450,7 @@ _RISK_STATE_JS = """
   if (vis('.cw-cover button.cw-uncover')) return 'cover';
   if (vis('button.cw-place-confirm')) return 'income';
   if (vis('button.cw-commit-all')) return 'commit';
+  if (vis('button.cw-commit-none')) return 'commit_none';
   if (vis('button.cw-hold')) return 'window';
   if (vis('button.cw-launch')) return 'launch';
   if (vis('button.cw-end-turn')) return 'turn';
@@ -495,8 +520,10 @@ class RiskPlayer:
                 if _click_pref(tws, mine) is None:
                     break
             _press(tws, "cw-place-confirm")
-        elif state == "commit":
-            _press(tws, "cw-commit-all")
+        elif state == "commit":  # everything on the card, or nothing when it holds none
+            _press(tws, "cw-commit-all" if page.locator("button.cw-commit-all").is_visible() else "cw-commit-none")
+        elif state == "commit_none":  # defending with an empty card: asked all the same
+            _press(tws, "cw-commit-none")
         elif state == "window":
             _press(tws, "cw-hold")
         elif state == "launch":
