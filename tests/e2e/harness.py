@@ -240,3 +240,20 @@ WS_COUNT_JS = """
   window.WebSocket = Counting;
 })();
 """
+
+
+#: Keeps the text of every message a page sends on its websockets in ``window.__wsSentText``
+#: (binary frames decoded as UTF-8; add it with ``page.add_init_script`` before the page
+#: opens a websocket), so that a test can look for a kind of message however late it comes.
+WS_RECORD_JS = """
+(() => {
+  window.__wsSentText = [];
+  const send = window.WebSocket.prototype.send;
+  window.WebSocket.prototype.send = function (data) {
+    let text = '?';
+    try { text = typeof data === 'string' ? data : new TextDecoder().decode(data); } catch (e) {}
+    window.__wsSentText.push(text);
+    return send.call(this, data);
+  };
+})();
+"""
