@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from conquest_widget import JapanConquestApp
+from conquest_widget import ConquestApp, JapanConquestApp
 from conquest_widget.errors import GameOpenElsewhereError
 from conquest_widget.games.codex.widget import App as CodexApp
 from conquest_widget.games.japan_conquest import GameSetup
@@ -42,7 +42,7 @@ if kind == "codex":
     app.start()
     assert app.screen == "play", app.message.value
 elif kind == "japan":
-    from conquest_widget import JapanConquestApp
+    from conquest_widget import ConquestApp, JapanConquestApp
     from conquest_widget.games.japan_conquest import GameSetup
     app = JapanConquestApp(save_dir=folder)
     app.controller.new_game(GameSetup.quick(["Tokyo", "Osaka"], seed=1))
@@ -271,3 +271,24 @@ def test_two_japan_conquest_apps_in_one_kernel_and_the_ordinary_flow(tmp_path) -
     assert first.controller.new_game_from_form(_form())
     assert first.controller.screen == "game" and not claimable("japan_conquest", tmp_path)
     first.close()
+
+
+def test_the_shells_all_games_lets_go_of_the_game(tmp_path) -> None:
+    """"All games" leaves the game's app (the shell makes a new app when a game is picked
+    again): its lease goes with it, so the new app continues the game."""
+    shell = ConquestApp(save_dir=tmp_path)
+    japan = shell.play("japan_conquest")
+    japan.controller.new_game(GameSetup.quick(["Tokyo", "Osaka"], seed=1))
+    assert japan.controller.screen == "game" and not claimable("japan_conquest", tmp_path)
+    shell.show_picker()
+    assert claimable("japan_conquest", tmp_path)
+    again = shell.play("japan_conquest")
+    again.start_saves.continue_last()
+    assert again.controller.screen == "game" and again.controller.document()["log"] == japan.controller.document()["log"]
+    shell.show_picker()
+    codex = shell.play("codex")
+    codex.new_game()
+    codex.start()
+    assert codex.screen == "play" and not claimable("codex", tmp_path)
+    shell.show_picker()
+    assert claimable("codex", tmp_path) and claimable("japan_conquest", tmp_path)

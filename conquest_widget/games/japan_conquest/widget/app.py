@@ -300,6 +300,16 @@ class JapanConquestApp(W.VBox):
     def _holds_lease(self) -> bool:
         return self.store is not None and self.store.holds_autosave(JAPAN)
 
+    def leave(self) -> None:
+        """Leave the game shown (the shell's "All games"): back to the start screen, so its
+        CPUs stop, a pending autosave is written and the play lease is released (the
+        autosave keeps the game; another app or tab may continue it)."""
+        if self.controller.screen in ("game", "results"):
+            self.controller.screen = "start"
+        self.flush_autosave()
+        if self.store is not None:
+            self.store.release_autosave(JAPAN)
+
     def close(self) -> None:
         """Close the app's widgets; a pending autosave is written first and the play lease
         released (another tab may then continue the game)."""
