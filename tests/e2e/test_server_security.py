@@ -211,9 +211,9 @@ def test_with_the_token_files_are_pictures_of_the_app_folder_and_nothing_through
 # ------------------------------------------------------------------ the kernels' transport (issue 31 item 4)
 @pytest.mark.skipif(sys.platform == "win32", reason="no Unix sockets: the kernels use TCP on 127.0.0.1")
 def test_kernels_talk_over_unix_sockets_in_a_private_folder_not_tcp_ports(server) -> None:
-    start_kernel(server)  # a page's kernel, and the preheated one
-    kernels = kernel_processes(server)
-    assert kernels
+    kernel_id, _ = start_kernel(server)  # a page's kernel (ready: its page was rendered)
+    kernels = kernel_processes(server)  # with the preheated one, maybe still starting
+    assert kernel_pids(server, kernel_id)
     for p in kernels:
         args = p.cmdline()
         connection_file = Path(args[args.index("-f") + 1])
@@ -221,6 +221,8 @@ def test_kernels_talk_over_unix_sockets_in_a_private_folder_not_tcp_ports(server
         assert info["transport"] == "ipc", info["transport"]
         folder = connection_file.parent
         assert folder.stat().st_mode & 0o777 == 0o700 and folder.stat().st_uid == os.getuid()
+        if p.pid not in kernel_pids(server, kernel_id):
+            continue
         for channel in ("shell", "iopub", "stdin", "control", "hb"):
             sock = Path(f"{info['ip']}-{info[channel + '_port']}")
             assert sock.parent == folder and sock.is_socket(), sock
