@@ -460,9 +460,19 @@ _RISK_STATE_JS = """
 
 
 def _press(tws: list[Twin], cls: str) -> None:
+    """Press the button on every page and wait for the board to redraw.  A button that
+    goes away before the click lands (an answer the app plays for the player at the
+    screen, drawn for a moment first) is not pressed: the page has moved on."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     before = [tw.page.evaluate(_VERSION_JS) for tw in tws]
     for tw in tws:
-        tw.page.locator(f"button.{cls}").click()
+        button = tw.page.locator(f"button.{cls}")
+        try:
+            button.click(timeout=15_000)
+        except PlaywrightTimeout:
+            if button.is_visible():
+                raise
     for tw, v in zip(tws, before, strict=True):
         tw.page.wait_for_function(f"() => ({_VERSION_JS})() !== {v!r}", timeout=60_000)
 
@@ -502,8 +512,7 @@ class RiskPlayer:
 
     def step(self, tws: list[Twin], x: int) -> None:
         page = tws[0].page
-        page.wait_for_function(_RISK_STATE_JS, timeout=60_000)
-        state = page.evaluate(_RISK_STATE_JS)
+        state = page.wait_for_function(_RISK_STATE_JS, timeout=60_000).json_value()  # one reading: no race
         mine = f'path.cw-pref[fill="{COLOURS[x]}"]'
         status = page.locator(".cw-status").first.inner_text() if state not in ("cover", "results") else ""
         key = f"{state}:{x}:{status.splitlines()[0] if status else ''}"
