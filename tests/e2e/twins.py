@@ -195,7 +195,7 @@ def _h(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def canonical_model_names(msgs: list[dict[str, Any]]) -> dict[str, str]:
+def canonical_model_names(msgs: list[dict[str, Any]], mask=lambda text: text) -> dict[str, str]:
     """Names for the widget models of a stream that do not depend on their random ids nor
     on the order a dict of them was sent in: each model's first state, with the models it
     refers to (and the ones referring to it) named by the same rule, refined until stable
@@ -220,7 +220,9 @@ def canonical_model_names(msgs: list[dict[str, Any]]) -> dict[str, str]:
     for k, st in states.items():
         text = json.dumps(st, sort_keys=True)
         refs[k] = [r for r in MODEL_ID.findall(text) if r in states and r != k]
-        masked[k] = MODEL_ID.sub("REF", text)
+        # every per-session value masked too (a random id, a date, the port), or it would
+        # order the names by chance
+        masked[k] = mask(ISO_DATE.sub("DATE", HEX_ID.sub("ID", UUID.sub("ID", LOCAL_ORIGIN.sub("SERVER", MODEL_ID.sub("REF", text))))))
     parents: dict[str, list[tuple[str, int]]] = {k: [] for k in states}
     for k, rs in refs.items():
         for pos, r in enumerate(rs):
@@ -286,7 +288,12 @@ def normalised_messages(tw: Twin, subst: dict[str, str] | None = None) -> list[s
         ess = _essential(msg) if msg is not None else None
         if ess is not None:
             msgs.append(ess)
-    norm = Normaliser(tw.token, subst, canonical_model_names(msgs))
+    def mask(text: str) -> str:
+        for old, new in (subst or {}).items():
+            text = text.replace(old, new)
+        return text.replace(tw.token, "TOKEN") if tw.token else text
+
+    norm = Normaliser(tw.token, subst, canonical_model_names(msgs, mask))
     return [json.dumps(_rename(m, norm), sort_keys=True, ensure_ascii=False) for m in msgs]
 
 
