@@ -30,6 +30,7 @@ import contextlib
 import os
 import threading
 import weakref
+from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
 from typing import Self
@@ -124,6 +125,11 @@ _HELD: weakref.WeakValueDictionary[str, AutosaveLease] = weakref.WeakValueDictio
 _HELD_LOCK = threading.Lock()
 
 
+#: seconds an app waits for another kernel to let go of a game before saying it is open
+#: there: a reloaded page's old kernel is still shutting down when the new page asks for it
+RELOAD_WAIT_S = 5.0
+
+
 class AutosaveLease:
     """The right to write one game's autosave in one save directory: the play lease of
     the app that has that game on screen (:meth:`SaveStore.claim_autosave
@@ -152,11 +158,13 @@ class AutosaveLease:
     :meth:`release`, when it is garbage-collected and when its process ends.
     """
 
-    def __init__(self, directory: Path, game: str, file_lock: FileLock, key: str) -> None:
+    def __init__(self, directory: Path, game: str, file_lock: FileLock, key: str,
+                 on_taken_over: Callable[[], None] | None = None) -> None:
         self.directory = Path(directory)
         self.game = game
         self._file_lock: FileLock | None = file_lock
         self._key = key
+        self._on_taken_over = on_taken_over
 
     @property
     def path(self) -> Path:
@@ -172,12 +180,21 @@ class AutosaveLease:
         return f"<AutosaveLease {self.game!r} in {str(self.directory)!r}{'' if self.held else ' (released)'}>"
 
     @classmethod
-    def claim(cls, directory: Path, game: str, title: str) -> AutosaveLease:
+    def claim(cls, directory: Path, game: str, title: str,
+              on_taken_over: Callable[[], None] | None = None, wait: float = 0.0) -> AutosaveLease:
         """Take the lease of ``game`` in ``directory`` (created if needed) without waiting.
 
         Raises :class:`GameOpenElsewhereError` (naming ``title``, the game's title) when
         another app holds it, :class:`SaveFileError` when the lease file is a symbolic
-        link or the directory cannot be used."""
+        link or the directory cannot be used.
+
+        ``on_taken_over``: what the claiming app does when a newer app *of the same
+        process* claims the game (a notebook cell run again makes a new app while the old
+        one still shows the game): the holder leaves its game (its autosave written) and
+        releases, and the newcomer gets the lease.  A holder without it keeps the game (the
+        newcomer is refused).  Another process (another tab's kernel) is never taken over;
+        ``wait``: seconds to wait for it to let go (a reloaded page's old kernel is shutting
+        down while the new page asks for the game) before refusing."""
         directory = Path(directory)
         path = directory / lease_file(game)
         try:
@@ -188,17 +205,25 @@ class AutosaveLease:
         except OSError as exc:
             raise SaveFileError(directory, f"cannot use the save directory: {exc.strerror or exc}") from exc
         with _HELD_LOCK:
+            holder = _HELD.get(key)
+        if holder is not None and holder._on_taken_over is not None:
+            holder._on_taken_over()  # the older app of this process leaves the game (outside the lock)
+            holder.release()
+        with _HELD_LOCK:
             if key in _HELD:
                 raise GameOpenElsewhereError(game, title, directory, same_process=True)
             lock = FileLock(path, mode=0o644, thread_local=False, is_singleton=False,
                             preserve_lock_file=True, fallback_to_soft=False)
             try:
-                lock.acquire(blocking=False)
+                if wait > 0:
+                    lock.acquire(timeout=wait, poll_interval=0.1)
+                else:
+                    lock.acquire(blocking=False)
             except Timeout:
                 raise GameOpenElsewhereError(game, title, directory) from None
             except OSError as exc:
                 raise SaveFileError(path, f"cannot lock: {exc.strerror or exc}") from exc
-            lease = cls(directory, game, lock, key)
+            lease = cls(directory, game, lock, key, on_taken_over)
             _HELD[key] = lease
         return lease
 
@@ -220,4 +245,4 @@ class AutosaveLease:
                 lock.release(force=True)
 
 
-__all__ = ["LOCK_NAME", "AutosaveLease", "DirectoryLock", "lease_file"]
+__all__ = ["LOCK_NAME", "RELOAD_WAIT_S", "AutosaveLease", "DirectoryLock", "lease_file"]

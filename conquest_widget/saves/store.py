@@ -418,7 +418,8 @@ class SaveStore:
         return self._path(name)
 
     # ------------------------------------------------------------- play leases
-    def claim_autosave(self, game: str | None = None) -> AutosaveLease:
+    def claim_autosave(self, game: str | None = None, *, on_taken_over: Callable[[], None] | None = None,
+                       wait: float = 0.0) -> AutosaveLease:
         """Take the play lease of ``game``'s autosave (None: Japan Conquest): the app that
         puts a game on screen claims it first, writes the autosave only while it holds it,
         and releases it (``lease.release()``) when the game leaves the screen.  Claiming
@@ -430,7 +431,10 @@ class SaveStore:
         to do: its game is on screen there and its autosave belongs to it.  The lease is an
         OS lock (``autosave-<game>.inplay``), so a killed kernel frees it.  While another
         store holds the lease, :meth:`autosave` and :meth:`clear_autosave` of ``game``
-        refuse the same way (nothing is written).
+        refuse the same way (nothing is written).  ``on_taken_over`` lets a newer app of
+        the same process take the game over (the holder leaves it first: a notebook cell
+        run again); ``wait`` waits that many seconds for another process to let go (see
+        :meth:`AutosaveLease.claim <conquest_widget.saves.locking.AutosaveLease.claim>`).
 
             >>> import tempfile
             >>> folder = tempfile.mkdtemp()
@@ -448,7 +452,8 @@ class SaveStore:
         held = self._leases.get(game_id)
         if held is not None and held.held:
             return held
-        lease = AutosaveLease.claim(self.directory, game_id, registry.title_of(game_id))
+        lease = AutosaveLease.claim(self.directory, game_id, registry.title_of(game_id),
+                                    on_taken_over=on_taken_over, wait=wait)
         self._leases[game_id] = lease
         return lease
 

@@ -35,6 +35,7 @@ import ipywidgets as W
 from conquest_widget.core.safe_text import check_name, html_text
 from conquest_widget.errors import ConquestError, GameOpenElsewhereError
 from conquest_widget.saves import SaveStore
+from conquest_widget.saves.locking import RELOAD_WAIT_S
 from conquest_widget.ui.controller import MatchController
 from conquest_widget.ui.game_ui import HUMAN, GameUI, Option, SeatChoice
 from conquest_widget.ui.lean import Layout, close_tree
@@ -322,7 +323,7 @@ class MatchApp(W.VBox):
         if self.store is None:
             return True
         try:
-            self.store.claim_autosave(self.ui.game)
+            self.store.claim_autosave(self.ui.game, on_taken_over=self._taken_over, wait=RELOAD_WAIT_S)
         except GameOpenElsewhereError as exc:
             key = "open_here" if exc.same_process else "open_elsewhere"
             self._say(self._t(key, game=self.spec.title[self.lang]), problem=True)
@@ -331,6 +332,12 @@ class MatchApp(W.VBox):
             self._say(self._t("error", text=str(exc)), problem=True)
             return False
         return True
+
+    def _taken_over(self) -> None:
+        """A newer app of this kernel took this game (a notebook cell run again): leave it
+        for the start screen (its autosave is written), saying where it went."""
+        self.show_start()
+        self._say(self._t("taken_over", game=self.spec.title[self.lang]))
 
     def _play(self, match: Any, *, speed: str) -> bool:
         """Put ``match`` on screen, after claiming the play lease; False (nothing changed,

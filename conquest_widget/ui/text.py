@@ -56,6 +56,10 @@ STRINGS: dict[str, tuple[str, str]] = {
                   ("{game}はこのノートブック（カーネル）の別のアプリで同じ保存フォルダーを使って開いています。そちらで"
                   "続けるか、そちらで「終了」を押して（ゲームは自動保存されています）ここで「続きから」を押してください。"
                   "何も始めていません。")),
+    "taken_over": ("{game} is now played in another app of this notebook (a newer one): its autosave is up to "
+                   "date; Resume here takes it back.",
+                   "{game}はこのノートブックの別の（新しい）アプリで続いています。自動保存は最新です。"
+                   "ここで「続きから」を押すと取り戻せます。"),
     "log": ("Log", "記録"),
     "cpu_playing": ("CPU is playing…", "CPUが考えています…"),
     "results": ("Results", "結果"),

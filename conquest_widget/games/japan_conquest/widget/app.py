@@ -55,6 +55,7 @@ from conquest_widget.games.japan_conquest.widget.style import (
 )
 from conquest_widget.saves import DEFAULT_DIRECTORY, SaveStore
 from conquest_widget.saves.games import JAPAN
+from conquest_widget.saves.locking import RELOAD_WAIT_S
 from conquest_widget.ui.lean import Layout, plain, shared_layout, shared_style
 from conquest_widget.ui.sound import Sound, pick_effects, sound_preference
 
@@ -283,12 +284,18 @@ class JapanConquestApp(W.VBox):
         if self.store is None:
             return ""
         try:
-            self.store.claim_autosave(JAPAN)
+            self.store.claim_autosave(JAPAN, on_taken_over=self._taken_over, wait=RELOAD_WAIT_S)
         except GameOpenElsewhereError as exc:
             return t("open_here" if exc.same_process else "open_elsewhere", self.controller.lang)
         except ConquestError as exc:
             return str(exc)
         return ""
+
+    def _taken_over(self) -> None:
+        """A newer app of this kernel took Japan Conquest (a notebook cell run again):
+        leave the game for the start screen (its autosave written), saying where it went."""
+        self.leave()
+        self.controller.message = t("taken_over", self.controller.lang)
 
     def _screen_left(self, change: dict) -> None:
         """Write a pending autosave whenever the screen changes; when the game leaves the
