@@ -16,29 +16,41 @@ that point with twins made for that human, so every hand-over gets compared):
 1. **Start**: the setup form on both pages, the same players, two seeds whose public start
    is the same (the seats' hands / territories differ) → Start → compared until the first
    uncover (which is never clicked) → Save under the cover → Exit → Resume → compared.
-2. Then, per window: the current match (page A's autosave) and a twin that differs only
+2. (Japanese Risk) page A alone plays the first round by clicks, not compared: every human
+   buys a ninja with their income (so the twins can differ in who holds ninjas) and armies
+   come onto the board (so that attacks can be made from the second round).
+3. Then, per window: the current match (page A's autosave) and a twin that differs only
    in what the seat X to act cannot know are written as the autosaves of the two save
-   folders (``SaveStore.autosave``); both pages reload, pick the game and Resume: the
-   cover for X → uncover → X plays (the same clicks on both pages) → the hand-over's cover
-   for the next human Y → Exit → (in the first window: the start screen's Replay of the
-   unfinished game: the public view, no "Show everything"; Back) → Resume → the cover
-   for Y again; compared at every quiet point.
+   folders (``SaveStore.autosave``, once the reloaded page's old kernel has let go of the
+   game); both pages reload (a new kernel), pick the game and Resume: the cover for X →
+   uncover → X plays (the same clicks on both pages: cards draw and end the turn; Risk
+   income, hold at ninja windows, defend, one attack per turn, launch) → the hand-over's
+   cover for the next human Y (in Risk: a ninja window or a defence question addressed to
+   Y, or Y's turn) → Exit → (first window: the start screen's Replay of the unfinished
+   game: the public view, no "Show everything"; Back) → Resume → the cover for Y again;
+   compared at every quiet point.  Cards: one window per human and one more; Risk: until
+   every human had the screen and an attack was launched in a compared window.
 
 Twins: cards use ``match.hidden_variant(X, rng)`` (the cards X has not seen are permuted
 among the other hands and the deck), chosen so that X's next draw is the same card (X
 then plays the same turn on both pages) and every other hand differs.  Japanese Risk
-uses a rewrite of the log in the spirit of ``hidden_variant``'s ninja secrets: each other
-human's first ninja purchase becomes 3 armies on one of their cards (so in twin B they
-hold no ninja where in twin A they hold one: the ninja window with and without ninjas for
-the seat away); ``hidden_variant`` itself also permutes the owners of the territories X
+uses a rewrite of the log in the spirit of ``hidden_variant``'s ninja secrets: every ninja
+purchase of every other human becomes 3 armies on one of their cards (so in twin B they
+hold no ninja where in twin A they hold some: the ninja window with and without ninjas
+for the seat away); ``hidden_variant`` itself also permutes the owners of the territories X
 does not know, after which X's own attacks (and any CPU, whose view would change) play
 out differently in the two matches, which is no leak, so it is not used there.  Every
 twin is checked in Python first: the same ``view``/``events_for`` for X, for the public
 and for every CPU seat, and a different view for every other human.
 
+``CONQUEST_TWINS_ALL=1`` walks on past differences and lists them all at the end (to see
+every point where a version leaks; by default the first difference fails the test).
+
 Parametrized over cards with 2 and 4 humans and Japanese Risk with 2 humans and with 3
-humans plus a CPU (the "3 humans" and "2 humans + CPU" cases add nothing the others do
-not exercise and would double the run time: each window costs two kernel starts).
+humans plus a CPU (cards with 3 humans, Risk with 3 humans and Risk with 2 humans + a CPU
+add nothing the others do not exercise and would nearly double the run time, 4-7 minutes a case on a
+2-core machine: each window costs two page loads, and every comparison waits for both
+pages to be quiet).
 """
 
 from __future__ import annotations
