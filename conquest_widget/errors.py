@@ -149,29 +149,6 @@ class SlotOccupiedError(SaveError):
         self.corrupt = corrupt
 
 
-class GameOpenElsewhereError(SaveError):
-    """A game that another app of the same save folder has on screen (another browser
-    tab or window, another notebook, another app in this kernel): its autosave belongs to
-    that app, so nothing was started, loaded or written here.  ``game`` is the game id,
-    ``directory`` the save folder, ``same_process`` whether the other app is in this
-    process (kernel)."""
-
-    def __init__(self, game: str, title: str, directory: object, *, same_process: bool = False) -> None:
-        super().__init__(game, title, directory, same_process)
-        self.game = game
-        self.title = title
-        self.directory = directory
-        self.same_process = same_process
-
-    def __str__(self) -> str:
-        if self.same_process:
-            return (f"{self.title} is open in another app of this kernel (notebook) with this save folder "
-                    f"({self.directory}): continue it there, or leave it there (Exit: its game stays "
-                    "autosaved) and press Resume here")
-        return (f"{self.title} is open in another tab or window of this save folder ({self.directory}): "
-                "continue it there, or close that tab (its game stays autosaved) and press Resume here")
-
-
 class InvalidBackupError(SaveError, ValueError):
     """A backup that cannot be restored; ``problems`` lists every problem found.
     Nothing of the current save data was changed."""

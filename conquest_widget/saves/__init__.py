@@ -14,7 +14,7 @@ completed-game results, records against CPUs, preferences, and one-file backups.
 Modules: :mod:`.store` (:class:`SaveStore`), :mod:`.schema` (file formats and
 validators), :mod:`.results` (results and CPU records), :mod:`.backup` (backup
 documents), :mod:`.info` (slot summaries), :mod:`.atomic` (crash-safe writes),
-:mod:`.locking` (the directory lock and the play leases), :mod:`._jsonschema` (imported first: jsonschema
+:mod:`.locking` (the directory lock), :mod:`._jsonschema` (imported first: jsonschema
 without the 1 s import of ``rfc3987_syntax``).  docs/saves.md documents the files.
 """
 
@@ -22,7 +22,6 @@ from conquest_widget.errors import (
     ConfirmationRequiredError,
     CorruptSaveError,
     EmptySlotError,
-    GameOpenElsewhereError,
     InvalidBackupError,
     InvalidSlotError,
     SaveError,
@@ -35,7 +34,6 @@ from conquest_widget.saves import _jsonschema  # noqa: F401 - before jsonschema:
 from conquest_widget.saves.atomic import MAX_FILE_BYTES
 from conquest_widget.saves.backup import MAX_BACKUP_BYTES, SLOT_COUNT, BackupSummary
 from conquest_widget.saves.info import PlayerInfo, SlotInfo
-from conquest_widget.saves.locking import AutosaveLease
 from conquest_widget.saves.results import game_id
 from conquest_widget.saves.schema import MAX_RESULTS, SCHEMA_VERSION
 from conquest_widget.saves.store import (
@@ -53,12 +51,10 @@ __all__ = [
     "MAX_RESULTS",
     "SCHEMA_VERSION",
     "SLOT_COUNT",
-    "AutosaveLease",
     "BackupSummary",
     "ConfirmationRequiredError",
     "CorruptSaveError",
     "EmptySlotError",
-    "GameOpenElsewhereError",
     "InvalidBackupError",
     "InvalidSlotError",
     "PlayerInfo",

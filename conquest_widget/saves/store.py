@@ -75,12 +75,7 @@ from conquest_widget.saves.backup import (
 )
 from conquest_widget.saves.games import JAPAN, Engines, codec_for, codec_of
 from conquest_widget.saves.info import SlotInfo
-from conquest_widget.saves.locking import (
-    LOCK_NAME,
-    AutosaveLease,
-    DirectoryLock,
-    lease_file,
-)
+from conquest_widget.saves.locking import LOCK_NAME, DirectoryLock
 from conquest_widget.saves.results import add_outcomes, cpu_outcomes, result_entry
 from conquest_widget.saves.schema import (
     check_preferences,
@@ -115,7 +110,6 @@ GAME_FILES = DATA_FILES[: SLOT_COUNT + 1]
 
 _DATA_STEM = r"(autosave(?:-[a-z][a-z0-9_]{0,47})?|slot-[1-5]|results|records|preferences)"
 _SET_ASIDE = re.compile(rf"^{_DATA_STEM}\.corrupt-\d{{8}}T\d{{6}}Z(-\d+)?\.json$")
-_LEASE = re.compile(r"^autosave-[a-z][a-z0-9_]{0,47}\.inplay$")
 _PRE_RESTORE = re.compile(r"^pre-restore-\d{8}T\d{6}Z(-\d+)?\.backup\.json$")
 _TEMP = re.compile(rf"^{re.escape(TEMP_PREFIX)}{_DATA_STEM}\.json\..*{re.escape(TEMP_SUFFIX)}$", re.DOTALL)
 
@@ -185,8 +179,6 @@ class SaveStore:
         # not replayed again (a long game's replay takes a noticeable fraction of a second).
         self._valid: dict[str, tuple[int, ...]] = {}
         self._infos: dict[str, tuple[tuple[int, ...], SlotInfo]] = {}
-        #: the play leases this store holds, by game id (:meth:`claim_autosave`)
-        self._leases: dict[str, AutosaveLease] = {}
 
     def __repr__(self) -> str:
         return f"SaveStore({str(self.directory)!r})"
@@ -410,79 +402,11 @@ class SaveStore:
             1
         """
         doc = game_document(game, saved_at=self._timestamp(), kind="autosave")  # SaveError before touching anything
-        game_id = codec_of(game, self.engines).game
-        name = autosave_file(game_id)
-        with self._leased(game_id), self._locked():
+        name = autosave_file(codec_of(game, self.engines).game)
+        with self._locked():
             self._prepare_write(name)
             self._write_doc(name, game, doc, None)
         return self._path(name)
-
-    # ------------------------------------------------------------- play leases
-    def claim_autosave(self, game: str | None = None, *, on_taken_over: Callable[[], None] | None = None,
-                       wait: float = 0.0) -> AutosaveLease:
-        """Take the play lease of ``game``'s autosave (None: Japan Conquest): the app that
-        puts a game on screen claims it first, writes the autosave only while it holds it,
-        and releases it (``lease.release()``) when the game leaves the screen.  Claiming
-        a lease this store already holds returns it.
-
-        Another app of the same save folder — another browser tab (kernel), notebook, or
-        app in this kernel — that holds it makes this raise
-        :class:`~conquest_widget.errors.GameOpenElsewhereError` naming the game and what
-        to do: its game is on screen there and its autosave belongs to it.  The lease is an
-        OS lock (``autosave-<game>.inplay``), so a killed kernel frees it.  While another
-        store holds the lease, :meth:`autosave` and :meth:`clear_autosave` of ``game``
-        refuse the same way (nothing is written).  ``on_taken_over`` lets a newer app of
-        the same process take the game over (the holder leaves it first: a notebook cell
-        run again); ``wait`` waits that many seconds for another process to let go (see
-        :meth:`AutosaveLease.claim <conquest_widget.saves.locking.AutosaveLease.claim>`).
-
-            >>> import tempfile
-            >>> folder = tempfile.mkdtemp()
-            >>> lease = SaveStore(folder).claim_autosave("codex")
-            >>> SaveStore(folder).claim_autosave("codex")
-            Traceback (most recent call last):
-            ...
-            conquest_widget.errors.GameOpenElsewhereError: The Codex of Conquest is open in another app of this kernel (notebook) with this save folder (...): continue it there, or leave it there (Exit: its game stays autosaved) and press Resume here
-            >>> lease.release()
-            >>> SaveStore(folder).claim_autosave("codex").held
-            True
-        """
-        game_id = game or JAPAN
-        autosave_file(game_id)  # a game id, never a path
-        held = self._leases.get(game_id)
-        if held is not None and held.held:
-            return held
-        lease = AutosaveLease.claim(self.directory, game_id, registry.title_of(game_id),
-                                    on_taken_over=on_taken_over, wait=wait)
-        self._leases[game_id] = lease
-        return lease
-
-    def holds_autosave(self, game: str | None = None) -> bool:
-        """True while this store holds the play lease of ``game`` (:meth:`claim_autosave`)."""
-        lease = self._leases.get(game or JAPAN)
-        return lease is not None and lease.held
-
-    def release_autosave(self, game: str | None = None) -> None:
-        """Release the play lease of ``game`` if this store holds it (the same as the
-        lease's ``release()``)."""
-        lease = self._leases.pop(game or JAPAN, None)
-        if lease is not None:
-            lease.release()
-
-    @contextmanager
-    def _leased(self, game: str) -> Iterator[None]:
-        """Hold ``game``'s play lease while writing its autosave: this store's own, else
-        one taken for the write (refused while another app holds it).  No lease file
-        means no app has ever claimed the game here: nothing to take (and no file made)."""
-        autosave_file(game)  # a game id, never a path
-        if self.holds_autosave(game) or not os.path.lexists(self._path(lease_file(game))):
-            yield
-            return
-        lease = AutosaveLease.claim(self.directory, game, registry.title_of(game))
-        try:
-            yield
-        finally:
-            lease.release()
 
     def load_autosave(self, game: str | None = None) -> Any:
         """The autosaved game ("Continue Last Game"), or None when there is none.
@@ -507,9 +431,8 @@ class SaveStore:
         return self._info(None, autosave_file(game))
 
     def clear_autosave(self, game: str | None = None) -> bool:
-        """Delete the autosave of ``game``; returns whether there was one (refused while
-        another app holds the game's play lease: :meth:`claim_autosave`)."""
-        with self._leased(game or JAPAN), self._locked():
+        """Delete the autosave of ``game``; returns whether there was one."""
+        with self._locked():
             return _unlink(self._path(autosave_file(game)))
 
     # ------------------------------------------------------------------- slots
@@ -774,7 +697,6 @@ class SaveStore:
                 or AUTOSAVE_NAME.match(name)
                 or _SET_ASIDE.match(name)
                 or _PRE_RESTORE.match(name)
-                or _LEASE.match(name)
             ):
                 return True
         return False

@@ -14,13 +14,6 @@ board drawn from a :class:`~conquest_widget.ui.controller.MatchController`; the 
 screen between humans; Save / Exit; the log) → ``results`` (standings, the game's own
 story of the end, Play again).  After every change of the match the autosave is written,
 so leaving (or a closed tab) loses nothing; a finished game's result is recorded once.
-
-A game's autosave belongs to the one app that has that game on screen: putting a match on
-screen (Start, Resume, a slot, a branch of the replay, Play again) first claims the game's
-play lease (:meth:`SaveStore.claim_autosave <conquest_widget.saves.SaveStore.claim_autosave>`),
-the autosave is written only while it is held, and leaving the match releases it.  While
-another tab (or app) of the same save folder plays this game, nothing starts here: the
-screen stays and says so (issue 31 item 10).
 """
 
 from __future__ import annotations
@@ -33,9 +26,8 @@ from typing import Any, ClassVar
 import ipywidgets as W
 
 from conquest_widget.core.safe_text import check_name, html_text
-from conquest_widget.errors import ConquestError, GameOpenElsewhereError
+from conquest_widget.errors import ConquestError
 from conquest_widget.saves import SaveStore
-from conquest_widget.saves.locking import RELOAD_WAIT_S
 from conquest_widget.ui.controller import MatchController
 from conquest_widget.ui.game_ui import HUMAN, GameUI, Option, SeatChoice
 from conquest_widget.ui.lean import Layout, close_tree
@@ -286,7 +278,7 @@ class MatchApp(W.VBox):
             self._say(self._t("error", text=str(exc)), problem=True)
             return
         self._say()
-        self._play(match, speed=self.speed.value)  # refused (and said why) while the game is open elsewhere
+        self._play(match, speed=self.speed.value)
 
     # ------------------------------------------------------------ resume / load
     def resume(self) -> None:
@@ -307,8 +299,8 @@ class MatchApp(W.VBox):
             self._say(self._t("error", text="nothing to resume"), problem=True)
             return
         self._say()
-        if self._play(match, speed=self._speed()):
-            self._slot = slot
+        self._play(match, speed=self._speed())
+        self._slot = slot
 
     def _speed(self) -> str:
         if self.controller is not None:
@@ -317,34 +309,8 @@ class MatchApp(W.VBox):
         return speed.value if speed is not None else "fast"
 
     # ------------------------------------------------------------ play
-    def _claim(self) -> bool:
-        """Take this game's play lease (kept while a match of it is on screen); False, with
-        the problem shown, when another app of the save folder has the game on screen."""
-        if self.store is None:
-            return True
-        try:
-            self.store.claim_autosave(self.ui.game, on_taken_over=self._taken_over, wait=RELOAD_WAIT_S)
-        except GameOpenElsewhereError as exc:
-            key = "open_here" if exc.same_process else "open_elsewhere"
-            self._say(self._t(key, game=self.spec.title[self.lang]), problem=True)
-            return False
-        except ConquestError as exc:
-            self._say(self._t("error", text=str(exc)), problem=True)
-            return False
-        return True
-
-    def _taken_over(self) -> None:
-        """A newer app of this kernel took this game (a notebook cell run again): leave it
-        for the start screen (its autosave is written), saying where it went."""
-        self.show_start()
-        self._say(self._t("taken_over", game=self.spec.title[self.lang]))
-
-    def _play(self, match: Any, *, speed: str) -> bool:
-        """Put ``match`` on screen, after claiming the play lease; False (nothing changed,
-        the problem shown) when the game is open in another app of the save folder."""
-        if not self._claim():
-            return False
-        self._leave_match(keep_lease=True)
+    def _play(self, match: Any, *, speed: str) -> None:
+        self._leave_match()
         self._slot = None
         self._setup = match.setup
         self._seats = self.ui.seat_choices(match.setup)
@@ -374,7 +340,6 @@ class MatchApp(W.VBox):
         self._sound_seen, self._sound_who, self._sound_mine, self._sound_over = 0, None, False, self.controller.is_over
         self._sound_news()
         self.controller.start_cpus()
-        return True
 
     def _redraw_play(self) -> None:
         """Draw the play screen; on later changes only what changed is sent (the buttons
@@ -486,8 +451,8 @@ class MatchApp(W.VBox):
 
     def _autosave(self) -> None:
         c = self.controller
-        if self.store is None or c is None or not self.store.holds_autosave(self.ui.game):
-            return  # the autosave is written only while this app holds the game's play lease
+        if self.store is None or c is None:
+            return
         try:
             if c.is_over:
                 if not self._recorded:
@@ -570,21 +535,13 @@ class MatchApp(W.VBox):
         self._say(self._t("exit_info"))
 
     def leave(self) -> None:
-        """Stop this game's CPUs and let go of the match (the autosave keeps it; the play
-        lease is released, so another tab may continue it)."""
+        """Stop this game's CPUs and let go of the match (the autosave keeps it)."""
         self._leave_match()
 
-    def close(self) -> None:
-        """Close the app's widgets; a match on screen leaves first (its autosave stays, its
-        play lease is released)."""
-        self._leave_match()
-        super().close()
-
-    def _leave_match(self, *, keep_lease: bool = False) -> None:
+    def _leave_match(self) -> None:
         """Stop the CPUs, let go of the controller and close every widget of the match's
         screen (board, cover, log, Save box): none of a seat's secrets stays alive in the
-        kernel or the page after the screen goes away.  The game's play lease is released
-        (``keep_lease``: not, when another match of the game follows at once)."""
+        kernel or the page after the screen goes away."""
         c = self.controller
         if c is not None:
             c.stop_cpus()
@@ -599,8 +556,6 @@ class MatchApp(W.VBox):
                 close_tree(w)
         self.controller = None
         self.board = None
-        if not keep_lease and self.store is not None:
-            self.store.release_autosave(self.ui.game)
 
     # ------------------------------------------------------------ results
     def show_results(self) -> None:

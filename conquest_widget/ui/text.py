@@ -47,19 +47,6 @@ STRINGS: dict[str, tuple[str, str]] = {
     "overwrite_yes": ("Overwrite", "上書きする"),
     "exit": ("Exit", "終了"),
     "exit_info": ("The game is autosaved: Resume continues it.", "ゲームは自動保存されています。「続きから」で再開できます。"),
-    "open_elsewhere": (("{game} is open in another tab or window of this save folder: continue it there, or close "
-                       "that tab (its game stays autosaved) and press Resume here. Nothing was started."),
-                       ("{game}はこの保存フォルダーを使う別のタブかウィンドウで開いています。そちらで続けるか、そのタブを"
-                       "閉じて（ゲームは自動保存されています）ここで「続きから」を押してください。何も始めていません。")),
-    "open_here": (("{game} is open in another app of this notebook (kernel) with this save folder: continue it "
-                  "there, or press Exit there (its game stays autosaved) and press Resume here. Nothing was started."),
-                  ("{game}はこのノートブック（カーネル）の別のアプリで同じ保存フォルダーを使って開いています。そちらで"
-                  "続けるか、そちらで「終了」を押して（ゲームは自動保存されています）ここで「続きから」を押してください。"
-                  "何も始めていません。")),
-    "taken_over": ("{game} is now played in another app of this notebook (a newer one): its autosave is up to "
-                   "date; Resume here takes it back.",
-                   "{game}はこのノートブックの別の（新しい）アプリで続いています。自動保存は最新です。"
-                   "ここで「続きから」を押すと取り戻せます。"),
     "log": ("Log", "記録"),
     "cpu_playing": ("CPU is playing…", "CPUが考えています…"),
     "results": ("Results", "結果"),

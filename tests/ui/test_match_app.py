@@ -162,7 +162,6 @@ def test_save_to_a_slot_and_load_it(tmp_path) -> None:
     next(w for w in app.save_box.children if "cw-save-confirm" in w._dom_classes).click()
     assert "Saved to slot 2" in app.message.value
     view = dict(app.controller.view)
-    app.close()  # the first page goes (its kernel with it): the game is no longer on its screen
     fresh = ToyApp(save_dir=tmp_path)
     load = [b for b in buttons(fresh, "Load")]
     assert len(load) == 1
@@ -208,7 +207,6 @@ def test_save_and_exit_under_the_cover_then_resume_behind_a_cover(tmp_path) -> N
     click(app, "Resume")
     assert app.controller.cover == "Ben" and app.controller.viewer is None
     assert not any(f"card {c}" in widget_states() for c in cards)
-    app.close()  # the page goes (its kernel with it): the game is no longer on its screen (issue 31 item 10)
     fresh = ToyApp(save_dir=tmp_path)  # a reload: a new app on the same save folder
     click(fresh, "Resume")
     assert fresh.controller.cover == "Ben"

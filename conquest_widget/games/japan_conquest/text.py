@@ -107,22 +107,6 @@ STRINGS: dict[str, tuple[str, str]] = {
     "battle_ok": ("Continue", "続ける"),
     "autosave_failed": ("This game could not be autosaved; play goes on (Save & Exit may still work)",
                         "この対局はオートセーブできませんでした。対局は続けられます"),
-    "open_elsewhere": (("Japan Conquest is open in another tab or window of this save folder: continue it there, "
-                        "or close that tab (its game stays autosaved) and press Continue Last Game here. "
-                        "Nothing was started."),
-                       ("全国制覇すごろくはこの保存フォルダーを使う別のタブかウィンドウで開いています。そちらで続けるか、"
-                        "そのタブを閉じて（対局はオートセーブされています）ここで「前回の途中から再開」を押してください。"
-                        "何も始めていません。")),
-    "open_here": (("Japan Conquest is open in another app of this notebook (kernel) with this save folder: continue "
-                   "it there, or leave its game there (its game stays autosaved) and press Continue Last Game here. "
-                   "Nothing was started."),
-                  ("全国制覇すごろくはこのノートブック（カーネル）の別のアプリで同じ保存フォルダーを使って開いています。"
-                   "そちらで続けるか、そちらで対局を終了して（対局はオートセーブされています）ここで「前回の途中から再開」を"
-                   "押してください。何も始めていません。")),
-    "taken_over": ("Japan Conquest is now played in another app of this notebook (a newer one): its autosave is up "
-                   "to date; Continue Last Game here takes it back.",
-                   "全国制覇すごろくはこのノートブックの別の（新しい）アプリで続いています。自動保存は最新です。"
-                   "ここで「前回の途中から再開」を押すと取り戻せます。"),
     "prefs_failed": ("Your settings could not be remembered; play goes on", "設定を保存できませんでした。対局は続けられます"),
     "battle_attack_line": ("Attacker {who}: {dice} = {total}", "攻撃側 {who}：{dice} = {total}"),
     "battle_defence_line": ("Defender {who}: {dice} + defence bonus {bonus} = {total}", "防御側 {who}：{dice} + 防御補正{bonus} = {total}"),

@@ -2,14 +2,6 @@
 
     from conquest_widget import JapanConquestApp
     JapanConquestApp()          # in a notebook cell: a complete, playable game
-
-The autosave belongs to the one app that has the game on screen: before a game is shown
-(Continue, a slot, a new game, Watch CPUs, a replay's branch) the app claims Japan
-Conquest's play lease (:meth:`SaveStore.claim_autosave
-<conquest_widget.saves.SaveStore.claim_autosave>`); it writes the autosave only while it
-holds it and releases it when the game leaves the screen (start, setup or save-data
-screen; :meth:`JapanConquestApp.close`).  While another tab of the same save folder plays,
-nothing starts here and the screen says why (issue 31 item 10).
 """
 
 from __future__ import annotations
@@ -23,9 +15,8 @@ from typing import Any
 
 import ipywidgets as W
 
-from conquest_widget.errors import ConquestError, GameOpenElsewhereError
+from conquest_widget.errors import ConquestError
 from conquest_widget.games.japan_conquest.actions import Step
-from conquest_widget.games.japan_conquest.match import JapanMatch
 from conquest_widget.games.japan_conquest.text import pref_name, region_name, t
 from conquest_widget.games.japan_conquest.widget.controller import (
     CPU_DELAYS,
@@ -54,8 +45,6 @@ from conquest_widget.games.japan_conquest.widget.style import (
     button_layout,
 )
 from conquest_widget.saves import DEFAULT_DIRECTORY, SaveStore
-from conquest_widget.saves.games import JAPAN
-from conquest_widget.saves.locking import RELOAD_WAIT_S
 from conquest_widget.ui.lean import Layout, plain, shared_layout, shared_style
 from conquest_widget.ui.sound import Sound, pick_effects, sound_preference
 
@@ -204,10 +193,7 @@ class JapanConquestApp(W.VBox):
             self._autosave_handle: asyncio.TimerHandle | None = None  # a write scheduled on the event loop
             c.on_change(self._autosave)
             c.observe(lambda ch: None if ch["new"] else self._request_autosave(), names="cpu_busy")
-            c.observe(self._screen_left, names="screen")  # Continue reads what was written
-            c.before_load(self._claim)  # the game's autosave is this app's while it is on screen
-            if c.has_game and c.screen in ("game", "results"):  # a controller given with its game shown
-                c.message = self._claim(None)
+            c.observe(lambda _: self.flush_autosave(), names="screen")  # Continue reads what was written
             _PENDING.add(self)  # a crash-free exit writes what is pending (atexit)
             c.observe(self._remember_language, names="lang")
         self.game_screen = plain(W.VBox, children=[
@@ -278,58 +264,11 @@ class JapanConquestApp(W.VBox):
         except ConquestError:
             return {}  # reported on the start screen; play goes on with defaults
 
-    def _claim(self, _match: JapanMatch | None) -> str:
-        """Take Japan Conquest's play lease before a game is shown ("" = taken or already
-        held); else the problem, in the player's words: the game is open in another tab."""
-        if self.store is None:
-            return ""
-        try:
-            self.store.claim_autosave(JAPAN, on_taken_over=self._taken_over, wait=RELOAD_WAIT_S)
-        except GameOpenElsewhereError as exc:
-            return t("open_here" if exc.same_process else "open_elsewhere", self.controller.lang)
-        except ConquestError as exc:
-            return str(exc)
-        return ""
-
-    def _taken_over(self) -> None:
-        """A newer app of this kernel took Japan Conquest (a notebook cell run again):
-        leave the game for the start screen (its autosave written), saying where it went."""
-        self.leave()
-        self.controller.message = t("taken_over", self.controller.lang)
-
-    def _screen_left(self, change: dict) -> None:
-        """Write a pending autosave whenever the screen changes; when the game leaves the
-        screen (start, setup, save data), release the play lease: another tab may go on."""
-        self.flush_autosave()
-        if change["new"] not in ("game", "results") and self.store is not None:
-            self.store.release_autosave(JAPAN)
-
-    def _holds_lease(self) -> bool:
-        return self.store is not None and self.store.holds_autosave(JAPAN)
-
-    def leave(self) -> None:
-        """Leave the game shown (the shell's "All games"): back to the start screen, so its
-        CPUs stop, a pending autosave is written and the play lease is released (the
-        autosave keeps the game; another app or tab may continue it)."""
-        if self.controller.screen in ("game", "results"):
-            self.controller.screen = "start"
-        self.flush_autosave()
-        if self.store is not None:
-            self.store.release_autosave(JAPAN)
-
-    def close(self) -> None:
-        """Close the app's widgets; a pending autosave is written first and the play lease
-        released (another tab may then continue the game)."""
-        self.flush_autosave()
-        if self.store is not None:
-            self.store.release_autosave(JAPAN)
-        super().close()
-
     def _autosave(self, c: GameController, action: Any) -> None:
         """Autosave after every action of a human, whenever a turn changes hands, when a CPU
         run stops and at the end (recording the result once).  A new game replaces the
         autosave.  Inside a CPU's turn the single steps are not written one by one."""
-        if not c.has_game or not self._holds_lease():
+        if not c.has_game or self.store is None:
             return
         if action is None:  # a new or loaded game: remember its setup as the next default
             self._save_preferences(last_setup=c.setup_dict())
@@ -346,7 +285,7 @@ class JapanConquestApp(W.VBox):
         without a loop (scripts, tests) it is written at once.  :meth:`flush_autosave` writes
         a pending autosave now: leaving the game screen, a new game and the interpreter's
         exit (atexit) call it, so no action is lost on a crash-free exit."""
-        if not self.controller.has_game or not self._holds_lease():
+        if self.store is None or not self.controller.has_game:
             return
         if self._autosave_handle is not None:
             return  # already scheduled: that write will include this action
@@ -377,8 +316,8 @@ class JapanConquestApp(W.VBox):
             self._autosave_handle = None
             handle.cancel()
         c = self.controller
-        if not c.has_game or not self._holds_lease():
-            return  # written only while this app holds the play lease (the game on its screen)
+        if not c.has_game or self.store is None:
+            return
         try:
             c.save(self.store)
             self._autosaved_turn = (c.current_player, c.view["turn"])

@@ -87,7 +87,6 @@ class GameController(PublishedTraits):
     setup_error = Unicode("")
     hold_battles = Bool(False, help="give each battle result its own moment (the app sets it; scripts play straight on)")
     battle_report = Dict(help="the last battle's result while it is shown: see battle_summary(); {} = none")
-    load_problem = Unicode("", help="why the last game asked for was not shown ('' = it was): see before_load")
 
     def __init__(self, **kwargs: Any) -> None:
         self._match: JapanMatch | None = None
@@ -95,7 +94,6 @@ class GameController(PublishedTraits):
         self._seen_events = 0  # events of the match already published (as the viewer sees them)
         self._loads = 0  # games shown so far: game_key
         self._change_hooks: list[Callable[[GameController, Action | None], None]] = []
-        self._load_gates: list[Callable[[JapanMatch], str]] = []
         self._cpu_task: asyncio.Task | None = None
         super().__init__(**kwargs)
 
@@ -104,21 +102,6 @@ class GameController(PublishedTraits):
         """Call ``hook(controller, action)`` after every applied action (autosave, sound);
         ``action`` is None for a new or loaded game."""
         self._change_hooks.append(hook)
-
-    def before_load(self, gate: Callable[[JapanMatch], str]) -> None:
-        """Ask ``gate(match)`` before a game is shown (:meth:`load_game`): an answer other
-        than ``""`` (the problem, in the player's words) refuses it: nothing changes and the
-        problem goes to :attr:`load_problem` (``""`` after a game was shown).  The app
-        claims the game's play lease here (a game open in another tab is not started).
-
-            >>> from conquest_widget.games.japan_conquest import GameSetup
-            >>> c = GameController()
-            >>> c.before_load(lambda match: "open in another tab")
-            >>> c.new_game(GameSetup.quick(["Tokyo", "Osaka"]))
-            >>> c.screen, c.has_game, c.load_problem
-            ('start', False, 'open in another tab')
-        """
-        self._load_gates.append(gate)
 
     # ------------------------------------------------------------ reading
     @property
@@ -178,8 +161,7 @@ class GameController(PublishedTraits):
 
     # ------------------------------------------------------------ game life
     def new_game(self, setup: GameSetup, dice: DiceSource | None = None) -> None:
-        """Start a new game and show it (``dice``, e.g. ScriptedDice, for lessons and tests);
-        a refusal (:meth:`before_load`) is in :attr:`load_problem`."""
+        """Start a new game and show it (``dice``, e.g. ScriptedDice, for lessons and tests)."""
         self.load_game(JapanMatch(setup, dice=dice))
 
     def load_game(self, game: JapanMatch | Game) -> None:
@@ -187,19 +169,10 @@ class GameController(PublishedTraits):
         :class:`JapanMatch`, or an engine ``Game`` (read as a match with the same dice).
 
         A CPU run of the game shown before is stopped first, so the new game's CPU turns
-        start at once (issue 16: Resume during "CPU ... is playing" froze).
-
-        When a gate (:meth:`before_load`) refuses the game nothing changes and
-        :attr:`load_problem` says why (it is ``""`` once the game is shown)."""
+        start at once (issue 16: Resume during "CPU ... is playing" froze)."""
         match = JapanMatch.from_game(game) if isinstance(game, Game) else game
         if not isinstance(match, JapanMatch):
             raise ConquestError(f"expected a Japan Conquest match or game, got {type(game).__name__}")
-        self.load_problem = ""
-        for gate in self._load_gates:
-            problem = gate(match)
-            if problem:
-                self.load_problem = problem
-                return
         self.stop_cpu()
         self.battle_report = {}
         self._match = match
@@ -262,9 +235,6 @@ class GameController(PublishedTraits):
             return False
         self.setup_error = ""
         self.new_game(setup)
-        if self.load_problem:
-            self.setup_error = self.load_problem  # e.g. the game is open in another tab
-            return False
         return True
 
     def watch_cpus(self, turns: int = 10) -> None:

@@ -114,13 +114,7 @@ class StartSaves(W.VBox):
             plain(W.HBox, children=[self.results_button, self.data_button]), self.results_html, self.records_html, self.message,
         ], layout=shared_layout())
         c.observe(self.refresh, names=["lang", "screen"])
-        c.observe(self._refused, names="load_problem")
         self.refresh()
-
-    def _refused(self, change: dict) -> None:
-        """A game was not started (open in another tab of this save folder...): say why."""
-        if change["new"]:
-            self.message.value = f'<div class="cw-msg">{html.escape(change["new"])}</div>'
 
     def _error(self, exc: Exception) -> None:
         self.message.value = f'<div class="cw-msg">{html.escape(str(exc))}</div>'
