@@ -137,7 +137,8 @@ class MatchController(PublishedTraits):
         self.message = ""
         if self.cpu_speed != "instant" and self._loop_running():
             self._hand_over()
-            self._publish()
+            if self._forced_answer() is None:  # else the background task plays it first, then publishes
+                self._publish()
             self.start_cpus()
             return
         self.run_cpus()
@@ -191,25 +192,34 @@ class MatchController(PublishedTraits):
         seats = m.to_act()
         if not seats:
             return False
-        forced_kinds = m.spec.extra.get("auto_play_forced", ())
-        if forced_kinds:
-            # the human at the screen whose only legal action is one of these kinds has
-            # nothing to decide: it is played for them (Japanese Risk's "hold" at a ninja
-            # window for a player without ninjas).  Only for that human: a question to
-            # anyone else always goes through their cover, so that whether the cover
-            # appears never tells what they hold.
-            at_screen = self.viewer if not self.cover else None
-            for s in seats:
-                if s in self.humans and (s == at_screen or not self.secret_seats):
-                    legal = m.legal_actions(s)
-                    if len(legal) == 1 and legal[0].kind in forced_kinds:
-                        m.apply(legal[0], s)
-                        return True
+        forced = self._forced_answer()
+        if forced is not None:
+            m.apply(forced[1], forced[0])
+            return True
         if any(s in self.humans for s in seats):
             return False
         seat = seats[0]
         m.apply(self._bots[seat].choose(*decision(m, seat, self._bot_seed)), seat)
         return True
+
+    def _forced_answer(self) -> tuple[int, Action] | None:
+        """The answer to play for a human who has nothing to decide: their only legal
+        action, of a kind in the spec's ``extra["auto_play_forced"]`` (Japanese Risk's
+        "hold" at a ninja window without ninjas, "commit 0" with an empty card).  Only for
+        the human at the screen when the cover rule applies: a question to anyone else
+        always goes through their cover, so that whether a cover appears never tells what
+        they hold."""
+        m = self._match
+        forced_kinds = m.spec.extra.get("auto_play_forced", ())
+        if not forced_kinds or m.outcome() is not None:
+            return None
+        at_screen = self.viewer if not self.cover else None
+        for s in m.to_act():
+            if s in self.humans and (s == at_screen or not self.secret_seats):
+                legal = m.legal_actions(s)
+                if len(legal) == 1 and legal[0].kind in forced_kinds:
+                    return s, legal[0]
+        return None
 
     def run_cpus(self) -> int:
         """Play every CPU action due now (synchronously); returns how many."""
@@ -226,6 +236,8 @@ class MatchController(PublishedTraits):
         try:
             while self.step_cpu():
                 n += 1
+                if self._forced_answer() is not None:
+                    continue  # played at once, never drawn: a button that would vanish under the pointer
                 self._publish()
                 await asyncio.sleep(CPU_DELAYS.get(self.cpu_speed, 0.0))
         finally:

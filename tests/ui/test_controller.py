@@ -229,3 +229,34 @@ def test_twin_risk_matches_publish_the_same_until_another_seat_takes_the_screen(
         windows += a.cover != "" and '"window": {' in wa[-1]
     assert compared > 100
     assert windows > 3, "too few walks ended at a ninja window's cover to prove it"
+
+
+def test_a_forced_answer_is_never_drawn_before_it_is_played(monkeypatch) -> None:
+    """At CPU speed Fast the human at the screen whose only answer is Hold (no ninjas) or
+    Commit 0 (an empty card) never sees that lone button: it is played before anything is
+    published (a button drawn and taken away 0.12 s later would catch a click)."""
+    import asyncio
+    import random
+
+    from conquest_widget.ui import controller as controller_module
+
+    monkeypatch.setitem(controller_module.CPU_DELAYS, "fast", 0.0)
+    lone: list[list[dict]] = []
+
+    async def play() -> None:
+        m = _risk(1, 2, seed=8)
+        c = MatchController(m, humans={0}, play_cpus=False, cpu_speed="fast")
+        c.observe(lambda _ch: lone.append(list(c.legal)) if c.legal in ([{"type": "hold"}], [{"type": "commit", "count": 0}]) else None,
+                  names="version")
+        c.start_cpus()
+        rng = random.Random(2)
+        for _ in range(3000):
+            while c._task is not None and not c._task.done():
+                await asyncio.sleep(0)
+            if c.is_over:
+                break
+            _one_screen_step(c, m, rng)
+        assert c.is_over
+
+    asyncio.run(play())
+    assert lone == []
