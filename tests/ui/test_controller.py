@@ -132,6 +132,21 @@ def test_hot_seat_risk_never_stalls_and_asks_every_human_away_from_the_screen() 
         assert lone_holds > 0
 
 
+async def _play_in_the_background(c: MatchController, m: Any, rng: Any) -> None:
+    """Play ``c`` to the end at one screen in a running event loop, letting its background
+    task (CPUs, forced answers) finish before each step of the person at the screen."""
+    import asyncio
+
+    c.start_cpus()
+    for _ in range(5000):
+        while c._task is not None and not c._task.done():
+            await asyncio.sleep(0)
+        if c.is_over:
+            break
+        _one_screen_step(c, m, rng)
+    assert c.is_over
+
+
 def test_hot_seat_risk_never_stalls_when_cpus_play_in_the_background(monkeypatch) -> None:
     """The same at CPU speed "fast" in a running event loop (the app's path: CPU actions
     and a lone Hold of the human at the screen are played by a background task, and the
@@ -147,15 +162,7 @@ def test_hot_seat_risk_never_stalls_when_cpus_play_in_the_background(monkeypatch
     async def play(humans: int, cpus: int) -> None:
         m = _risk(humans, cpus, seed=11)
         c = MatchController(m, humans=set(range(humans)), play_cpus=False, cpu_speed="fast")
-        c.start_cpus()
-        rng = random.Random(5)
-        for _ in range(5000):
-            while c._task is not None and not c._task.done():
-                await asyncio.sleep(0)
-            if c.is_over:
-                break
-            _one_screen_step(c, m, rng)
-        assert c.is_over
+        await _play_in_the_background(c, m, random.Random(5))
 
     for humans, cpus in ((2, 0), (3, 0), (2, 1)):
         asyncio.run(play(humans, cpus))
@@ -248,15 +255,7 @@ def test_a_forced_answer_is_never_drawn_before_it_is_played(monkeypatch) -> None
         c = MatchController(m, humans={0}, play_cpus=False, cpu_speed="fast")
         c.observe(lambda _ch: lone.append(list(c.legal)) if c.legal in ([{"type": "hold"}], [{"type": "commit", "count": 0}]) else None,
                   names="version")
-        c.start_cpus()
-        rng = random.Random(2)
-        for _ in range(3000):
-            while c._task is not None and not c._task.done():
-                await asyncio.sleep(0)
-            if c.is_over:
-                break
-            _one_screen_step(c, m, rng)
-        assert c.is_over
+        await _play_in_the_background(c, m, random.Random(2))
 
     asyncio.run(play())
     assert lone == []
