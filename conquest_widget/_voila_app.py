@@ -87,8 +87,10 @@ CULL_IDLE_TIMEOUT = 600  # seconds without activity and without a connection, af
 #: about one second; a load interrupted on the way, or a client that is no browser, never does)
 UNCONNECTED_TIMEOUT = 60
 CULL_INTERVAL = 10  # seconds between culling passes
-#: kernels kept for pages at most (about 110 MB each); the preheated kernel is not counted
-MAX_KERNELS = 8
+#: kernels kept for pages at most (about 110 MB each, so about 4.4 GB in all); the preheated
+#: kernel is not counted.  A class of 30 at one server, each with a tab or two, fits; a runaway
+#: client does not take the machine
+MAX_KERNELS = 40
 TEMPLATE = "conquest"
 POOL_SIZE = 1  # preheated kernels kept ready (each holds one idle kernel process)
 #: seconds after a page takes the preheated kernel before the next one starts: not while the
