@@ -122,6 +122,19 @@ class CorruptSaveError(SaveFileError, ValueError):
     The file is left exactly as it is."""
 
 
+class AutosaveChangedError(SaveError):
+    """The autosave file is no longer the one this page read or last wrote: the same game
+    was continued (or another one started) on another page sharing the save folder.
+    Nothing was written; ``path`` is the autosave file.
+
+    A page that gets it keeps its game on screen (its player can save it to a slot or
+    make it the autosave again); see :class:`~conquest_widget.saves.AutosaveClaim`."""
+
+    def __init__(self, path: object) -> None:
+        self.path = path
+        super().__init__(f"{path}: this game was changed on another page since this page last saved it; nothing was written")
+
+
 class UnsupportedSaveVersionError(CorruptSaveError):
     """A save file written with a newer schema version than this package reads."""
 

@@ -14,11 +14,12 @@ completed-game results, records against CPUs, preferences, and one-file backups.
 Modules: :mod:`.store` (:class:`SaveStore`), :mod:`.schema` (file formats and
 validators), :mod:`.results` (results and CPU records), :mod:`.backup` (backup
 documents), :mod:`.info` (slot summaries), :mod:`.atomic` (crash-safe writes),
-:mod:`.locking` (the directory lock), :mod:`._jsonschema` (imported first: jsonschema
+:mod:`.locking` (the directory lock), :mod:`.claim` (a page's claim on its autosave), :mod:`._jsonschema` (imported first: jsonschema
 without the 1 s import of ``rfc3987_syntax``).  docs/saves.md documents the files.
 """
 
 from conquest_widget.errors import (
+    AutosaveChangedError,
     ConfirmationRequiredError,
     CorruptSaveError,
     EmptySlotError,
@@ -33,12 +34,15 @@ from conquest_widget.errors import (
 from conquest_widget.saves import _jsonschema  # noqa: F401 - before jsonschema: ~1 s faster (issue 18)
 from conquest_widget.saves.atomic import MAX_FILE_BYTES
 from conquest_widget.saves.backup import MAX_BACKUP_BYTES, SLOT_COUNT, BackupSummary
+from conquest_widget.saves.claim import AutosaveClaim
 from conquest_widget.saves.info import PlayerInfo, SlotInfo
 from conquest_widget.saves.results import game_id
 from conquest_widget.saves.schema import MAX_RESULTS, SCHEMA_VERSION
 from conquest_widget.saves.store import (
     CATEGORIES,
     DEFAULT_DIRECTORY,
+    UNCHECKED,
+    FileVersion,
     SaveStore,
     check_slot,
 )
@@ -51,10 +55,14 @@ __all__ = [
     "MAX_RESULTS",
     "SCHEMA_VERSION",
     "SLOT_COUNT",
+    "UNCHECKED",
+    "AutosaveChangedError",
+    "AutosaveClaim",
     "BackupSummary",
     "ConfirmationRequiredError",
     "CorruptSaveError",
     "EmptySlotError",
+    "FileVersion",
     "InvalidBackupError",
     "InvalidSlotError",
     "PlayerInfo",

@@ -34,6 +34,7 @@ from typing import Any
 
 from conquest_widget.core import registry
 from conquest_widget.errors import (
+    AutosaveChangedError,
     ConfirmationRequiredError,
     CorruptSaveError,
     EmptySlotError,
@@ -91,6 +92,20 @@ from conquest_widget.saves.schema import (
 
 #: default save directory (relative to the working directory, i.e. beside the notebook)
 DEFAULT_DIRECTORY = "conquest_saves"
+
+#: the version of a data file: changes with every write (a new inode each time) and with
+#: any change made outside the store; None when the file is absent (opaque to callers)
+FileVersion = tuple[int, ...] | None
+
+
+class _Unchecked:
+    """The default of ``expect=``: write whatever version the file is."""
+
+    def __repr__(self) -> str:
+        return "UNCHECKED"
+
+
+UNCHECKED = _Unchecked()
 #: what :meth:`SaveStore.delete_category` accepts
 CATEGORIES = ("autosave", "slots", "results", "records", "preferences", "extras")
 #: the data files with fixed names (Japan Conquest's autosave, the slots, results,
@@ -384,9 +399,14 @@ class SaveStore:
         return doc
 
     # ---------------------------------------------------------------- autosave
-    def autosave(self, game: Any) -> Path:
+    def autosave(self, game: Any, *, expect: FileVersion | _Unchecked = UNCHECKED) -> Path:
         """Save ``game`` as the autosave, replacing the previous one (call it after every
         confirmed action; starting a new game replaces it too).
+
+        With ``expect`` (an :meth:`autosave_version`), the write happens only if the file
+        is still that version, else :class:`~conquest_widget.errors.AutosaveChangedError`
+        and nothing is written: two pages on one save folder cannot silently replace each
+        other's game (:class:`~conquest_widget.saves.AutosaveClaim` keeps the version).
 
         An autosave unreadable for what it holds is not destroyed: it is renamed
         ``autosave.corrupt-<time>.json`` (with a :class:`SaveWarning`) first.  One written
@@ -401,12 +421,31 @@ class SaveStore:
             >>> store.load_autosave().turn_number()
             1
         """
+        name = autosave_file(codec_of(game, self.engines).game)
+        self.write_autosave(game, expect=expect)
+        return self._path(name)
+
+    def write_autosave(self, game: Any, *, expect: FileVersion | _Unchecked = UNCHECKED) -> FileVersion:
+        """:meth:`autosave`, returning the version of the file written (taken while
+        holding the directory lock, so no other page's write can come between)."""
         doc = game_document(game, saved_at=self._timestamp(), kind="autosave")  # SaveError before touching anything
         name = autosave_file(codec_of(game, self.engines).game)
         with self._locked():
+            if not isinstance(expect, _Unchecked) and self._signature(name) != expect:
+                raise AutosaveChangedError(self._path(name))
             self._prepare_write(name)
             self._write_doc(name, game, doc, None)
-        return self._path(name)
+            return self._signature(name)
+
+    def autosave_version(self, game: str | None = None) -> FileVersion:
+        """The version of ``game``'s autosave file as it is now (None: there is none): an
+        opaque value that changes with every write, for ``expect=``.
+
+            >>> import tempfile
+            >>> SaveStore(tempfile.mkdtemp()).autosave_version("codex") is None
+            True
+        """
+        return self._signature(autosave_file(game))
 
     def load_autosave(self, game: str | None = None) -> Any:
         """The autosaved game ("Continue Last Game"), or None when there is none.
@@ -430,10 +469,15 @@ class SaveStore:
         a file holding another game than its name says is ``"corrupt"``)."""
         return self._info(None, autosave_file(game))
 
-    def clear_autosave(self, game: str | None = None) -> bool:
-        """Delete the autosave of ``game``; returns whether there was one."""
+    def clear_autosave(self, game: str | None = None, *, expect: FileVersion | _Unchecked = UNCHECKED) -> bool:
+        """Delete the autosave of ``game``; returns whether there was one.  With
+        ``expect``, only if the file is still that version (else nothing is deleted and
+        False is returned: another page's game stays)."""
+        name = autosave_file(game)
         with self._locked():
-            return _unlink(self._path(autosave_file(game)))
+            if not isinstance(expect, _Unchecked) and self._signature(name) != expect:
+                return False
+            return _unlink(self._path(name))
 
     # ------------------------------------------------------------------- slots
     def slot_path(self, slot: int) -> Path:

@@ -172,11 +172,13 @@ class MatchController(PublishedTraits):
         self._task = None
         self.cpu_busy = False
 
-    def save(self, store: Any, slot: int | None = None, *, overwrite: bool = True) -> Any:
+    def save(self, store: Any, slot: int | None = None, *, overwrite: bool = True, claim: Any = None) -> Any:
         """Write the match to ``store`` (a :class:`~conquest_widget.saves.SaveStore`):
-        the autosave, or ``slot``.  Saves hold the whole match: they are the player's files."""
+        the autosave, or ``slot``.  Saves hold the whole match: they are the player's files.
+        With ``claim`` (a :class:`~conquest_widget.saves.AutosaveClaim`) the autosave is
+        written through it: False when another page holds the autosave now."""
         if slot is None:
-            return store.autosave(self._match)
+            return claim.write(self._match) if claim is not None else store.autosave(self._match)
         return store.save_slot(slot, self._match, overwrite=overwrite)
 
     def record_result(self, store: Any) -> bool:

@@ -27,7 +27,7 @@ import ipywidgets as W
 
 from conquest_widget.core.safe_text import check_name, html_text
 from conquest_widget.errors import ConquestError
-from conquest_widget.saves import SaveStore
+from conquest_widget.saves import AutosaveClaim, SaveStore
 from conquest_widget.ui.controller import MatchController
 from conquest_widget.ui.game_ui import HUMAN, GameUI, Option, SeatChoice
 from conquest_widget.ui.lean import Layout, close_tree
@@ -67,6 +67,7 @@ class MatchApp(W.VBox):
         self.board: Any = None
         #: the slot the game on screen was loaded from or last saved to (the Save box's default)
         self._slot: int | None = None
+        self._claim: AutosaveClaim | None = None
         self._setup: Any = None
         self._seats: list[SeatChoice] = []
         self._log_len = 0
@@ -290,6 +291,9 @@ class MatchApp(W.VBox):
         self._load(lambda: self.store.load_slot(slot, game=self.ui.game), slot=slot)
 
     def _load(self, read: Callable[[], Any], slot: int | None = None) -> None:
+        # the autosave's version is taken before reading: a write by another page in
+        # between makes this page's first autosave a refused one, never a silent overwrite
+        claim = AutosaveClaim(self.store, self.ui.game) if self.store is not None else None
         try:
             match = read()
         except ConquestError as exc:
@@ -299,7 +303,7 @@ class MatchApp(W.VBox):
             self._say(self._t("error", text="nothing to resume"), problem=True)
             return
         self._say()
-        self._play(match, speed=self._speed())
+        self._play(match, speed=self._speed(), claim=claim)
         self._slot = slot
 
     def _speed(self) -> str:
@@ -309,9 +313,11 @@ class MatchApp(W.VBox):
         return speed.value if speed is not None else "fast"
 
     # ------------------------------------------------------------ play
-    def _play(self, match: Any, *, speed: str) -> None:
+    def _play(self, match: Any, *, speed: str, claim: AutosaveClaim | None = None) -> None:
         self._leave_match()
         self._slot = None
+        #: this page's claim on the game's autosave (another page may take it: issue 31)
+        self._claim = claim or (AutosaveClaim(self.store, self.ui.game) if self.store is not None else None)
         self._setup = match.setup
         self._seats = self.ui.seat_choices(match.setup)
         module = self.spec.bots_module()
@@ -331,6 +337,8 @@ class MatchApp(W.VBox):
         self.cover = W.VBox()
         self.cover.add_class("cw-cover")
         self.save_box = W.HBox()
+        self.elsewhere = W.VBox(layout=Layout(display="none", align_items="flex-start"))
+        self.elsewhere.add_class("cw-elsewhere")
         self.controls = W.HBox()
         self.screen = "play"
         self.controller.observe(self._on_change, names="version")
@@ -364,7 +372,9 @@ class MatchApp(W.VBox):
         self.cover.layout.display = None if name else "none"
         self.board.layout.display = "none" if name else None
         self._redraw_log()
-        children = (self.controls, self.save_box, self.cover, self.board, self.log_view)
+        if self._claim is not None and self._claim.lost:
+            self._show_elsewhere()
+        children = (self.controls, self.save_box, self.elsewhere, self.cover, self.board, self.log_view)
         if self.body.children != children:
             self.body.children = children
 
@@ -457,11 +467,33 @@ class MatchApp(W.VBox):
             if c.is_over:
                 if not self._recorded:
                     self._recorded = c.record_result(self.store) or True
-                    self.store.clear_autosave(self.ui.game)
-            else:
-                c.save(self.store)
+                    if self._claim is not None:
+                        self._claim.clear()  # another page's game stays
+            elif not c.save(self.store, claim=self._claim):
+                self._show_elsewhere()
         except ConquestError as exc:
             self._say(self._t("error", text=str(exc)), problem=True)
+
+    def _show_elsewhere(self) -> None:
+        """Another page of this save folder wrote this game's autosave (it resumed this
+        game, or started another): say so, keep this game on screen, offer a slot (Save)
+        or to make this game the autosave again."""
+        if not self.elsewhere.children:
+            self._elsewhere_text = W.HTML()
+            self._elsewhere_button = _button("cw-autosave-here", self._autosave_here, button_style="warning")
+            self.elsewhere.children = (self._elsewhere_text, self._elsewhere_button)
+        self._elsewhere_text.value = f"<b>{html_text(self._t('autosave_elsewhere'))}</b>"
+        self._elsewhere_button.description = self._t("autosave_here")
+        self.elsewhere.layout.display = None
+
+    def _autosave_here(self) -> None:
+        """Make this page's game the autosave again (the other page's is replaced: that
+        page will be told in turn at its next move)."""
+        if self._claim is None:
+            return
+        self._claim.reclaim()
+        self.elsewhere.layout.display = "none"
+        self._autosave()
 
     def _default_slot(self, slots: list[Any]) -> int:
         """The slot the Save box offers first: the one this game was last saved to or
@@ -529,10 +561,23 @@ class MatchApp(W.VBox):
 
         return registry.title_of(game, self.lang)
 
-    def exit(self) -> None:
-        """Leave the game (it stays autosaved) for the start screen."""
+    def exit(self, *, confirmed: bool = False) -> None:
+        """Leave the game (it stays autosaved) for the start screen.  When another page
+        holds the autosave (see :meth:`_show_elsewhere`), this game is not saved anywhere:
+        the player is asked first."""
+        claim = getattr(self, "_claim", None)
+        unsaved = (claim is not None and claim.lost and self.controller is not None and not self.controller.is_over)
+        if unsaved and not confirmed:
+            self.save_box.children = [
+                W.HTML(f"<b>{html_text(self._t('exit_unsaved'))}</b>"),
+                _button("cw-exit-confirm", lambda: self.exit(confirmed=True), description=self._t("exit_anyway"),
+                        button_style="danger"),
+                _button("cw-save-cancel", self._close_save_box, description=self._t("cancel")),
+            ]
+            return
         self.show_start()
-        self._say(self._t("exit_info"))
+        if not unsaved:
+            self._say(self._t("exit_info"))
 
     def leave(self) -> None:
         """Stop this game's CPUs and let go of the match (the autosave keeps it)."""
@@ -549,6 +594,7 @@ class MatchApp(W.VBox):
             c.unobserve(self._on_busy, names="cpu_busy")
         screen = [w for w in (self.board, getattr(self, "log_view", None), getattr(self, "busy", None),
                               getattr(self, "cover", None), getattr(self, "save_box", None),
+                              getattr(self, "elsewhere", None),
                               getattr(self, "controls", None)) if w is not None]
         if screen:
             self.body.children = ()

@@ -46,6 +46,18 @@ STRINGS: dict[str, tuple[str, str]] = {
                       "スロット{n}のファイルは読めません（{error}）。上書きしますか？"),
     "overwrite_yes": ("Overwrite", "上書きする"),
     "exit": ("Exit", "終了"),
+    "autosave_elsewhere": (
+        ("Another tab of this save folder continued this game or started a new one: the autosave "
+         "now holds that tab's game, and this tab no longer autosaves. To keep this game, save it "
+         "to a slot or make it the autosave again."),
+        ("別のタブでこのゲームが続けられたか、新しいゲームが始められました。自動保存はそのタブの"
+         "ゲームになり、このタブは自動保存しません。このゲームを残すには、スロットに保存するか、"
+         "もう一度自動保存にしてください。"),
+    ),
+    "autosave_here": ("Autosave this game here", "このゲームを自動保存にする"),
+    "exit_unsaved": ("This game is not saved anywhere (another tab holds the autosave). Leave it anyway?",
+                     "このゲームはどこにも保存されていません（自動保存は別のタブのものです）。それでも終了しますか？"),
+    "exit_anyway": ("Leave without saving", "保存せずに終了"),
     "exit_info": ("The game is autosaved: Resume continues it.", "ゲームは自動保存されています。「続きから」で再開できます。"),
     "log": ("Log", "記録"),
     "cpu_playing": ("CPU is playing…", "CPUが考えています…"),

@@ -358,3 +358,77 @@ def test_replay_a_slot_and_branch_from_it_then_replay_a_finished_game(tmp_path) 
     # the game has ended: every seat's view and "Show everything" are offered
     assert not explorer.public_only and "all" in [v for _label, v in explorer.seat_chooser.options]
     explorer.show_everything()
+
+
+# ----------------------------------------------------------- two pages, one save folder
+def _autosaved(tmp_path) -> Any:
+    return SaveStore(tmp_path, engines={"toy": ToyMatch}).load_autosave("toy")
+
+
+def test_two_pages_on_one_game_never_replace_each_other_without_a_word(tmp_path) -> None:
+    """Issue 31 item 10: the same game open in two tabs (two kernels, one save folder).
+    Page B resumes page A's game and plays a different move; A's next move is not
+    written over B's game: A is told, keeps its game on screen and can save it to a slot
+    or make it the autosave again (and then B is told in turn)."""
+    a = ToyApp(save_dir=tmp_path)
+    setup_game(a, [HUMAN, HUMAN, HUMAN], seed=11)
+    click(a, "I am Ann: show my view")
+    click(a, "keep")
+    b = ToyApp(save_dir=tmp_path)  # a second tab: Resume continues the same game
+    click(b, "Resume")
+    click(b, "I am Ben: show my view")
+    click(b, "swap")
+    assert _autosaved(tmp_path).state["swapped"] == [False, True, False]
+    assert a.elsewhere.layout.display == "none"
+    click(a, "I am Ben: show my view")
+    click(a, "keep")  # A's game goes on on screen ...
+    assert a.controller._match.state["swapped"] == [False, False, False]
+    # ... but B's game is the autosave still, and A says so
+    assert _autosaved(tmp_path).state["swapped"] == [False, True, False]
+    assert a.elsewhere.layout.display is None
+    assert "Another tab" in a.elsewhere.children[0].value
+    # A's game can go to a slot ...
+    click(a, "Save")
+    next(w for w in a.save_box.children if "cw-save-confirm" in w._dom_classes).click()
+    store = SaveStore(tmp_path, engines={"toy": ToyMatch})
+    assert store.load_slot(1, game="toy").state["swapped"] == [False, False, False]
+    # ... or become the autosave again; then B is the page that is told
+    click(a, "Autosave this game here")
+    assert a.elsewhere.layout.display == "none"
+    assert _autosaved(tmp_path).state["swapped"] == [False, False, False]
+    click(b, "I am Chika: show my view")
+    click(b, "keep")
+    assert b.screen == "results"  # B's game ended on B's page: its result is recorded ...
+    assert _autosaved(tmp_path).state["swapped"] == [False, False, False]  # ... A's game stays
+    assert len(store.results("toy")) == 1
+
+
+def test_a_page_whose_autosave_was_taken_asks_before_leaving(tmp_path) -> None:
+    a = ToyApp(save_dir=tmp_path)
+    setup_game(a, [HUMAN, HUMAN, HUMAN], seed=11)
+    b = ToyApp(save_dir=tmp_path)
+    setup_game(b, [HUMAN, HUMAN], seed=12)  # B starts another game: it replaces the autosave
+    click(a, "I am Ann: show my view")
+    click(a, "keep")
+    assert a.elsewhere.layout.display is None
+    assert _autosaved(tmp_path).n_seats == 2
+    click(a, "Exit")
+    assert a.screen == "play" and "not saved anywhere" in a.save_box.children[0].value
+    click(a, "Cancel")
+    assert a.screen == "play"
+    click(a, "Exit")
+    click(a, "Leave without saving")
+    assert a.screen == "start" and _autosaved(tmp_path).n_seats == 2
+
+
+def test_a_page_that_vanished_blocks_nobody(tmp_path) -> None:
+    """No lease: a page that went away without a word (a closed laptop) holds nothing, so
+    a later page resumes and autosaves its game as usual."""
+    gone = ToyApp(save_dir=tmp_path)
+    setup_game(gone, [HUMAN, HUMAN, HUMAN], seed=11)
+    later = ToyApp(save_dir=tmp_path)
+    click(later, "Resume")
+    click(later, "I am Ann: show my view")
+    click(later, "swap")
+    assert later.elsewhere.layout.display == "none"
+    assert _autosaved(tmp_path).state["swapped"] == [True, False, False]

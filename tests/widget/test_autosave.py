@@ -21,13 +21,13 @@ SETUP = GameSetup(players=(PlayerSetup("A", 13), PlayerSetup("B", 27)), turns=10
 def _writes(monkeypatch, app):
     """Count the store's autosave writes."""
     writes = []
-    original = app.store.autosave
+    original = app.store.write_autosave  # every autosave of the app goes through it
 
-    def autosave(game, *a, **kw):
+    def write_autosave(game, *a, **kw):
         writes.append(game.game.turn_number())
         return original(game, *a, **kw)
 
-    monkeypatch.setattr(app.store, "autosave", autosave)
+    monkeypatch.setattr(app.store, "write_autosave", write_autosave)
     return writes
 
 

@@ -217,3 +217,44 @@ def test_save_offers_a_free_slot_and_names_another_games_save_before_overwriting
     app.start_saves.resume(2)
     se.save_exit_button.click()
     assert se.slot.value == 2, "then the slot this game was saved to"
+
+
+def test_two_pages_on_one_game_never_replace_each_other_without_a_word(app, tmp_path):
+    """Issue 31 item 10 in Japan Conquest: page B continues page A's game and plans a
+    step; A's next step is not written over B's game: A says so, keeps its game, can
+    save it to a slot, make it the autosave again, or leave after a question."""
+    folder = tmp_path / "saves"
+    c = app.controller
+    new_human_vs_cpu(app)
+    app.turn_panel.roll_button.click()
+    other = JapanConquestApp(save_dir=folder)  # a second tab on the same folder
+    other.start_saves.continue_button.click()
+    oc = other.controller
+    click_map(other, oc.legal_steps[-1])
+    theirs = oc._match.game.snapshot()
+    assert SaveStore(folder).load_autosave().game.snapshot() == theirs
+    assert app.save_exit.elsewhere.layout.display == "none"
+    click_map(app, c.legal_steps[0])  # A's own step: shown on A's page, not written over B's game
+    mine = c._match.game.snapshot()
+    assert mine != theirs and SaveStore(folder).load_autosave().game.snapshot() == theirs
+    assert app.save_exit.elsewhere.layout.display == ""
+    assert "Another tab" in app.save_exit.elsewhere_text.value
+    # leaving now would lose A's game: asked first
+    app.save_exit.exit_button.click()
+    assert c.screen == "game" and "not saved anywhere" in app.save_exit.confirm.text.value
+    app.save_exit.confirm.no.click()
+    assert c.screen == "game"
+    # make A's game the autosave again; B is told at its next step
+    app.save_exit.autosave_here_button.click()
+    assert app.save_exit.elsewhere.layout.display == "none"
+    assert SaveStore(folder).load_autosave().game.snapshot() == mine
+    click_map(other, oc.legal_steps[0])
+    assert other.save_exit.elsewhere.layout.display == ""
+    assert SaveStore(folder).load_autosave().game.snapshot() == mine
+    # B keeps its game in a slot, then leaves without a question
+    se = other.save_exit
+    se.save_exit_button.click()
+    se.slot.value = 3
+    se.save_button.click()
+    assert oc.screen == "start"
+    assert SaveStore(folder).load_slot(3).game.snapshot() == oc._match.game.snapshot()

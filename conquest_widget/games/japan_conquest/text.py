@@ -105,6 +105,17 @@ STRINGS: dict[str, tuple[str, str]] = {
     "defender_choose": ("{name} defends against {attack} (+{bonus} defence): choose dice", "{name}の防御：攻撃{attack}に対し防御補正+{bonus}。ダイスを選んでください"),
     "battle_roll": ("Roll", "振る"),
     "battle_ok": ("Continue", "続ける"),
+    "autosave_elsewhere": (
+        ("Another tab of this save folder continued this game or started a new one: the autosave "
+         "now holds that tab's game, and this tab no longer autosaves. To keep this game, use Save & "
+         "Exit, or make it the autosave again."),
+        ("別のタブでこの対局が続けられたか、新しい対局が始められました。オートセーブはそのタブの"
+         "対局になり、このタブはオートセーブしません。この対局を残すには「セーブして終了」を使うか、"
+         "もう一度オートセーブにしてください。"),
+    ),
+    "autosave_here": ("Autosave this game here", "この対局をオートセーブにする"),
+    "exit_unsaved": ("This game is not saved anywhere (another tab holds the autosave). Leave it anyway?",
+                     "この対局はどこにも保存されていません（オートセーブは別のタブのものです）。それでも終了しますか？"),
     "autosave_failed": ("This game could not be autosaved; play goes on (Save & Exit may still work)",
                         "この対局はオートセーブできませんでした。対局は続けられます"),
     "prefs_failed": ("Your settings could not be remembered; play goes on", "設定を保存できませんでした。対局は続けられます"),

@@ -44,7 +44,7 @@ from conquest_widget.games.japan_conquest.widget.style import (
     CSS,
     button_layout,
 )
-from conquest_widget.saves import DEFAULT_DIRECTORY, SaveStore
+from conquest_widget.saves import DEFAULT_DIRECTORY, AutosaveClaim, SaveStore
 from conquest_widget.ui.lean import Layout, plain, shared_layout, shared_style
 from conquest_widget.ui.sound import Sound, pick_effects, sound_preference
 
@@ -188,7 +188,10 @@ class JapanConquestApp(W.VBox):
             self.start_saves = StartSaves(c, self.store)
             self.start_screen.extra.children = (self.start_saves,)
             self.save_exit = SaveExit(c, self.store)
+            self.save_exit.on_reclaim = self._write_autosave
             self.game_extra.children = (self.save_exit,)
+            #: this page's claim on the autosave (another page may take it: issue 31)
+            self._claim: AutosaveClaim | None = None
             self._autosaved_turn: tuple[int, int] | None = None
             self._autosave_handle: asyncio.TimerHandle | None = None  # a write scheduled on the event loop
             c.on_change(self._autosave)
@@ -271,12 +274,23 @@ class JapanConquestApp(W.VBox):
         if not c.has_game or self.store is None:
             return
         if action is None:  # a new or loaded game: remember its setup as the next default
+            self._claim_autosave()
             self._save_preferences(last_setup=c.setup_dict())
         turn = (c.current_player, c.view["turn"])
         if action is None or c.is_over:
             self._write_autosave()  # a new game, a loaded one, the end (its result): at once
         elif not c.cpu_busy or turn != self._autosaved_turn:
             self._request_autosave()
+
+    def _claim_autosave(self) -> None:
+        """A new or loaded game: claim the autosave as this page read it (Continue: before
+        reading the file) or as it is now (a new game, a slot, a branch replace it)."""
+        claim = AutosaveClaim(self.store, "japan_conquest")
+        if getattr(self.start_saves, "read_autosave", False):
+            claim.version = self.start_saves.read_version
+            self.start_saves.read_autosave = False
+        self._claim = self.save_exit.claim = claim
+        self.save_exit.show_elsewhere(False)
 
     def _request_autosave(self) -> None:
         """Write the autosave off the click -> visible update path (issue 18): inside an event
@@ -319,7 +333,8 @@ class JapanConquestApp(W.VBox):
         if not c.has_game or self.store is None:
             return
         try:
-            c.save(self.store)
+            if c.save(self.store, claim=self._claim) is False:  # another page holds the autosave
+                self.save_exit.show_elsewhere(True)
             self._autosaved_turn = (c.current_player, c.view["turn"])
             if c.is_over:
                 c.record_result(self.store)

@@ -135,13 +135,15 @@ class GameController(PublishedTraits):
             raise ConquestError("no game is shown")
         return self._match.setup.to_dict()
 
-    def save(self, store: Any, slot: int | None = None, *, overwrite: bool = True) -> Any:
+    def save(self, store: Any, slot: int | None = None, *, overwrite: bool = True, claim: Any = None) -> Any:
         """Write the match to ``store`` (a :class:`~conquest_widget.saves.SaveStore`): the
-        autosave, or ``slot``.  Saves hold the whole match: they are the player's files."""
+        autosave, or ``slot``.  Saves hold the whole match: they are the player's files.
+        With ``claim`` (a :class:`~conquest_widget.saves.AutosaveClaim`) the autosave is
+        written through it: False when another page holds the autosave now."""
         if self._match is None:
             raise ConquestError("no game is shown")
         if slot is None:
-            return store.autosave(self._match)
+            return claim.write(self._match) if claim is not None else store.autosave(self._match)
         return store.save_slot(slot, self._match, overwrite=overwrite)
 
     def record_result(self, store: Any) -> bool:

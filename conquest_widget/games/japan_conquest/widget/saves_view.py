@@ -21,7 +21,13 @@ from conquest_widget.games.japan_conquest.widget.style import (
     button_layout,
     name_html,
 )
-from conquest_widget.saves import SLOT_COUNT, SaveStore, SlotInfo
+from conquest_widget.saves import (
+    SLOT_COUNT,
+    AutosaveClaim,
+    FileVersion,
+    SaveStore,
+    SlotInfo,
+)
 from conquest_widget.ui.lean import Layout, plain, shared_layout, shared_style
 
 
@@ -88,6 +94,9 @@ class StartSaves(W.VBox):
 
     def __init__(self, c: GameController, store: SaveStore) -> None:
         self.c, self.store = c, store
+        #: Continue's reading of the autosave, for this page's claim on it (app._claim_autosave)
+        self.read_version: FileVersion = None
+        self.read_autosave = False
         self.continue_button = W.Button(layout=button_layout(), style=shared_style(W.Button), button_style="success")
         self.continue_button.on_click(lambda _: self.continue_last())
         self.auto_info = plain(W.HTML)
@@ -160,9 +169,14 @@ class StartSaves(W.VBox):
                 f"<i>{html.escape(t('records_note', lang))}</i></div>")
 
     def continue_last(self) -> None:
+        # the version is taken before reading: a write by another page in between makes
+        # this page's first autosave a refused one, never a silent overwrite (issue 31)
+        self.read_version: FileVersion = self.store.autosave_version("japan_conquest")
+        self.read_autosave = True
         try:
             game = self.store.load_autosave(game="japan_conquest")  # another game's: a clear error
         except ConquestError as exc:
+            self.read_autosave = False
             self._error(exc)
             return
         if game is not None:
@@ -234,7 +248,18 @@ class SaveExit(W.VBox):
         self.exit_button.on_click(lambda _: self.exit())
         self.save_button.on_click(lambda _: self.save())
         self.cancel_button.on_click(lambda _: setattr(self.chooser.layout, "display", "none"))
-        super().__init__([plain(W.HBox, children=[self.save_exit_button, self.exit_button]), self.chooser, self.confirm, self.message],
+        #: this page's claim on the autosave (set by the app for each game shown)
+        self.claim: AutosaveClaim | None = None
+        #: called after "Autosave this game here" reclaimed the autosave (the app writes it)
+        self.on_reclaim: Callable[[], None] = lambda: None
+        self.elsewhere_text = plain(W.HTML)
+        self.autosave_here_button = W.Button(layout=button_layout(), style=shared_style(W.Button), button_style="warning")
+        self.autosave_here_button.add_class("cw-autosave-here")
+        self.autosave_here_button.on_click(lambda _: self.autosave_here())
+        self.elsewhere = W.HBox([self.elsewhere_text, self.autosave_here_button], layout=Layout(display="none"))
+        self.elsewhere.add_class("cw-elsewhere")
+        super().__init__([plain(W.HBox, children=[self.save_exit_button, self.exit_button]), self.chooser, self.confirm,
+                          self.elsewhere, self.message],
                          layout=shared_layout())
         c.observe(self.relabel, names="lang")
         self.relabel()
@@ -246,6 +271,21 @@ class SaveExit(W.VBox):
         self.exit_button.tooltip = t("exit_no_save_tip", lang)  # what happens to the autosave (issue 16)
         self.save_button.description = t("save", lang)
         self.cancel_button.description = t("cancel", lang)
+        self.elsewhere_text.value = f"<b>{html.escape(t('autosave_elsewhere', lang))}</b>"
+        self.autosave_here_button.description = t("autosave_here", lang)
+
+    def show_elsewhere(self, shown: bool) -> None:
+        """Show (or hide) that another page of this save folder holds the autosave now."""
+        self.elsewhere.layout.display = "" if shown else "none"
+
+    def autosave_here(self) -> None:
+        """Make this page's game the autosave again (the other page is told at its next
+        move in turn)."""
+        if self.claim is None:
+            return
+        self.claim.reclaim()
+        self.show_elsewhere(False)
+        self.on_reclaim()
 
     def show_slots(self) -> None:
         """Show the slot chooser (each slot with what it holds), on the slot this game was
@@ -281,9 +321,14 @@ class SaveExit(W.VBox):
         self.c.message = t("saved", lang, n=n)
         self.c.screen = "start"
 
-    def exit(self) -> None:
+    def exit(self, confirmed: bool = False) -> None:
         """Back to the start screen; the autosave stays for Continue Last Game (the
-        button's tooltip and the start screen say so)."""
+        button's tooltip and the start screen say so).  When another page holds the
+        autosave, this game is saved nowhere: the player is asked first."""
+        unsaved = self.claim is not None and self.claim.lost and self.c.has_game and not self.c.is_over
+        if unsaved and not confirmed:
+            self.confirm.ask(t("exit_unsaved", self.c.lang), self.c.lang, lambda: self.exit(confirmed=True))
+            return
         self.chooser.layout.display = "none"
         self.c.screen = "start"
 
