@@ -57,7 +57,7 @@ import sys
 import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from inspect import isawaitable
 from urllib.parse import parse_qsl, urlencode
 
@@ -107,7 +107,7 @@ _PAGE_KERNELS: contextvars.ContextVar[list[str] | None] = contextvars.ContextVar
 
 
 def _utcnow() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 class BoundedKernelManager(AsyncMappingKernelManager):
@@ -221,7 +221,7 @@ class BoundedKernelManager(AsyncMappingKernelManager):
         self._ever_connected.add(kernel_id)
         super().notify_connect(kernel_id)
 
-    def remove_kernel(self, kernel_id: str):  # noqa: ANN201 - jupyter_client's KernelManager
+    def remove_kernel(self, kernel_id: str):
         self._forget(kernel_id)
         return super().remove_kernel(kernel_id)
 

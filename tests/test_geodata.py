@@ -82,7 +82,7 @@ def test_all_geometries_valid_polygons_in_japan(shapes):
         assert isinstance(g, (Polygon, MultiPolygon)), code
         assert g.is_valid and not g.is_empty and g.area > 0, code
         minx, miny, maxx, maxy = g.bounds
-        assert 122 < minx and maxx < 154 and 20 < miny and maxy < 46, code  # lon/lat, not projected
+        assert minx > 122 and maxx < 154 and miny > 20 and maxy < 46, code  # lon/lat, not projected
 
 
 def test_no_overlaps(shapes):

@@ -224,7 +224,7 @@ class Match(ABC):
             raise SerializationError(f"{cls.spec.id}: log must be a list of at most {MAX_LOG} entries")
         try:
             setup = cls.setup_class.from_dict(data.get("setup"))
-        except Exception as exc:  # noqa: BLE001 - setup classes raise SetupError; any failure = bad document
+        except Exception as exc:
             raise SerializationError(f"{cls.spec.id}: bad setup: {exc}") from None
         forced, actions = [], []
         for i, entry in enumerate(log):

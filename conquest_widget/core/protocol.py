@@ -140,7 +140,7 @@ class ActionCodec:
             raise SerializationError(f"{self.game}: too many values in {text!r}")
         data: dict[str, Any] = {"type": parts[0]}
         types_ = self.field_types[cls.kind]
-        for f, raw in zip(fields, parts[1:]):
+        for f, raw in zip(fields, parts[1:], strict=False):  # fewer values: the defaults
             data[f.name] = _parse_value(raw, types_[f.name])
         return self.from_dict(data)
 

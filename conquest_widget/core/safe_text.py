@@ -39,7 +39,7 @@ def check_text(value: object, what: str, *, max_length: int) -> str:
     """A stripped, printable string of 1..max_length characters (no control characters,
     no lone surrogates); anything else raises ValueError naming ``what``."""
     if not isinstance(value, str):
-        raise ValueError(f"{what} must be text, got {type(value).__name__}")  # noqa: TRY004 - one error type for callers
+        raise ValueError(f"{what} must be text, got {type(value).__name__}")
     text = value.strip()
     if not text:
         raise ValueError(f"{what} must not be empty")

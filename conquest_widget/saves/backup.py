@@ -276,7 +276,7 @@ def analyse_backup(
         except (CorruptSaveError, SaveError) as exc:
             problems.append(str(exc))
             return SlotInfo.corrupt(slot, file, getattr(exc, "problem", str(exc))), file
-        except Exception as exc:  # noqa: BLE001 - whatever a hostile document makes a loader raise
+        except Exception as exc:
             problems.append(f"{where}: {exc}")
             return SlotInfo.corrupt(slot, file, str(exc)), file
         if slot is None:

@@ -186,7 +186,7 @@ class JapanCodec(GameCodec):
             game = Game.from_dict(data)
         except RecursionError:
             raise CorruptSaveError(source, "the game cannot be loaded: its log is too long to replay") from None
-        except Exception as exc:  # noqa: BLE001 - the engine reports SerializationError; anything else is a bad file too
+        except Exception as exc:
             raise CorruptSaveError(source, f"the game cannot be loaded: {str(exc)[:300]}") from None
         if canonical(game.snapshot()) != canonical(data["snapshot"]):
             raise CorruptSaveError(
@@ -238,7 +238,7 @@ class JapanCodec(GameCodec):
         schemas.validate(data, schemas.JAPAN_SETUP, source, at=at)
         try:
             return GameSetup.from_dict(data).to_dict()
-        except Exception as exc:  # noqa: BLE001 - SetupError; anything else is a bad file too
+        except Exception as exc:
             raise CorruptSaveError(source, f"{at}: not a valid game setup: {str(exc)[:300]}") from None
 
     def setup_dict(self, setup: Any) -> dict[str, Any]:
@@ -297,7 +297,7 @@ class MatchCodec(GameCodec):
             return self.engine.from_dict(data)
         except RecursionError:
             raise CorruptSaveError(source, "the game cannot be loaded: its log is too long to replay") from None
-        except Exception as exc:  # noqa: BLE001 - from_dict raises SerializationError; anything else is a bad file too
+        except Exception as exc:
             raise CorruptSaveError(source, f"the game cannot be loaded: {str(exc)[:300]}") from None
 
     def summary(self, match: Match) -> dict[str, Any]:
@@ -361,7 +361,7 @@ class MatchCodec(GameCodec):
     def check_setup(self, data: Any, source: object, *, at: str = "$") -> dict[str, Any]:
         try:
             return self.engine.setup_class.from_dict(data).to_dict()
-        except Exception as exc:  # noqa: BLE001 - setup classes raise SetupError
+        except Exception as exc:
             raise CorruptSaveError(source, f"{at}: not a valid game setup: {str(exc)[:300]}") from None
 
     def setup_dict(self, setup: Any) -> dict[str, Any]:

@@ -83,7 +83,7 @@ def read_journal(path: str | os.PathLike[str]) -> tuple[TournamentConfig, list[d
         try:
             rec = json.loads(line)
             if not isinstance(rec, dict) or not isinstance(rec.get("index"), int):
-                raise ValueError("not a game record")  # noqa: TRY004 - caught just below
+                raise ValueError("not a game record")
         except ValueError as exc:
             if n == len(body) - 1:  # torn last line: the game is played again
                 break

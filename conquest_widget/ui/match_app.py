@@ -215,7 +215,7 @@ class MatchApp(W.VBox):
 
     def _redraw_setup(self) -> None:
         self._heading(self._t("setup"))
-        for i, (name, kind) in enumerate(self.seat_rows):
+        for i, (_name, kind) in enumerate(self.seat_rows):
             self._seat_boxes[i].children[0].value = f"<span style='display:inline-block;width:60px'>{html_text(self._t('seat', n=i + 1))}</span>"
             value = kind.value if kind.options else (HUMAN if i == 0 else self._form_seats[i].bot)
             kind.options = [(self._t("human"), HUMAN)] + [(self._t("cpu", level=b), b) for b in self._bot_labels]

@@ -33,8 +33,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
-import test_bench_browser as bench
-from e2e import harness
+import test_bench_browser as bench  # noqa: E402 - after the sys.path lines
+from e2e import harness  # noqa: E402
 
 GAMES = bench.GAMES
 

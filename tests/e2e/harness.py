@@ -131,7 +131,7 @@ def voila_version() -> str:
     try:
         from importlib.metadata import version
         return version("voila")
-    except Exception:  # noqa: BLE001 - a label only
+    except Exception:
         return "?"
 
 

@@ -156,7 +156,7 @@ def risk_twin(m: Any, x: int, humans: list[int], cpus: list[int]) -> Any:
                                                   "count": 3 * log[i]["action"]["count"]})
                 try:
                     type(m).from_dict(dict(doc, log=trial))
-                except Exception:  # noqa: BLE001 - a rewrite the replay refuses: try the next card
+                except Exception:
                     continue
                 log = trial
                 break
@@ -203,7 +203,6 @@ def test_twins_look_the_same_while_the_secrets_are_away(browser, tmp_path: Path,
 
 def walk(a: T.Twin, b: T.Twin, artifacts: Path, tag: str, game: str, names: list[str], humans: list[int],
          cpus: list[int], notes: list[str], failures: list[str] | None) -> None:
-    engine = registry.get(game).engine_class()
 
     #: the seeds typed into the two setup forms (echoed back by the kernel): the same text
     #: for the frames of the Start window

@@ -98,7 +98,7 @@ def expect_pane_covers(app: AppPage) -> None:
     move) until the drawing layer covers the map container; fail with the sizes if never."""
     try:
         app.page.wait_for_function(f"() => ({_PANE_COVERS_JS})().covers", timeout=15_000)
-    except Exception:  # noqa: BLE001 - re-raised as an assertion with the measurements
+    except Exception:
         raise AssertionError(f"Leaflet's pane does not cover the map: {app.page.evaluate(_PANE_COVERS_JS)}") from None
 
 

@@ -16,7 +16,6 @@ import http.client
 import json
 import os
 import re
-import stat
 import sys
 import time
 from collections.abc import Iterator

@@ -78,7 +78,7 @@ class Twin:
             try:
                 self.store.autosave(match)
                 return
-            except Exception as exc:  # noqa: BLE001 - only the lease of a closing page is waited for
+            except Exception as exc:
                 if type(exc).__name__ != "GameOpenElsewhereError" or time.monotonic() > deadline:
                     raise
             time.sleep(0.5)
@@ -552,8 +552,7 @@ class RiskPlayer:
             self.done.add(key)
             if page.locator("button.cw-deploy").is_visible():
                 _press(tws, "cw-deploy")
-            if _click_pref(tws, f'path.cw-pref[stroke="{ATTACK_BORDER}"]') is None:
-                if page.locator("button.cw-clear").is_visible():
+            if _click_pref(tws, f'path.cw-pref[stroke="{ATTACK_BORDER}"]') is None and page.locator("button.cw-clear").is_visible():
                     _press(tws, "cw-clear")
         else:
             for tw in tws:

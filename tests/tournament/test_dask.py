@@ -26,9 +26,9 @@ import pytest
 
 distributed = pytest.importorskip("distributed")
 
-from conquest_widget.tournament import run_tournament
+from conquest_widget.tournament import run_tournament  # noqa: E402 - after the skip
 
-from .conftest import small_config
+from .conftest import small_config  # noqa: E402
 
 BIN = Path(sys.executable).parent
 

@@ -70,7 +70,7 @@ UI = GameUI(
 
 class ToyApp(MatchApp):
     ui = UI
-    engines = {"toy": ToyMatch}  # noqa: RUF012 - a class-level table, read only
+    engines = {"toy": ToyMatch}
 
 
 def widget_states() -> str:
@@ -100,7 +100,7 @@ def click(app: W.Widget, description: str) -> None:
 def setup_game(app: ToyApp, kinds: list[str], seed: int = 7) -> None:
     click(app, "New game")
     app.n_players.value = len(kinds)
-    for (name, kind), value in zip(app.seat_rows, kinds, strict=False):
+    for (_name, kind), value in zip(app.seat_rows, kinds, strict=False):
         kind.value = value
     app.speed.value = "instant"
     app.seed.value = str(seed)

@@ -269,7 +269,10 @@ def _battle(attacker_cpu: bool, defender_cpu: bool, attack: int, defence: int) -
                       turns=10)
     g = Game(setup, ScriptedDice([1, attack, defence], then_seed=5))
     g.edit_prefecture("Saitama", owner=1, level="base")
-    g.roll(); g.step("Saitama"); g.confirm_route(); g.battle_roll()
+    g.roll()
+    g.step("Saitama")
+    g.confirm_route()
+    g.battle_roll()
     n = len(g.events)
     g.battle_roll()
     return [{"name": p.name, "cpu": p.cpu} for p in setup.players], g.events[n:]

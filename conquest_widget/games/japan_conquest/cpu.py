@@ -370,7 +370,7 @@ class CpuPlayer:
             for code in codes:
                 v = self.stop_value(game, code, neutralised)
                 for k in near.lengths[code]:
-                    if v > best_at[k]:  # noqa: PLR1730 (hot loop: a comparison is cheaper than max())
+                    if v > best_at[k]:
                         best_at[k] = v
         value = self._pot_cache[(start, neutralised)] = sum(best_at[1:]) / 6 - exposure
         return value

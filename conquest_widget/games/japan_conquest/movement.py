@@ -42,16 +42,16 @@ class RouteContext:
     """Movement facts for one mover on one (unchanging) board position."""
 
     __slots__ = (
+        "_memo",
         "adjacency",
-        "region_bit",
-        "cost",
-        "toll",
         "breaks",
+        "cost",
+        "forbidden_end",
         "neutralisable",
         "opp_ctrl",
+        "region_bit",
         "stop_early",
-        "forbidden_end",
-        "_memo",
+        "toll",
     )
 
     def __init__(

@@ -344,7 +344,7 @@ def _float_sweep(start: tuple[float, ...], h0: int, castle: bool) -> tuple[Any, 
         att[a] = m[0]
         out = m * norm
         k = min(J - 1, a - 1)  # hits 1..k go to rows a-1..a-k; more than k to row 0
-        if J - 1 > k:
+        if k < J - 1:
             U = out[:, None] * pd[:, 1:k + 2]
             U[:, k] = out * tail[:, k + 1]
         else:

@@ -37,16 +37,16 @@ if TYPE_CHECKING:  # pragma: no cover
     import networkx
 
 __all__ = [
-    "Prefecture",
-    "Region",
     "Connection",
     "JapanBoard",
+    "Prefecture",
+    "Region",
+    "connection",
     "japan",
-    "prefecture",
     "neighbours",
+    "prefecture",
     "region",
     "region_members",
-    "connection",
     "to_networkx",
 ]
 
@@ -199,7 +199,7 @@ class JapanBoard:
         ca, cb = self.code(a), self.code(b)
         return self._conn.get((min(ca, cb), max(ca, cb)))
 
-    def to_networkx(self) -> "networkx.Graph":
+    def to_networkx(self) -> networkx.Graph:
         """The game graph as a :class:`networkx.Graph`.
 
         Nodes are JIS codes with attributes ``name_en``, ``name_ja``, ``region`` and
@@ -256,6 +256,6 @@ def connection(a: PrefectureRef, b: PrefectureRef) -> Connection | None:
     return japan().connection(a, b)
 
 
-def to_networkx() -> "networkx.Graph":
+def to_networkx() -> networkx.Graph:
     """Shortcut for ``japan().to_networkx()``."""
     return japan().to_networkx()

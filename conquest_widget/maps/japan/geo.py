@@ -35,7 +35,7 @@ if TYPE_CHECKING:  # pragma: no cover
     import geopandas
     from shapely.geometry.base import BaseGeometry
 
-__all__ = ["GEOJSON_NAME", "geojson_path", "prefectures_gdf", "prefecture_shapes"]
+__all__ = ["GEOJSON_NAME", "geojson_path", "prefecture_shapes", "prefectures_gdf"]
 
 GEOJSON_NAME = "japan_prefectures.geojson"
 
@@ -91,7 +91,7 @@ def _features() -> tuple[dict, ...]:
 
 
 @cache
-def _shapes() -> dict[int, "BaseGeometry"]:
+def _shapes() -> dict[int, BaseGeometry]:
     from shapely.geometry import shape
 
     path = geojson_path()
@@ -101,7 +101,7 @@ def _shapes() -> dict[int, "BaseGeometry"]:
         raise DataFileError(f"malformed geometry in the prefecture geodata file {path}: {exc}") from exc
 
 
-def prefecture_shapes() -> dict[int, "BaseGeometry"]:
+def prefecture_shapes() -> dict[int, BaseGeometry]:
     """Shapely geometry (Polygon or MultiPolygon, lon/lat) of each prefecture by JIS code.
 
     Read once and cached; the dict returned is a fresh copy (the geometries
@@ -118,7 +118,7 @@ def prefecture_shapes() -> dict[int, "BaseGeometry"]:
 
 
 @cache
-def _gdf() -> "geopandas.GeoDataFrame":
+def _gdf() -> geopandas.GeoDataFrame:
     gpd = require("geopandas", extra="explore", feature="geo.prefectures_gdf()")
 
     board = japan()
@@ -143,7 +143,7 @@ def _gdf() -> "geopandas.GeoDataFrame":
     return gdf
 
 
-def prefectures_gdf() -> "geopandas.GeoDataFrame":
+def prefectures_gdf() -> geopandas.GeoDataFrame:
     """The 47 prefectures as a :class:`geopandas.GeoDataFrame` in EPSG:4326.
 
     Columns: ``code``, ``name_en``, ``name_ja``, ``region``, ``region_name_en``,

@@ -168,7 +168,7 @@ def test_forced_sale_dialog_for_a_human_who_is_not_the_current_player() -> None:
     assert visible(board.forced_box)
     assert "Player 2, you are in debt (-2,000)" in board.forced_html.value
     assert shown(board.forced_buttons) == ["sun"]
-    assert "Sell 1 Sun Throne for 1,000" == board.forced_buttons["sun"].description
+    assert board.forced_buttons["sun"].description == "Sell 1 Sun Throne for 1,000"
     assert not visible(board.roll_button) and not visible(board.end_button)
     board.forced_buttons["sun"].click()
     assert visible(board.forced_box) and c.view["players"][1]["cash"] == -1000

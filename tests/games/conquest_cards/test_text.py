@@ -21,7 +21,7 @@ def test_every_event_reads_in_english_and_japanese() -> None:
             for ev in m.events_for(seat):
                 for lang in ("en", "ja"):
                     line = describe_event(ev, lang, names)
-                    assert line and line != ev["type"] or ev["type"] in ("select", "unselect"), ev
+                    assert (line and line != ev["type"]) or ev["type"] in ("select", "unselect"), ev
                 kinds.add(ev["type"])
     assert {"start", "deal", "draw", "play", "pass", "reveal", "place", "over", "joker"} <= kinds
 

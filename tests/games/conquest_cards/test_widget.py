@@ -366,7 +366,7 @@ def test_app_plays_a_game_from_the_setup_form_to_the_results(tmp_path):
     app = App(save_dir=tmp_path)
     app.new_game()
     app.n_players.value = 3
-    for i, (name, kind) in enumerate(app.seat_rows[:3]):
+    for i, (_name, kind) in enumerate(app.seat_rows[:3]):
         kind.value = "human" if i == 0 else "easy"
     app.option_widgets["jokers"].value = True
     app.speed.value = "instant"

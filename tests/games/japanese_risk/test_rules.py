@@ -515,7 +515,7 @@ def test_round_limit_most_territories_wins():
     m = turn_of(new_match(3, round_limit=1))
     for c in (19, 20):
         m.state["owner"][c] = 1
-    for seat in (0, 1, 2):
+    for _seat in (0, 1, 2):
         hold_windows(m)
         m.apply(EndTurn(), m.current())
     out = m.outcome()

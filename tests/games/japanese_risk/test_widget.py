@@ -103,7 +103,7 @@ def play_turn_step(board: RiskBoard, rng: random.Random, steps: int) -> None:
         if rng.random() < 0.15 and button(board, "cw-buy-ninja"):
             press(board, "cw-buy-ninja")
             return
-        while board.alloc and sum(board.alloc.values()) < me["income_left"] or not board.alloc:
+        while (board.alloc and sum(board.alloc.values()) < me["income_left"]) or not board.alloc:
             board.map.click(rng.choice(me["cards"]))
             if sum(board.alloc.values()) >= me["income_left"]:
                 break

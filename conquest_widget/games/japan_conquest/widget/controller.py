@@ -435,7 +435,7 @@ class GameController(PublishedTraits):
             self.legal_steps = sorted(a["to"] for a in legal if a["type"] == Step.kind)
             self.can_confirm = any(a["type"] == ConfirmRoute.kind for a in legal)
             items = view["players"][self.actor]["items"] if not over else {"double": 0, "triple": 0}
-            if self.dice_option == 2 and not items["double"] or self.dice_option == 3 and not items["triple"]:
+            if (self.dice_option == 2 and not items["double"]) or (self.dice_option == 3 and not items["triple"]):
                 self.dice_option = 1
             if self.phase == "roll":
                 self.dice_option = 1 if self.dice_option not in (1, 2, 3) else self.dice_option
