@@ -23,7 +23,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from itertools import combinations
-from typing import Any
+from typing import Any, Literal, TypeAlias
 
 from .cards import JOKER, JOKER_VALUE, RANK, SUIT, value
 from .scoring import score
@@ -31,8 +31,13 @@ from .scoring import score
 #: points of the Jack, Queen and King piles
 WEIGHTS = (1, 2, 3)
 
-Move = tuple[Any, ...]
-PASS: Move = ("pass",)
+#: a turn's move: cards (one suit or one value) on the mover's face 0-2 (J, Q, K)
+PlayMove: TypeAlias = tuple[Literal["play"], int, tuple[str, ...]]
+#: a joker on seat ``target``'s face 0-2
+JokerMove: TypeAlias = tuple[Literal["joker"], int, int]
+PassMove: TypeAlias = tuple[Literal["pass"]]
+Move: TypeAlias = PlayMove | JokerMove | PassMove
+PASS: PassMove = ("pass",)
 
 
 def _clamp(x: float) -> float:
@@ -43,6 +48,24 @@ class Sim:
     """A full state at the start of a player's play (the draw done), cheap to copy."""
 
     __slots__ = ("ace11", "aces", "deck", "hands", "jokers", "n", "num", "over", "reveal", "suits", "tot", "turn")
+
+    #: the options (rules 1-3)
+    ace11: bool
+    reveal: bool
+    jokers: bool
+    #: each seat's suit, and the number of seats
+    suits: list[str]
+    n: int
+    #: every hand, and the deck with its top card last
+    hands: list[list[str]]
+    deck: list[str]
+    #: per seat, per face (J, Q, K): pile total, aces on it, number cards on it
+    tot: list[list[int]]
+    aces: list[list[int]]
+    num: list[list[int]]
+    #: the seat to play (its draw done) and whether the game is over
+    turn: int
+    over: bool
 
     def __init__(self) -> None:
         self.over = False
@@ -249,20 +272,22 @@ def fast_move(sim: Sim, rng: random.Random) -> Move:
     for c in hand:
         if c == JOKER:
             continue
-        v = vt[c]
+        cv = vt[c]
         su, r = SUIT[c], RANK[c]
-        ssum[su] = ssum.get(su, 0) + v
-        rsum[r] = rsum.get(r, 0) + v
+        ssum[su] = ssum.get(su, 0) + cv
+        rsum[r] = rsum.get(r, 0) + cv
         rcnt[r] = rcnt.get(r, 0) + 1
-    keys: list[tuple[int, Any]] = [(v, su) for su, v in ssum.items()]
-    keys += [(v, r) for r, v in rsum.items() if rcnt[r] > 1]
+    # a group by its value and its key: a suit (all cards of it) or a rank (two or more)
+    keys: list[tuple[int, str | int]] = [(gv, su) for su, gv in ssum.items()]
+    keys += [(gv, r) for r, gv in rsum.items() if rcnt[r] > 1]
     best: Move = PASS
     bestv = 0.0
     if keys:
         gv, key = keys[rng.randrange(len(keys))] if rng.random() < 0.1 else max(keys, key=lambda x: x[0])
         mine = tot[p]
+        best_f = -1
         for f in (0, 1, 2):
-            top = None
+            top: int | None = None
             for o in range(n):
                 if o != p and num[o][f] and (top is None or tot[o][f] > top):
                     top = tot[o][f]
@@ -272,13 +297,12 @@ def fast_move(sim: Sim, rng: random.Random) -> Move:
             b = a + gv * k
             a = min(max(a, 0.0), 1.0)
             b = min(max(b, 0.0), 1.0)
-            v = WEIGHTS[f] * (b - a) + 0.004 * gv
-            if v > bestv:
-                bestv, best = v, ("play", f, key)
-        if best is not PASS:
-            key = best[2]
+            gain = WEIGHTS[f] * (b - a) + 0.004 * gv
+            if gain > bestv:
+                bestv, best_f = gain, f
+        if best_f >= 0:
             group = tuple(c for c in hand if c != JOKER and (SUIT[c] == key if isinstance(key, str) else RANK[c] == key))
-            best = ("play", best[1], group)
+            best = ("play", best_f, group)
     if sim.jokers and JOKER in hand:
         for o in range(n):
             if o == p:
@@ -288,9 +312,9 @@ def fast_move(sim: Sim, rng: random.Random) -> Move:
                     continue
                 rival = max(tot[x][f] for x in range(n) if x != o and (num[x][f] or x == p))
                 t = tot[o][f]
-                v = WEIGHTS[f] * (_win_p(t - rival, 0.5 / k) - _win_p(t - 5 - rival, 0.5 / k)) * 0.9
-                if v > bestv:
-                    bestv, best = v, ("joker", o, f)
+                gain = WEIGHTS[f] * (_win_p(t - rival, 0.5 / k) - _win_p(t - 5 - rival, 0.5 / k)) * 0.9
+                if gain > bestv:
+                    bestv, best = gain, ("joker", o, f)
     return best
 
 
@@ -322,7 +346,7 @@ def eval_moves(sim: Sim, me: int, unseen_mean: float, moves: Sequence[Move]) -> 
         return _win_p(my - top, S)
 
     hand_value = sum(value(c, suit, sim.ace11) for c in hand if c != JOKER)
-    out = []
+    out: list[float] = []
     base = [pile_value([sim.tot[o][f] for o in range(n)], f, hand_value + my_turns * unseen_mean) for f in range(3)]
     for mv in moves:
         v = 0.0
