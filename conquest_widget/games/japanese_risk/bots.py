@@ -49,7 +49,7 @@ class _Info:
         turn = view.get("turn") or {}
         self.movable = {c: f + h for c, f, h in turn.get("moves", [])} if view["current"] == self.seat else {}
         self.attacked = set(turn.get("attacked", []))
-        self.pending = turn.get("pending")
+        self.pending: dict[str, Any] | None = turn.get("pending")
         self.unknown = [c for c in CODES if self.terr[c]["owner"] is None]
         players = view["players"]
         self.count = {p["seat"]: p["territories"] for p in players}
@@ -128,8 +128,8 @@ def _income(info: _Info, legal: Sequence[Action], rng: random.Random, *, random_
     return Place(best, left)
 
 
-def _continue_pending(info: _Info, legal: Sequence[Action]) -> Action:
-    target = info.pending["target"]
+def _continue_pending(pending: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+    target = pending["target"]
     groups = [a for a in legal if isinstance(a, Attack) and a.target == target and not a.ninja]
     if groups:
         return max(groups, key=lambda a: (a.count, -a.src))
@@ -178,7 +178,7 @@ class NormalBot:
         if "place" in kinds:
             return _income(info, legal, rng, random_card=False)
         if info.pending is not None:
-            return _continue_pending(info, legal)
+            return _continue_pending(info.pending, legal)
         best: tuple[float, int] | None = None
         for d in CODES:
             if d in info.own or d in info.attacked:
@@ -225,7 +225,7 @@ class HardBot:
             return self._income(info, legal, rng)
         states = [resample_hidden(view, rng) for _ in range(self.samples)]
         if info.pending is not None:
-            return self._continue(info, legal, states)
+            return self._continue(info.pending, legal, states)
         plan = self._plan(info, states)
         if plan is not None:
             d, commit = plan
@@ -314,12 +314,13 @@ class HardBot:
             return None
         return best[1], best[2]
 
-    def _continue(self, info: _Info, legal: Sequence[Action], states: list[dict[str, Any]]) -> Action:
-        """Add groups (the smallest that reaches the target odds, else the largest) until
-        the drawn defences give the target chance, then launch."""
-        target = info.pending["target"]
-        gathered = sum(g[1] for g in info.pending["groups"] if not g[3])
-        sea = sum(g[1] for g in info.pending["groups"] if g[2] and not g[3])
+    def _continue(self, pending: Mapping[str, Any], legal: Sequence[Action], states: list[dict[str, Any]]) -> Action:
+        """Add groups (the smallest that reaches the target odds, else the largest) to the
+        gathered attack ``pending`` until the drawn defences give the target chance, then
+        launch."""
+        target = pending["target"]
+        gathered = sum(g[1] for g in pending["groups"] if not g[3])
+        sea = sum(g[1] for g in pending["groups"] if g[2] and not g[3])
         defs = self._defences(target, states)
         if self._p(gathered, sea, defs) >= self.target_p:
             return Launch()

@@ -31,16 +31,18 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
 from conquest_widget.core.match import Match
-from conquest_widget.core.protocol import CHANCE, Action, ActionCodec, Outcome
-from conquest_widget.errors import IllegalActionError, SerializationError, SetupError
+from conquest_widget.core.protocol import Action, ActionCodec, Outcome
+from conquest_widget.errors import IllegalActionError, SetupError
 from conquest_widget.maps.japan.board import japan
 
+from . import variant
 from .spec import SPEC
 
 __all__ = [
     "ADJ",
     "CASTLE_COST",
     "CODES",
+    "CPU_LEVELS",
     "HUMAN",
     "NEUTRAL",
     "NINJA_COST",
@@ -191,11 +193,15 @@ class Hold(Action):
 # ------------------------------------------------------------ setup
 #: the ``bots`` entry of a human seat
 HUMAN = "human"
+#: the CPU levels a setup may name: the keys of ``bots.BOTS``, in that order (the bots
+#: module imports this one, never the other way round; tests/games/japanese_risk/test_bots.py
+#: checks that the two agree)
+CPU_LEVELS = ("easy", "normal", "hard")
 
 
 class RiskPlayer(str):
     """A player's name (a plain ``str`` everywhere the engine uses it) that also tells
-    who plays the seat: ``bot`` is ``"human"`` or a CPU level of ``bots.BOTS``.  Saves and
+    who plays the seat: ``bot`` is ``"human"`` or one of :data:`CPU_LEVELS`.  Saves and
     results read ``name``/``cpu``/``bot`` from it.
 
     >>> p = RiskPlayer("Ben", "hard")
@@ -222,12 +228,6 @@ class RiskPlayer(str):
         return self.bot != HUMAN
 
 
-def _bot_levels() -> tuple[str, ...]:
-    from .bots import BOTS  # bots import this module: looked up when a setup is made
-
-    return tuple(BOTS)
-
-
 @dataclass(frozen=True)
 class RiskSetup:
     """A validated Japanese Risk setup.
@@ -235,7 +235,7 @@ class RiskSetup:
     ``players``: 2-5 names; ``shogun``: ``"all"`` (more than all other territories,
     neutral ones included) or ``"players"`` (more than the other players' together);
     ``round_limit``: None (off) or the last round, after which most territories wins;
-    ``bots``: who plays each seat, ``"human"`` or a CPU level of ``bots.BOTS`` (empty =
+    ``bots``: who plays each seat, ``"human"`` or one of :data:`CPU_LEVELS` (empty =
     all human), so that a reloaded game knows its CPUs.
 
     >>> RiskSetup.from_dict({"players": ["A", "B", "C"], "round_limit": 10}).round_limit
@@ -274,7 +274,7 @@ class RiskSetup:
         bots = self.bots
         if not isinstance(bots, (tuple, list)) or (bots and len(bots) != len(players)):
             raise SetupError(f"bots must list one entry per player ({len(players)}), got {bots!r}"[:200])
-        levels = _bot_levels()
+        levels = CPU_LEVELS
         for i, b in enumerate(bots):
             if not isinstance(b, str) or (b != HUMAN and b not in levels):
                 raise SetupError(f"bots[{i}] must be 'human' or a CPU level {levels}, got {b!r}"[:200])
@@ -286,7 +286,7 @@ class RiskSetup:
     @property
     def humans(self) -> frozenset[int]:
         """The seats played by people."""
-        return frozenset(i for i, p in enumerate(self.players) if not p.cpu)
+        return frozenset(i for i in range(len(self.players)) if not self.bots or self.bots[i] == HUMAN)
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"players": [str(p) for p in self.players], "shogun": self.shogun,
@@ -1003,223 +1003,20 @@ class JapaneseRisk(Match):
 
     def hidden_variant(self, seat: int, rng: random.Random) -> Self:
         """A match reached by the same public actions that differs only in what ``seat``
-        cannot know, built by rewriting the action log and replaying it:
-
-        - the cards of territories whose owner ``seat`` has never seen are permuted (in the
-          logged deal) and the other players' secret placements follow their cards;
-        - the other players' ninja secrets change (:meth:`_ninja_variants`): income spent on
-          ninjas becomes armies on a card and the other way round (3 armies = 1 ninja, a whole
-          purchase or placement, or one ninja traded between a purchase and a placement of the
-          same round; both are secret), and an undisclosed strike moves to another player who held in that window
-          (so its ninjas, if they survive, belong to someone else).
-
-        A rewrite that the same actions and dice cannot replay (a player would strike with
-        ninjas they no longer have, deploy armies no longer on a card, or be asked to defend
-        where they had no armies) is dropped; what the replay does not check, the pair tests
-        do.  Returns a copy of this match when nothing is hidden from ``seat``."""
+        cannot know (the twin of the pair tests): the owners of the cards ``seat`` has never
+        seen and the other players' ninja secrets, rewritten in the log by
+        :func:`.variant.hidden_variant`.  The engine names the cards that may change hands:
+        those unknown to ``seat`` except the targets of a gathered attack or of undisclosed
+        strikes (known not to belong to the attacker / striker).  Returns a copy of this
+        match when nothing is hidden from ``seat``."""
         s = self.state
-        # targets of a gathered attack or of undisclosed strikes are known not to belong to
-        # the attacker / striker: keep them out of the permutation
-        fixed = set()
+        fixed: set[int] = set()
         if s["pending"] is not None:
             fixed.add(s["pending"]["target"])
         if s["window"] is not None:
             fixed.update(t for _, t, _ in s["window"]["decl"])
-        unknown = [c for c in self.unknown_to(seat) if c not in fixed]
-        doc = self.to_dict()
-        log = doc["log"]
-        if len(unknown) >= 2:
-            perm = list(unknown)
-            rng.shuffle(perm)
-            mapping = dict(zip(unknown, perm, strict=True))
-            for i, e in enumerate(log):
-                if e["seat"] == CHANCE and e["kind"] == "deal":
-                    # outcome[k] = index into CODES of the k-th dealt card
-                    log[i] = dict(e, outcome=[mapping.get(x + 1, x + 1) - 1 for x in e["outcome"]])
-                    break
-            for e in log:
-                if e["seat"] not in (CHANCE, seat) and e["action"]["type"] == "place":
-                    t = e["action"]["territory"]
-                    e["action"] = dict(e["action"], territory=mapping.get(t, t))
-        base, traj = self._replay_recording(doc)
-        for ninja_log in self._ninja_variants(log, traj, seat, rng):
-            try:
-                return type(self).from_dict(dict(doc, log=ninja_log))
-            except SerializationError:
-                continue
-        return base
-
-    def _replay_recording(self, doc: dict[str, Any]) -> tuple[Self, dict[int, tuple[list[int], ...]]]:
-        """Replay ``doc`` (like :meth:`from_dict`) and record, after the action at each log
-        index, (owner, card armies, ninja reserves)."""
-        forced = [e["outcome"] for e in doc["log"] if e["seat"] == CHANCE]
-        m = type(self)(self.setup, seed=doc["seed"], forced=forced)
-        traj: dict[int, tuple[list[int], ...]] = {}
-        try:
-            for e in doc["log"]:
-                if e["seat"] != CHANCE:
-                    i = len(m.log)
-                    m.apply(self.codec.from_dict(e["action"]), e["seat"])
-                    st = m.state
-                    traj[i] = (list(st["owner"]), list(st["card"]), list(st["reserve"]))
-        except IllegalActionError as exc:
-            raise SerializationError(f"{self.spec.id}: the log does not replay: {exc}") from None
-        if m.log != doc["log"] or m.chance.forced:
-            raise SerializationError(f"{self.spec.id}: the log does not reproduce itself on replay")
-        return m, traj
-
-    def _ninja_variants(self, log: list[dict[str, Any]], traj: dict[int, tuple[list[int], ...]], seat: int,
-                        rng: random.Random) -> list[list[dict[str, Any]]]:
-        """Rewritten logs (all chosen changes, half of them, one) with other ninja secrets
-        for the players other than ``seat`` (see :meth:`hidden_variant`).  ``traj`` (from
-        :meth:`_replay_recording`) rules out changes the replay would refuse anyway: ninjas
-        that are used later, card armies that are deployed or committed later, and any change
-        that would empty a card or fill an empty one while its owner holds it (an owner with
-        armies on the card is asked to defend: the flow would differ, at the end of the log
-        even without a replay error)."""
-        n = self.n_seats
-        later = sorted(traj)
-
-        def span(i: int, t: int, p: int) -> list[int]:
-            """Card armies on ``t`` after each action from ``i`` on while ``p`` owns it."""
-            out = []
-            for j in later:
-                if j < i:
-                    continue
-                owner, card, _ = traj[j]
-                if owner[t] != p:
-                    a = log[j]["action"]
-                    if out and log[j]["seat"] == p and a["type"] == "commit":
-                        out.append(out[-1] - a["count"])  # the card after p's last commit, before the capture
-                    break
-                out.append(card[t])
-            return out
-
-        def reserve_min(i: int, p: int) -> int:
-            return min((traj[j][2][p] for j in later if j >= i), default=0)
-
-        # income actions of the other players, per round (a round starts with its order roll)
-        rounds: list[list[int]] = [[]]
-        for i, e in enumerate(log):
-            if e["seat"] == CHANCE:
-                if e["kind"] == "order" and (i == 0 or log[i - 1]["seat"] != CHANCE or log[i - 1]["kind"] != "order"):
-                    rounds.append([])
-            elif e["seat"] != seat and e["action"]["type"] in ("place", "ninja"):
-                rounds[-1].append(i)
-        ops: list[tuple[str, int, Any]] = []
-        for idx in rounds:
-            for i in idx:
-                p, a = log[i]["seat"], log[i]["action"]
-                if a["type"] == "ninja":
-                    if reserve_min(i, p) < a["count"]:
-                        continue  # those ninjas strike later
-                    # a card ``p`` puts armies on this round (no battle before the turns begin)
-                    cards = [log[j]["action"]["territory"] for j in idx
-                             if log[j]["seat"] == p and log[j]["action"]["type"] == "place"
-                             and min(span(max(i, j), log[j]["action"]["territory"], p), default=0) >= 1]
-                    if cards:
-                        ops.append(("to_card", i, rng.choice(cards)))
-                elif a["count"] % NINJA_COST == 0 and min(span(i, a["territory"], p), default=0) > a["count"]:
-                    # (the card never runs empty: an owner with armies on the card is asked to defend)
-                    ops.append(("to_ninja", i, None))
-            # a purchase and a placement of the same player in the same round trade 3 armies
-            # for 1 ninja (both keep a positive count; the income is spent by the same actions)
-            for b in idx:
-                if log[b]["action"]["type"] != "ninja":
-                    continue
-                p, m = log[b]["seat"], log[b]["action"]["count"]
-                for j in idx:
-                    a = log[j]["action"]
-                    if log[j]["seat"] != p or a["type"] != "place":
-                        continue
-                    low = min(span(max(b, j), a["territory"], p), default=0)
-                    if m > 1 and low >= 1 and reserve_min(b, p) >= 1:
-                        ops.append(("shift", b, (j, -1)))  # one ninja fewer, 3 armies more
-                    if a["count"] > NINJA_COST and low > NINJA_COST:
-                        ops.append(("shift", b, (j, 1)))  # one ninja more, 3 armies fewer
-        # a player's placements of exactly 3k armies that could have been k ninjas instead
-        # (the card never runs empty while they hold it): they fund a strike moved to them
-        places: dict[int, list[tuple[int, int]]] = {}
-        for idx in rounds:
-            for i in idx:
-                a = log[i]["action"]
-                if a["type"] == "place" and a["count"] % NINJA_COST == 0:
-                    places.setdefault(log[i]["seat"], []).append((i, a["count"]))
-        # windows: runs of n consecutive strike/hold answers (one per seat, in window order)
-        i = 0
-        while i < len(log):
-            if log[i]["seat"] != CHANCE and log[i]["action"]["type"] in ("strike", "hold"):
-                run = range(i, min(i + n, len(log)))
-                for k in run:
-                    e = log[k]
-                    if e["seat"] == seat or e["action"]["type"] != "strike":
-                        continue
-                    a = e["action"]
-                    before = traj[k - 1] if k - 1 in traj else traj[k]
-                    for j in run:
-                        q = log[j]["seat"]
-                        if q in (seat, e["seat"]) or log[j]["action"]["type"] != "hold" or before[0][a["target"]] == q:
-                            continue
-                        if reserve_min(j, q) >= a["count"]:  # q has them and never needs them later
-                            ops.append(("swap", k, (j, None)))
-                            continue
-                        # else one earlier placement of 3k armies by q buys them instead
-                        funds = [f for f, c in places.get(q, ()) if f < j and c == NINJA_COST * a["count"]
-                                 and min(span(f, log[f]["action"]["territory"], q), default=0) > c]
-                        if funds:
-                            ops.append(("swap", k, (j, rng.choice(funds))))
-                i += n
-            else:
-                i += 1
-        if not ops:
-            return []
-        rng.shuffle(ops)
-
-        def touches(op: tuple[str, int, Any]) -> tuple[set[int], int | None]:
-            """(log entries the change rewrites, the card it takes armies from, if any):
-            changes are checked one by one, so two never share an entry or a card they
-            take armies from (together they could empty it)."""
-            kind, i, x = op
-            if kind == "to_card":
-                return {i}, None
-            if kind == "to_ninja":
-                return {i}, log[i]["action"]["territory"]
-            if kind == "shift":
-                return {i, x[0]}, log[x[0]]["action"]["territory"] if x[1] > 0 else None
-            return {i, x[0]} | ({x[1]} if x[1] is not None else set()), \
-                None if x[1] is None else log[x[1]]["action"]["territory"]
-
-        chosen: list[tuple[str, int, Any]] = []
-        used: set[int] = set()
-        drained: set[int] = set()
-        for op in ops:
-            entries, card = touches(op)
-            if entries & used or (card is not None and card in drained):
-                continue
-            chosen.append(op)
-            used |= entries
-            if card is not None:
-                drained.add(card)
-        out = []
-        for size in sorted({len(chosen), (len(chosen) + 1) // 2, 1}, reverse=True):
-            new = [dict(e) for e in log]
-            for kind, i, x in chosen[:size]:
-                a = new[i]["action"]
-                if kind == "to_card":
-                    new[i]["action"] = {"type": "place", "territory": x, "count": NINJA_COST * a["count"]}
-                elif kind == "to_ninja":
-                    new[i]["action"] = {"type": "ninja", "count": a["count"] // NINJA_COST}
-                elif kind == "shift":
-                    j, d = x
-                    pl = new[j]["action"]
-                    new[i]["action"] = dict(a, count=a["count"] + d)
-                    new[j]["action"] = dict(pl, count=pl["count"] - NINJA_COST * d)
-                else:
-                    new[i]["action"], new[x[0]]["action"] = new[x[0]]["action"], a
-                    if x[1] is not None:
-                        new[x[1]]["action"] = {"type": "ninja", "count": a["count"]}
-            out.append(new)
-        return out
+        cards = [c for c in self.unknown_to(seat) if c not in fixed]
+        return variant.hidden_variant(self, seat, rng, cards=cards, ninja_cost=NINJA_COST)
 
 
 def export_for_seat(match: JapaneseRisk, seat: int) -> dict[str, Any]:

@@ -211,13 +211,13 @@ def battle_odds(attackers: int, defenders: int, *, castle: bool = False, wounded
     _check(attackers, defenders, wounded, sea, castle)
     h0 = 2 * defenders - wounded if castle else defenders
     zero = Fraction(0)
-    if h0 == 0 or attackers == 0:
-        att, dfn = [zero] * (attackers + 1), [zero] * (h0 + 1)
+    if h0 == 0 or attackers == 0:  # decided before any round
+        att_end, dfn_end = [zero] * (attackers + 1), [zero] * (h0 + 1)
         if h0 == 0 and attackers:
-            att[attackers] = Fraction(1)
+            att_end[attackers] = Fraction(1)
         else:
-            dfn[h0] = Fraction(1)
-        return _summarise(attackers, defenders, castle, sea, att, dfn, zero)
+            dfn_end[h0] = Fraction(1)
+        return _summarise(attackers, defenders, castle, sea, att_end, dfn_end, zero)
     start = _start(attackers, defenders, sea, DEFEND_HIT, _binom, Fraction(1))
     att, dfn = _exact_sweep(tuple(start), h0, castle)
     return _summarise(attackers, defenders, castle, sea, att, dfn, zero)

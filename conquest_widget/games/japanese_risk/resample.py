@@ -111,8 +111,12 @@ def resample_hidden(view: Mapping[str, Any], rng: random.Random) -> dict[str, An
     income_left[seat] = me["income_left"]
     # a player defender is asked before every round whatever its card holds: the question
     # implies card armies only when no army stands on the board (else nothing would be asked)
-    asking = battle_v is not None and battle_v["defender"] != "neutral" and battle_v["defender"] in to_act
-    wait_target = battle_v["target"] if asking and board[battle_v["target"]] == 0 else None
+    asking = False
+    wait_target: int | None = None
+    if battle_v is not None:
+        asking = battle_v["defender"] != "neutral" and battle_v["defender"] in to_act
+        if asking and board[battle_v["target"]] == 0:
+            wait_target = battle_v["target"]
     for p in others:
         pool = view["players"][p]["hidden_pool"]
         if phase == "income" and p in to_act and view.get("battle") is None and view.get("window") is None:

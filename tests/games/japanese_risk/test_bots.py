@@ -4,6 +4,8 @@ determinized commitment.  Strength is measured in tests/benchmarks/test_bench_ri
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 
 import pytest
 
@@ -15,6 +17,7 @@ from conquest_widget.games.japanese_risk.bots import (
     NormalBot,
 )
 from conquest_widget.games.japanese_risk.engine import (
+    CPU_LEVELS,
     NEUTRAL,
     Attack,
     EndTurn,
@@ -30,6 +33,21 @@ def test_bot_table():
     assert set(BOTS) == {"easy", "normal", "hard"} and DEFAULT_BOT in BOTS
     for factory in BOTS.values():
         assert factory().label in BOTS
+    # the levels a setup accepts (the engine's list, in its order) are the bots' levels
+    assert tuple(BOTS) == CPU_LEVELS
+
+
+def test_the_engine_does_not_import_the_bots():
+    """The dependency goes bots -> engine only (issue 29): making and validating a setup
+    with CPU seats and playing a match never loads the bots module."""
+    code = (
+        "import sys\n"
+        "from conquest_widget.games.japanese_risk.engine import JapaneseRisk, RiskSetup\n"
+        "m = JapaneseRisk(RiskSetup(players=('A', 'B'), bots=('human', 'hard')), seed=1)\n"
+        "m.hidden_variant(0, __import__('random').Random(1))\n"
+        "assert 'conquest_widget.games.japanese_risk.bots' not in sys.modules, 'bots imported'\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
 
 
 @pytest.mark.parametrize("labels", [("easy", "normal"), ("normal", "hard"), ("hard", "easy", "normal", "hard", "easy")])
