@@ -15,7 +15,7 @@ LAB_PORT  := $(PORT)
 endif
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: play lab test bench strength venv chromium clean
+.PHONY: play lab test lint bench strength venv chromium clean
 
 # $(VENV)/.installed-app  : the package + Voila/JupyterLab   (extra "app")
 # $(VENV)/.installed-test : the package + test tools         (extra "test")
@@ -46,9 +46,18 @@ lab: $(VENV)/.installed-app
 	$(VENV)/bin/jupyter-lab $(NOTEBOOK) --no-browser --ServerApp.ip=$(HOST) --ServerApp.port=$(LAB_PORT) \
 	  --ServerApp.port_retries=0 $$([ "$$(id -u)" = 0 ] && echo --allow-root)
 
-## Run the whole test suite (unit, notebooks, browser end-to-end tests).
-test: $(VENV)/.installed-test chromium
+## Run the whole test suite (unit, notebooks, browser end-to-end tests), after the gate.
+test: $(VENV)/.installed-test chromium lint
 	$(PY) -m pytest
+
+## The quality gate (configured in pyproject.toml): ruff; mypy on core, the saves and every
+## game's engine, rules and CPUs; the import contracts (import-linter: core imports no
+## game, the shell, maps and saves import no game, no game imports another, engines import
+## no widget library).  About 20 s.
+lint: $(VENV)/.installed-test
+	$(VENV)/bin/ruff check conquest_widget tests
+	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports
 
 ## Debian's chromium for the browser tests (Playwright's own browser downloads are not used),
 ## with Japanese and emoji fonts so the test screenshots are readable.

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -331,11 +331,12 @@ def analyse_backup(
     results: list[dict[str, Any]] = []
     records: dict[str, dict[str, int]] = {}
     preferences: dict[str, Any] = {}
-    for key, file, check in (
+    checkers: tuple[tuple[str, str, Callable[..., Any]], ...] = (
         ("results", RESULTS_FILE, check_results),
         ("records", RECORDS_FILE, check_records),
         ("preferences", PREFERENCES_FILE, check_preferences),
-    ):
+    )
+    for key, file, check in checkers:
         files[file] = None
         doc = data.get(key)
         if doc is None:

@@ -193,7 +193,7 @@ def cpu_reasons(game: Game, seat: int | None = None, allowance: int | None = Non
     for strategy in strategies:
         cpu = CpuPlayer(seat, difficulty if difficulty != "easy" else "normal", strategy)
         cpu._cache_key = ("analysis", id(game), len(game.log))
-        rows = []
+        rows: list[dict[str, Any]] = []
         for opt in options:
             stop = cpu.stop_value(game, opt.end, opt.neutralised)
             neut = cpu._neutralise_value(game, opt.neutralised)

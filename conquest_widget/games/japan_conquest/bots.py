@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 from conquest_widget.core.bots import Bot, RandomBot
@@ -89,7 +90,7 @@ class JapanCpuBot:
 
 BOTS: dict[str, Callable[[], Bot]] = {"random": RandomBot}
 for _d in DIFFICULTIES:
-    BOTS[_d] = (lambda d=_d: JapanCpuBot(d, "balanced"))
+    BOTS[_d] = partial(JapanCpuBot, _d, "balanced")
     for _s in STRATEGIES:
-        BOTS[f"{_d}:{_s}"] = (lambda d=_d, s=_s: JapanCpuBot(d, s))
+        BOTS[f"{_d}:{_s}"] = partial(JapanCpuBot, _d, _s)
 DEFAULT_BOT = "normal"

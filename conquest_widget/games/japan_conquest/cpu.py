@@ -538,7 +538,7 @@ class CpuPlayer:
 
 @cache
 def _hop_distances(adjacency: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
-    out = [()]
+    out: list[tuple[int, ...]] = [()]
     for s in PREFECTURE_CODES:
         dist = [99] * (PREFECTURES + 1)
         dist[s] = 0

@@ -16,7 +16,7 @@
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from conquest_widget.errors import (
@@ -233,7 +233,7 @@ class Game:
     def ranking(self) -> list[dict[str, Any]]:
         """Standings, best first: ``{"seat", "name", "score", "rank"}``; equal scores share
         a rank; a defeated player ranks last."""
-        rows = [
+        rows: list[dict[str, Any]] = [
             {"seat": s, "name": p.name, "score": self.score(s)["total"], "defeated": self.state.players[s].defeated}
             for s, p in enumerate(self.setup.players)
         ]
@@ -241,7 +241,7 @@ class Game:
         for i, r in enumerate(rows):
             prev = rows[i - 1] if i else None
             same = prev is not None and (prev["defeated"], prev["score"]) == (r["defeated"], r["score"])
-            r["rank"] = prev["rank"] if same else i + 1
+            r["rank"] = prev["rank"] if prev is not None and same else i + 1
         return rows
 
     def winners(self) -> list[int]:
@@ -335,14 +335,15 @@ class Game:
             raise IllegalActionError(f"not an action: {action!r}")
         if self.state.phase == "over":
             raise GameOverError(f"the game is over; {action} is not possible")
-        handler = {
+        handlers: dict[type, Callable[[Any], None]] = {
             Roll: self._do_roll,
             Step: self._do_step,
             UndoStep: self._do_undo,
             ConfirmRoute: self._do_confirm,
             BattleRoll: self._do_battle_roll,
             Edit: self._do_edit,
-        }.get(type(action))
+        }
+        handler = handlers.get(type(action))
         if handler is None:
             raise IllegalActionError(f"unknown action {action!r}")
         handler(action)
@@ -843,7 +844,7 @@ class Game:
             return isinstance(v, int) and not isinstance(v, bool) and v >= 0
 
         if a.op == "prefecture":
-            code = args.get("pref")
+            code: Any = args.get("pref")
             self._require(isinstance(code, int) and 1 <= code <= PREFECTURES, f"unknown prefecture {code!r}")
             name = self.board.prefectures[code - 1].name_en
             self._require(st.level[code] != HOME, f"{name} is a home base: home bases cannot be edited")
@@ -869,7 +870,7 @@ class Game:
             st.stored[code] = stored
             self._refresh_regions(award=False)
         elif a.op == "player":
-            seat = args.get("seat")
+            seat: Any = args.get("seat")
             self._require(seat_ok(seat), f"seat must be 0-{n - 1}, got {seat!r}")
             pos = args.get("position")
             self._require(pos is None or (isinstance(pos, int) and 1 <= pos <= PREFECTURES), f"unknown prefecture {pos!r}")

@@ -28,6 +28,7 @@ from conquest_widget.core.match import Match
 from conquest_widget.core.protocol import CHANCE, ActionCodec, Outcome
 from conquest_widget.core.protocol import Action as CoreAction
 from conquest_widget.errors import IllegalActionError, SerializationError
+from conquest_widget.games.japan_conquest.actions import Action as JapanAction
 from conquest_widget.games.japan_conquest.actions import (
     BattleRoll,
     ConfirmRoute,
@@ -150,6 +151,8 @@ class JapanMatch(Match):
         return list(self.game.legal_actions())
 
     def _explain(self, seat: int, action: CoreAction) -> IllegalActionError | None:
+        if not isinstance(action, JapanAction):
+            return IllegalActionError(f"not an action of Japan Conquest: {action!r}")
         if action in self.game.legal_actions():
             return None
         if isinstance(action, Step) and self.game.phase == "route":

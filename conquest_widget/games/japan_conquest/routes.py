@@ -22,12 +22,14 @@ class RouteOption:
 
     def __init__(self, end: int, spent: int, tolls: int, neutralised: int, early: bool, key: tuple, tree: dict) -> None:
         self.end, self.spent, self.tolls, self.neutralised, self.early = end, spent, tolls, neutralised, early
-        self._key, self._tree, self._steps = key, tree, None
+        self._key, self._tree = key, tree
+        self._steps: tuple[int, ...] | None = None
 
     @property
     def steps(self) -> tuple[int, ...]:
         if self._steps is None:
-            out, key = [], self._key
+            out: list[int] = []
+            key = self._key
             while True:
                 _, parent, step = self._tree[key]
                 if parent is None:

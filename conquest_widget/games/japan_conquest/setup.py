@@ -154,7 +154,8 @@ class GameSetup:
         """A setup with default names and colours for the given home prefectures."""
         cpu = list(cpu) if cpu is not None else [False] * len(homes)
         players = tuple(
-            PlayerSetup(name=f"Player {i + 1}", home=h, colour=DEFAULT_COLOURS[i % 4], cpu=c)
+            PlayerSetup(name=f"Player {i + 1}", home=h,  # type: ignore[arg-type]  # a name: GameSetup resolves it
+                        colour=DEFAULT_COLOURS[i % 4], cpu=c)
             for i, (h, c) in enumerate(zip(homes, cpu, strict=False))
         )
         if len(cpu) != len(homes):

@@ -97,10 +97,10 @@ def play_one(args: tuple) -> dict[str, Any]:
             stats[e]["win_share"] = 1 / len(winners)
     for ev in game.events:
         t = ev["type"]
-        seat = ev.get("player")
-        if seat is None or seat < 0:
+        who: int | None = ev.get("player")
+        if who is None or who < 0:
             continue
-        s = stats[entry_at_seat[seat]]
+        s = stats[entry_at_seat[who]]
         if t == "battle_start":
             s["battles_started"] += 1
         elif t == "battle_result":
