@@ -37,6 +37,7 @@ from typing import Any
 from jsonschema import Draft202012Validator, FormatChecker, validators
 from jsonschema.exceptions import ValidationError, best_match
 
+from conquest_widget.core.match import MAX_LOG  # one bound: a log the engines accept is never refused by the saves
 from conquest_widget.core.safe_text import check_colour, check_name, check_text
 from conquest_widget.errors import CorruptSaveError
 from conquest_widget.games.japan_conquest.rules import (
@@ -56,8 +57,6 @@ MIN_YEAR, MAX_YEAR = 1970, 9000
 MAX_INT = 2**53
 #: most seats of any game (the Codex allows 6)
 MAX_SEATS = 6
-#: most entries of a game's action log
-MAX_LOG = 100_000
 #: a game id (``japan_conquest``)
 GAME_ID = r"^[a-z][a-z0-9_]{0,39}$"
 #: a records key: game id, then the CPU label (Japan: ``difficulty:strategy``)

@@ -96,7 +96,7 @@ def write_block(key: str, rows: list[tuple[str, str]], figures: dict | None = No
                  "Written by `tests/benchmarks/test_bench_cpu.py` (`make bench`). Issue 18: the exact battle odds "
                  "are memoized, stop values are cached on the stop's own neutralisation bit, and the route search "
                  "of the dice choice is reused by the route choice; CPU decisions are unchanged "
-                 "(`tests/japan/test_cpu.py::test_cpu_decisions_are_identical_to_the_recorded_games`). "
+                 "(`tests/games/japan_conquest/test_cpu.py::test_cpu_decisions_are_identical_to_the_recorded_games`). "
                  "Where the issue-18 aims (normal and hard p95 <= 2 ms, max <= 20 ms) are missed, the time is the "
                  "route search (`routes.route_options`) of the movement-dice choice: it enumerates every distinct "
                  "(stop, neutralised territories) for allowances up to 18, about 1.5 ms for a typical turn with a "

@@ -21,7 +21,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/ -> the japan helpers
 
-from japan.random_play import BOARD, choose_action, random_homes
+from games.japan_conquest.random_play import BOARD, choose_action, random_homes
 from perfdoc import update_block
 
 from conquest_widget.games.japan_conquest import (

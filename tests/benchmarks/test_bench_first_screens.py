@@ -11,7 +11,7 @@ then presses the game's Play button (``button.click()``, as
 process matters: models that widgets share (one Layout / style model for all widgets that
 never change theirs) are sent once per kernel, with the first widget that uses them.
 
-Counted on the wire with ``tests/widget/wire.py`` (``WireCounter``): *data* = the JSON of
+Counted on the wire with ``tests/games/japan_conquest/widget/wire.py`` (``WireCounter``): *data* = the JSON of
 each comm message's data plus buffers, *frames* = every ZMQ frame as ipykernel sends it;
 messages and comm opens.  Kernel time: wall clock and the thread's CPU time.  Aim (issue
 18): a first render of <= 300 KB of widget data.
@@ -48,7 +48,7 @@ def one_page(game_id: str) -> dict:
     """In this (fresh) process: warm up as the preheated kernel does, build the picker,
     press ``game_id``'s Play; the wire figures and kernel times of both steps."""
     sys.path.insert(0, str(HERE.parents[1]))  # tests/ -> the wire counter
-    from widget.wire import WireCounter, state_request_bytes
+    from games.japan_conquest.widget.wire import WireCounter, state_request_bytes
 
     from conquest_widget.serve import warm_up
 
@@ -161,7 +161,7 @@ def test_bench_first_screens_bytes_and_kernel_time() -> None:
         "repetition is a fresh Python process, as each page has a kernel of its own: `conquest_widget.serve.warm_up()` "
         "(what the app server's preheated kernel imports), the picker, then Play; models that widgets share are sent "
         "once per kernel, with the first widget that uses them, so a second build in the same process sends less. "
-        "Counted on the wire (`tests/widget/wire.py`): *data* = the JSON of each comm message's data plus buffers, "
+        "Counted on the wire (`tests/games/japan_conquest/widget/wire.py`): *data* = the JSON of each comm message's data plus buffers, "
         "*frames* = every ZMQ frame as ipykernel sends it. The bytes do not depend on timing: each figure is one "
         "value when every repetition sent the same (the frames only vary by a few bytes per message between runs: "
         "jupyter_client's message ids hold the process id and a message counter). Kernel time: wall clock and the thread's CPU time. Japan "

@@ -186,13 +186,13 @@ def test_monte_carlo_million(case):
 
 
 def test_widget_bytes_per_move(tmp_path) -> None:
-    """What the Japanese Risk board sends over the wire (``tests/widget/wire.py``: every comm
+    """What the Japanese Risk board sends over the wire (``tests/games/japan_conquest/widget/wire.py``: every comm
     message as ipykernel sends it, comm opens included), per decision of a human playing
     against a Normal CPU by clicks (each decision = the clicks and the act(s) it takes,
     plus the CPU moves that follow it), and in the shell's MatchApp (log, autosave)."""
     import ipywidgets as W
     from games.japanese_risk.test_widget import play_turn_step
-    from widget.wire import WireCounter, state_request_bytes
+    from games.japan_conquest.widget.wire import WireCounter, state_request_bytes
 
     from conquest_widget.games.japanese_risk.widget import App, RiskBoard
     from conquest_widget.ui.controller import MatchController

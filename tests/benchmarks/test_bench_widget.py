@@ -1,5 +1,5 @@
 """Widget benchmark: what Japan Conquest's app sends over the wire (comm opens, widget data
-and serialized frames, counted by ``tests/widget/wire.py``) for the first render and per
+and serialized frames, counted by ``tests/games/japan_conquest/widget/wire.py``) for the first render and per
 move, map redraws per click, and the kernel time per action with and without autosave.
 Run with ``make bench``; writes its block of docs/performance.md."""
 
@@ -18,7 +18,7 @@ import pytest
 from perfdoc import update_block
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/ -> the wire counter
-from widget.wire import WireCounter, state_request_bytes
+from games.japan_conquest.widget.wire import WireCounter, state_request_bytes
 
 from conquest_widget.games.japan_conquest import GameSetup, PlayerSetup
 from conquest_widget.games.japan_conquest.widget.map_view import MapView
@@ -194,7 +194,7 @@ async def _bench(monkeypatch):
     update_block(
         "widget-bench", "Widget (issues 5 and 18)",
         f"Written by `tests/benchmarks/test_bench_widget.py` (`make bench`): Japan Conquest's app, {MOVES} human moves "
-        f"of a 2-player game, ipyleaflet {L.__version__}. Counted on the wire (`tests/widget/wire.py`): every comm "
+        f"of a 2-player game, ipyleaflet {L.__version__}. Counted on the wire (`tests/games/japan_conquest/widget/wire.py`): every comm "
         "message (comm_open, comm_msg, comm_close) serialized as ipykernel sends it on IOPub with a real "
         "`jupyter_client` Session; *data* = the JSON of each message's `data` (state or update) plus buffers, "
         "*frames* = all ZMQ frames (topic, delimiter, HMAC signature, header, parent header, metadata, content) plus buffers. "

@@ -1,5 +1,5 @@
 """What goes over the wire per move (issue 18): counted at the comm, envelopes and comm
-opens included (tests/widget/wire.py), not at ``Widget._send``."""
+opens included (tests/games/japan_conquest/widget/wire.py), not at ``Widget._send``."""
 
 from __future__ import annotations
 

@@ -33,7 +33,7 @@ COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e")
 
 def scripted_game() -> Game:
     """Aki (Tokyo) takes Ben's base Saitama 6 to 1 in turn 1, Ben claims Kyoto, Aki claims
-    Gunma in turn 2 (the numbers are worked out in tests/japan/test_story.py)."""
+    Gunma in turn 2 (the numbers are worked out in tests/games/japan_conquest/test_story.py)."""
     setup = GameSetup(players=(PlayerSetup("Aki", 13, colour=COLOURS[0]), PlayerSetup("Ben", 27, colour=COLOURS[1])),
                       turns=5)
     g = Game(setup, dice=ScriptedDice([1, 6, 1, 1, 1]))

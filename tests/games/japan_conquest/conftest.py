@@ -1,4 +1,4 @@
-"""Small helpers for the Japan Conquest rule scenario tests (tests/japan/test_rules_*.py).
+"""Small helpers for the Japan Conquest rule scenario tests (tests/games/japan_conquest/test_rules_*.py).
 
 Every scenario is built the same way: a :class:`Game` from ``GameSetup.quick`` with
 :class:`ScriptedDice`, then the position editor, then actions.  Expected numbers in
