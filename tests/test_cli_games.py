@@ -65,3 +65,23 @@ def test_simulate_refuses_turns_for_a_japan_game_without_a_turn_limit(capsys) ->
     assert main(["simulate", "--players", "easy,easy", "--turns", "5", "--games", "1", "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert (result["mode"], result["turns"]) == ("standard", 5)
+
+
+def test_simulation_options_come_from_each_games_spec(monkeypatch) -> None:
+    """Issue 29: the options a game's simulation takes are its spec's ``simulate_options``
+    (no table of game ids in core/simulate.py): give the Codex ``turns`` and it takes it,
+    and the refusal elsewhere names both games."""
+    from dataclasses import replace
+
+    from conquest_widget.core.simulate import UnknownOptionError, check_options
+
+    assert registry.get("japan_conquest").simulate_options == ("mode", "turns")
+    assert all(not g.simulate_options for g in registry.all_games() if g.id != "japan_conquest")
+    specs = {g.id: g for g in registry.all_games()}
+    specs["codex"] = replace(specs["codex"], simulate_options=("turns",))
+    monkeypatch.setattr(registry, "_specs", lambda: specs)
+    check_options("codex", ["turns"])
+    with pytest.raises(UnknownOptionError, match=r"\(codex\) has no simulation option --mode: it is an option of Japan Conquest only"):
+        check_options("codex", ["mode"])
+    with pytest.raises(UnknownOptionError, match="--turns: it is an option of Japan Conquest and The Codex of Conquest only"):
+        check_options("conquest_cards", ["turns"])

@@ -42,8 +42,14 @@ class GameSpec:
     widget: str | None = None
     #: the seed document the rules come from
     seed_document: str = ""
-    #: an emoji or short mark for the picker
+    #: an emoji or short mark of the game (the picker draws :attr:`picture`)
     icon: str = ""
+    #: "module:NAME" of the game's picture in the picker, an inline SVG string kept in the
+    #: game's own folder; None = the shell's blank card
+    picture: str | None = None
+    #: the ``conquest-widget simulate`` options the game takes beyond the bots, the number
+    #: of games, the seed and the jobs (e.g. ``("mode", "turns")``); others are refused
+    simulate_options: tuple[str, ...] = ()
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     @property

@@ -9,7 +9,8 @@ number of worker processes.  Japan Conquest has its own richer statistics
     >>> r["games"], sorted(r["seats"][0])
     (4, ['bot', 'mean_rank', 'wins', 'wins_interval'])
 
-Options that only some games have are refused for the others, never ignored:
+Options that only some games have (a spec's ``simulate_options``) are refused for the
+others, never ignored:
 
     >>> check_options("codex", ["turns"])
     Traceback (most recent call last):
@@ -43,19 +44,16 @@ class UnknownOptionError(ConquestError, ValueError):
     """A simulation option (``--mode``, ``--turns``) that the game does not have."""
 
 
-#: the simulation options that only some games have, by game id (every game takes the
-#: bots, the number of games, the seed and the number of jobs)
-GAME_OPTIONS: dict[str, tuple[str, ...]] = {"japan_conquest": ("mode", "turns")}
-
-
 def check_options(game_id: str, given: Iterable[str]) -> None:
     """Refuse any of the option names ``given`` (as the user set them) that ``game_id``'s
-    simulation does not have, naming the option and the game."""
+    simulation does not have, naming the option, the game and the games that have it.
+    Every game takes the bots, the number of games, the seed and the number of jobs; the
+    others a game takes are its spec's ``simulate_options``."""
     spec = registry.get(game_id)
     for name in given:
-        if name in GAME_OPTIONS.get(game_id, ()):
+        if name in spec.simulate_options:
             continue
-        owners = [registry.get(g).title["en"] for g, names in GAME_OPTIONS.items() if name in names]
+        owners = [g.title["en"] for g in registry.all_games() if name in g.simulate_options]
         where = f": it is an option of {' and '.join(owners)} only" if owners else ""
         raise UnknownOptionError(f"{spec.title['en']} ({game_id}) has no simulation option --{name}{where}")
 

@@ -49,7 +49,7 @@ class ConquestApp(W.VBox):
             button.add_class(f"cw-pick-{spec.id}")
             button.on_click(lambda _, gid=spec.id: self.play(gid))
             self.cards[spec.id] = (info, button)
-            box = W.VBox([plain(W.HTML, value=picture(spec.id)), info, button],
+            box = W.VBox([plain(W.HTML, value=picture(spec)), info, button],
                          layout=Layout(width="230px", padding="8px", margin="4px", border="1px solid #ccc"))
             box.add_class("cw-game-card")
             boxes.append(box)

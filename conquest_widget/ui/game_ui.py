@@ -14,6 +14,7 @@ the cover screen between humans, saving, the log, the results screen with the st
         board=CardsBoard,            # Board(controller, lang): the game's own widget
         results_html=results_html,   # (outcome: dict, view: dict, lang) -> HTML (escaped)
         event_text=event_text,       # (event: dict, lang, names=None) -> one log line (plain text) or None
+        sounds=SOUNDS,               # engine event type -> sound effect (games/<id>/sounds.py)
     )
 
 and its ``spec.py`` names ``widget="conquest_widget.games.<id>.widget:App"`` where
@@ -97,6 +98,10 @@ class GameUI:
     results_html: Callable[[dict[str, Any], dict[str, Any], str], str]
     event_text: Callable[[dict[str, Any], str], str | None]
     options: Sequence[Option] = ()
+    #: engine event type -> sound effect (a key of :data:`conquest_widget.ui.sound.EFFECTS`):
+    #: what the game's events sound like in the shell (which adds the turn chime and the end
+    #: fanfare itself); kept in the game's folder (``games/<id>/sounds.py``)
+    sounds: Mapping[str, str] = field(default_factory=dict)
     #: default player names per language for the setup form
     default_names: Mapping[str, Sequence[str]] = field(default_factory=lambda: {
         "en": ("Ann", "Ben", "Chika", "Dai", "Emi", "Fumi"),

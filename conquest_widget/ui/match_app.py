@@ -32,7 +32,6 @@ from conquest_widget.ui.controller import MatchController
 from conquest_widget.ui.game_ui import HUMAN, GameUI, Option, SeatChoice
 from conquest_widget.ui.lean import Layout, close_tree
 from conquest_widget.ui.sound import (
-    GAME_EFFECTS,
     SoundControls,
     label,
     pick_effects,
@@ -421,19 +420,18 @@ class MatchApp(W.VBox):
             self._say(self._t("error", text=str(exc)), problem=True)
 
     def _sound_news(self) -> None:
-        """Sound the published change: the effects of the game's new events (its
-        ``GameUI.sounds`` if it has one, else :data:`~conquest_widget.ui.sound.GAME_EFFECTS`),
-        the turn chime and "<name>'s turn" when the viewer comes to act, the end fanfare
-        and the winners at the end.  Events are followed per viewer (a hidden-information
-        game shows each seat its own list): when the viewer or the cover changes, only the
-        turn and the end are sounded."""
+        """Sound the published change: the effects of the game's new events (by its
+        ``GameUI.sounds``, from the game's folder), the turn chime and "<name>'s turn"
+        when the viewer comes to act, the end fanfare and the winners at the end.  Events
+        are followed per viewer (a hidden-information game shows each seat its own list):
+        when the viewer or the cover changes, only the turn and the end are sounded."""
         c = self.controller
         if c is None:
             return
         who = (c.viewer, c.cover)
         new = c.events[self._sound_seen:] if who == self._sound_who and len(c.events) >= self._sound_seen else []
         self._sound_seen, self._sound_who = len(c.events), who
-        mapping = getattr(self.ui, "sounds", None) or GAME_EFFECTS.get(self.ui.game, {})
+        mapping = self.ui.sounds
         found = {mapping[e["type"]] for e in new if isinstance(e, dict) and e.get("type") in mapping}
         said = []
         mine = bool(c.legal) and not c.cover and not c.is_over

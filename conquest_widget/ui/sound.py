@@ -5,7 +5,11 @@ effect itself with WebAudio (oscillators and noise shaped by envelopes; no sound
 the recipes in :data:`EFFECTS`, and speaks text with the browser's speech synthesis
 (``window.speechSynthesis``, a ``ja-JP`` or ``en-US`` voice when the browser has one).
 Python asks for a sound with :meth:`Sound.play` / :meth:`Sound.say`, which send a custom
-message to the page; nothing is sent while ``enabled`` is False.
+message to the page; nothing is sent while ``enabled`` is False.  Which event of a game
+makes which effect is the game's own: a hosted game gives its table as ``GameUI.sounds``
+(kept in its folder, ``games/<id>/sounds.py``) and Japan Conquest's own app maps its events
+itself; this module holds no game's table, only the effects, their order of importance
+(:data:`EFFECT_PRIORITY`) and the player.
 
 Browsers block sound until the page has been clicked, so the page side creates its
 ``AudioContext`` only at the first ``pointerdown`` or ``keydown`` on the page, and never
@@ -291,16 +295,6 @@ _ESM = "\n".join(
 EFFECT_PRIORITY = ("game_end", "battle_won", "battle_lost", "battle", "region", "upgrade", "claim", "roll", "step")
 TURN_CHIME_DELAY = 0.6
 
-#: the games hosted by the shell: engine event type -> effect (played by MatchApp; a
-#: game's turn start and the end are also found without them)
-GAME_EFFECTS: dict[str, dict[str, str]] = {
-    "codex": {"turn": "turn_start", "roll": "roll", "buy": "claim", "place": "step", "eliminated": "battle",
-              "end": "game_end"},
-    "japanese_risk": {"turn": "turn_start", "captured": "claim", "battle_round": "battle",
-                      "castle_built": "upgrade", "game_over": "game_end"},
-    "conquest_cards": {"draw": "step", "place": "step", "play": "claim", "joker": "upgrade", "over": "game_end"},
-}
-
 #: the words of the sound controls and of the shell's announcements: key -> (English, Japanese)
 LABELS: dict[str, tuple[str, str]] = {
     "sound_on": ("🔊 Sound", "🔊 音あり"),
@@ -419,7 +413,6 @@ __all__ = [
     "DEFAULT_VOLUME",
     "EFFECTS",
     "EFFECT_PRIORITY",
-    "GAME_EFFECTS",
     "LABELS",
     "Sound",
     "SoundControls",

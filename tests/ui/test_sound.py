@@ -387,3 +387,90 @@ def test_a_hosted_game_is_silent_with_sound_off(tmp_path):
             break
         c.act(c.legal[0])
     assert list(app.sound.sent) == []
+
+
+# ---------------------------------------------------------------- each game's own table (issue 29)
+#: the event -> effect tables as ui/sound.py held them (GAME_EFFECTS, keyed by game id)
+#: before issue 29 moved each into its game's folder (games/<id>/sounds.py -> GameUI.sounds)
+BEFORE_ISSUE_29 = {
+    "codex": {"turn": "turn_start", "roll": "roll", "buy": "claim", "place": "step", "eliminated": "battle",
+              "end": "game_end"},
+    "japanese_risk": {"turn": "turn_start", "captured": "claim", "battle_round": "battle",
+                      "castle_built": "upgrade", "game_over": "game_end"},
+    "conquest_cards": {"draw": "step", "place": "step", "play": "claim", "joker": "upgrade", "over": "game_end"},
+}
+#: what the shell adds itself (the turn chime, the end fanfare): not the game's table's doing
+_SHELL_EFFECTS = {"turn_start", "game_end"}
+
+
+def _hosted_ui(game: str):
+    import importlib
+
+    return importlib.import_module(f"conquest_widget.games.{game}.widget").UI
+
+
+def test_the_shell_holds_no_game_table() -> None:
+    import conquest_widget.ui.sound as sound_module
+
+    assert not hasattr(sound_module, "GAME_EFFECTS") and "GAME_EFFECTS" not in sound_module.__all__
+
+
+@pytest.mark.parametrize("game", sorted(BEFORE_ISSUE_29))
+def test_each_hosted_game_chooses_the_same_effects_from_its_own_table(game: str) -> None:
+    """For every event type of the game (and every pair of them, and types no table maps),
+    the effects the shell chooses from the game's ``GameUI.sounds`` are those it chose from
+    the shell's old table."""
+    from itertools import combinations
+
+    from conquest_widget.ui.sound import pick_effects
+
+    ui = _hosted_ui(game)
+    before = BEFORE_ISSUE_29[game]
+    assert ui.sounds == before and set(ui.sounds.values()) <= set(EFFECTS)
+    kinds = [*before, "select", "no_such_event"]
+
+    def chosen(table: dict[str, str], types: tuple[str, ...]) -> list[tuple[str, float]]:
+        return pick_effects({table[k] for k in types if k in table})
+
+    for n in (1, 2):
+        for types in combinations(kinds, n):
+            assert chosen(dict(ui.sounds), types) == chosen(before, types), (game, types)
+
+
+def _play_hosted(ui, save_dir, actions: int = 80) -> list[dict[str, Any]]:
+    """Every sound request of a seeded 2-player game (a human playing random legal moves
+    against an easy CPU) in an app built from ``ui``."""
+    import random
+
+    app = ui.app_class()(save_dir=save_dir)
+    app.sound.sent = []  # keep every request (the page log keeps the last 50)
+    app.new_game()
+    app.n_players.value = 2
+    app.seat_rows[1][1].value = "easy"
+    if "round_limit" in app.option_widgets:
+        app.option_widgets["round_limit"].value = 3
+    app.speed.value = "instant"
+    app.seed.value = "11"
+    app.start()
+    c, rng = app.controller, random.Random(5)
+    for _ in range(actions):
+        if c.is_over or not c.legal:
+            break
+        c.act(rng.choice(c.legal))
+    return list(app.sound.sent)
+
+
+@pytest.mark.parametrize("game", sorted(BEFORE_ISSUE_29))
+def test_each_hosted_games_sounds_fire_from_its_own_folder(game: str, tmp_path) -> None:
+    """The hook fires: the game's effects are played from ``GameUI.sounds``, exactly the
+    requests the old table gave in the same game, and none without a table."""
+    from dataclasses import replace
+
+    ui = _hosted_ui(game)
+    now = _play_hosted(ui, tmp_path / "now")
+    before = _play_hosted(replace(ui, sounds=BEFORE_ISSUE_29[game]), tmp_path / "before")
+    silent = _play_hosted(replace(ui, sounds={}), tmp_path / "silent")
+    played = {m["effect"] for m in now if m["type"] == "play"}
+    assert now == before
+    assert played - _SHELL_EFFECTS, (game, played)  # the game's own effects sounded
+    assert {m["effect"] for m in silent if m["type"] == "play"} <= _SHELL_EFFECTS

@@ -17,4 +17,5 @@ SPEC = GameSpec(
     widget="conquest_widget.games.codex.widget:App",
     seed_document="003_52b6586dc5bff5c5.txt",
     icon="📜",
+    picture="conquest_widget.games.codex.picture:PICTURE",
 )

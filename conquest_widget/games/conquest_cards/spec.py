@@ -17,4 +17,5 @@ SPEC = GameSpec(
     widget="conquest_widget.games.conquest_cards.widget:App",
     seed_document="004_5917743913ab6c9e.txt",
     icon="🂡",
+    picture="conquest_widget.games.conquest_cards.picture:PICTURE",
 )

@@ -17,4 +17,7 @@ SPEC = GameSpec(
     widget="conquest_widget.games.japan_conquest.widget.app:JapanConquestApp",
     seed_document="000_585f01d26873a462.txt",
     icon="🗾",
+    picture="conquest_widget.games.japan_conquest.picture:PICTURE",
+    # `conquest-widget simulate --mode/--turns`: the game mode and the turn limit
+    simulate_options=("mode", "turns"),
 )

@@ -17,6 +17,7 @@ SPEC = GameSpec(
     widget="conquest_widget.games.japanese_risk.widget:App",
     seed_document="002_968c30bb395a3f41.txt",
     icon="🏯",
+    picture="conquest_widget.games.japanese_risk.picture:PICTURE",
     # the engine asks every seat at every ninja window and a player defender before every
     # battle round (so a question tells nobody who holds ninjas or card armies); the human
     # at the screen whose only answer is "hold" or "commit 0" gets it played for them (a

@@ -1,5 +1,6 @@
 """The Codex of Conquest in the shared shell: its :class:`~conquest_widget.ui.game_ui.GameUI`
-(setup from the form, the board, log lines, the end screen) and ``App`` for the picker.
+(setup from the form, the board, log lines, the end screen, the sounds
+of its events) and ``App`` for the picker.
 
     >>> from conquest_widget.ui.game_ui import SeatChoice
     >>> s = make_setup([SeatChoice("Ann"), SeatChoice("Bo", bot="hard")], {"k": 3, "starting_cash": 2000})
@@ -21,6 +22,7 @@ from conquest_widget.ui.game_ui import HUMAN, GameUI, Option, SeatChoice
 
 from ..rules import DEFAULT_K, DEFAULT_STARTING_CASH, MAX_STARTING_CASH
 from ..setup import DEFAULT_COLOURS, CodexPlayer, CodexSetup
+from ..sounds import SOUNDS
 from ..text import STRINGS, describe_event
 from .board import CodexBoard
 from .render import results_table
@@ -66,6 +68,7 @@ UI = GameUI(
     board=CodexBoard,
     results_html=results_html,
     event_text=event_text,
+    sounds=SOUNDS,
 )
 App = UI.app_class()
 

@@ -2,7 +2,7 @@
 
 ``UI`` tells the shell how to set up a game (players, the three optional rules, how suits
 are given), which board to show (:class:`~.board.CardsBoard`), how to write the log and
-the end screen.  ``App`` is the game's app (start screen, setup, play, results).
+the end screen, what its events sound like (:mod:`..sounds`).  ``App`` is the game's app (start screen, setup, play, results).
 
     >>> from conquest_widget.ui.game_ui import SeatChoice
     >>> s = make_setup([SeatChoice("Ann"), SeatChoice("Ben", bot="hard")], {"jokers": True, "suits_in_order": True})
@@ -27,6 +27,7 @@ from conquest_widget.ui.game_ui import HUMAN, GameUI, Option, SeatChoice
 
 from ..cards import FACES, SUIT_SYMBOL, SUITS, show
 from ..setup import BOT_LEVELS, CardsSetup, PlayerSeat
+from ..sounds import SOUNDS
 from ..text import describe_event, face_name, scoring_lines, t
 from .board import CardsBoard
 
@@ -140,6 +141,7 @@ UI = GameUI(
     board=CardsBoard,
     results_html=results_html,
     event_text=event_text,
+    sounds=SOUNDS,
 )
 
 App = UI.app_class()

@@ -1,5 +1,6 @@
 """Japanese Risk in the shared shell: its :class:`~conquest_widget.ui.game_ui.GameUI`
-(setup from the form, the board, log lines, the end screen) and ``App`` for the picker.
+(setup from the form, the board, log lines, the end screen, the sounds
+of its events) and ``App`` for the picker.
 
     >>> from conquest_widget.ui.game_ui import SeatChoice
     >>> s = make_setup([SeatChoice("Ann"), SeatChoice("Bo", bot="hard")], {"round_limit": 8, "shogun_players": False})
@@ -23,6 +24,7 @@ from conquest_widget.errors import SetupError
 from conquest_widget.ui.game_ui import HUMAN, GameUI, Option, SeatChoice
 
 from ..engine import RiskSetup
+from ..sounds import SOUNDS
 from ..text import STRINGS, describe_event, t
 from .board import COLOURS, RiskBoard
 
@@ -105,6 +107,7 @@ UI = GameUI(
     board=RiskBoard,
     results_html=results_html,
     event_text=event_text,
+    sounds=SOUNDS,
 )
 App = UI.app_class()
 
