@@ -44,12 +44,17 @@ class _NoDice:
         return {"kind": "none"}
 
 
-def game_from_view(view: Mapping[str, Any], seed: int) -> Game:
+def game_from_view(view: Mapping[str, Any], seed: int, *, profile: tuple[int, str, str] | None = None) -> Game:
     """A Japan ``Game`` holding the position of ``view`` (for CPUs and analysis); its
-    setup seed is ``seed`` (the view carries none)."""
+    setup seed is ``seed`` (the view carries none).  ``profile`` (seat, difficulty,
+    strategy) sets the CPU profile of that seat in the setup (the CPU that chooses)."""
     pos = view["position"]
     setup = GameSetup.from_dict(dict(pos["setup"], seed=seed))
-    game = Game.__new__(Game)
+    if profile is not None:
+        seat, difficulty, strategy = profile
+        players = list(setup.players)
+        players[seat] = replace(players[seat], difficulty=difficulty, strategy=strategy)
+        setup = replace(setup, players=tuple(players))
     snap = pos["state"]
     owner = [NOBODY] * 48
     level = [0] * 48
@@ -67,8 +72,7 @@ def game_from_view(view: Mapping[str, Any], seed: int) -> Game:
         region_controller={k: NOBODY if v is None else v for k, v in snap["region_controller"].items()},
         region_full=dict(snap["region_full"]), end_reason=snap["end_reason"], defeated=snap["defeated"],
     )
-    Game._init_position(game, setup, state, actions=pos["actions"], dice=_NoDice())
-    return game
+    return Game.at_position(setup, state, actions=pos["actions"], dice=_NoDice())
 
 
 class JapanCpuBot:
@@ -80,10 +84,7 @@ class JapanCpuBot:
 
     def choose(self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random) -> Action:
         seat = view["viewer"]
-        game = game_from_view(view, rng.randrange(2**31))
-        players = list(game.setup.players)
-        players[seat] = replace(players[seat], difficulty=self.difficulty, strategy=self.strategy)
-        object.__setattr__(game.setup, "players", tuple(players))
+        game = game_from_view(view, rng.randrange(2**31), profile=(seat, self.difficulty, self.strategy))
         action = CpuPlayer(seat, self.difficulty, self.strategy).choose(game)
         return action
 

@@ -127,10 +127,17 @@ class Game:
             self._emit("turn_order", order=list(self.state.order))
         self._start_turn()
 
+    @classmethod
+    def at_position(cls, setup: GameSetup, state: GameState, *, actions: int, dice: DiceSource) -> Game:
+        """A game at a position with no history (CPUs choosing from a view:
+        :func:`conquest_widget.games.japan_conquest.bots.game_from_view`): ``setup`` is
+        taken as valid, ``state`` as the position after ``actions`` actions.  Only the log's
+        length is known; its entries are None."""
+        game = cls.__new__(cls)
+        game._init_position(setup, state, actions=actions, dice=dice)
+        return game
+
     def _init_position(self, setup: GameSetup, state: GameState, *, actions: int, dice: DiceSource) -> None:
-        """Fill a ``Game.__new__(Game)`` with a position and no history (CPUs choosing from
-        a view: :func:`conquest_widget.games.japan_conquest.bots.game_from_view`).  Only the
-        log's length is known; its entries are None."""
         self.setup = setup
         self.board = japan()
         self.dice = dice
