@@ -54,7 +54,7 @@ ALLOWED: dict[tuple[str, str, str], tuple[int, str]] = {
 
 
 def _app_class_name(game_id: str) -> str:
-    # the name GameUI.app_class() gives a hosted game's MatchApp subclass
+    # the name ui.match_app.app_class gives a hosted game's MatchApp subclass
     return f"{game_id.title().replace('_', '')}App"
 
 

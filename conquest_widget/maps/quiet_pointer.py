@@ -34,7 +34,7 @@ import anywidget
 import ipyleaflet as L
 import traitlets
 
-from conquest_widget.ui.lean import Layout
+from conquest_widget.lean import Layout
 
 __all__ = ["QuietPointer", "forwarded_events"]
 

@@ -15,7 +15,7 @@ import ipywidgets as W
 
 from conquest_widget.core import registry
 from conquest_widget.core.safe_text import html_text
-from conquest_widget.ui.lean import Layout, plain, shared_style
+from conquest_widget.lean import Layout, plain, shared_style
 from conquest_widget.ui.pictures import picture
 from conquest_widget.ui.text import t
 

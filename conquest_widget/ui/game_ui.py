@@ -18,8 +18,8 @@ the cover screen between humans, saving, the log, the results screen with the st
     )
 
 and its ``spec.py`` names ``widget="conquest_widget.games.<id>.widget:App"`` where
-``App = UI.app_class()`` (a :class:`MatchApp` subclass the picker can open with
-``App(lang=..., save_dir=...)``).
+``App = app_class(UI)`` (:func:`conquest_widget.ui.match_app.app_class`: a
+:class:`MatchApp` subclass the picker can open with ``App(lang=..., save_dir=...)``).
 
 **The board contract.**  ``board(controller, lang)`` returns an ipywidgets widget that
 
@@ -121,9 +121,3 @@ class GameUI:
             return self.event_text(event, lang, names=list(names))
         return self.event_text(event, lang)
 
-    def app_class(self) -> type:
-        """A :class:`~conquest_widget.ui.match_app.MatchApp` subclass for this game
-        (imported lazily: this module imports no widget library)."""
-        from conquest_widget.ui.match_app import MatchApp
-
-        return type(f"{self.game.title().replace('_', '')}App", (MatchApp,), {"ui": self})

@@ -27,10 +27,10 @@ import ipywidgets as W
 
 from conquest_widget.core.safe_text import check_name, html_text
 from conquest_widget.errors import ConquestError
+from conquest_widget.lean import Layout, close_tree
 from conquest_widget.saves import AutosaveClaim, SaveStore
 from conquest_widget.ui.controller import MatchController
 from conquest_widget.ui.game_ui import HUMAN, GameUI, Option, SeatChoice
-from conquest_widget.ui.lean import Layout, close_tree
 from conquest_widget.ui.sound import (
     SoundControls,
     label,
@@ -51,7 +51,7 @@ def _button(cls: str, on_click: Callable[[], None], **kw: Any) -> W.Button:
 
 
 class MatchApp(W.VBox):
-    """One game's app in the shell (``GameUI.app_class()`` makes one per game)."""
+    """One game's app in the shell (:func:`app_class` makes one per game)."""
 
     ui: ClassVar[GameUI]
     #: Match classes of games outside the registry, by id (tests)
@@ -674,3 +674,14 @@ class MatchApp(W.VBox):
         setup, speed = self._setup, self.controller.cpu_speed if self.controller else "fast"
         seed = random.SystemRandom().randrange(2**31)
         self._play(self._engine()(setup, seed=seed), speed=speed)
+
+
+def app_class(ui: GameUI) -> type[MatchApp]:
+    """The app of a hosted game: a :class:`MatchApp` subclass for ``ui`` (what a game's
+    ``widget/__init__.py`` names as ``App``, and its spec as ``widget=``).
+
+        >>> from conquest_widget.games.codex.widget import UI
+        >>> app_class(UI).__name__, app_class(UI).ui is UI
+        ('CodexApp', True)
+    """
+    return type(f"{ui.game.title().replace('_', '')}App", (MatchApp,), {"ui": ui})

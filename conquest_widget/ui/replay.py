@@ -69,9 +69,9 @@ from conquest_widget.errors import (
     SerializationError,
     UnknownGameError,
 )
+from conquest_widget.lean import Layout
+from conquest_widget.lean import close_tree as _close_tree
 from conquest_widget.ui.controller import PublishedTraits
-from conquest_widget.ui.lean import Layout
-from conquest_widget.ui.lean import close_tree as _close_tree
 
 __all__ = ["DEFAULT_EVERY", "NoSuchPositionError", "Replay", "ReplayController", "ReplayExplorer", "game_ui",
            "read_game_file"]

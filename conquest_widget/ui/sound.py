@@ -43,6 +43,7 @@ import ipywidgets as W
 from traitlets import Bool, Float, TraitError, Unicode, validate
 
 from conquest_widget.errors import ConquestError
+from conquest_widget.lean import Layout
 from conquest_widget.saves.schema import (
     DEFAULT_SOUND_ENABLED as DEFAULT_ENABLED,
 )
@@ -53,7 +54,6 @@ from conquest_widget.saves.schema import (
     check_volume,
     sound_preference,
 )
-from conquest_widget.ui.lean import Layout
 
 #: how many requests the page keeps in ``window.__cwSound`` (and Python in ``Sound.sent``)
 PAGE_LOG_SIZE = 50

@@ -191,8 +191,8 @@ def test_widget_bytes_per_move(tmp_path) -> None:
     against a Normal CPU by clicks (each decision = the clicks and the act(s) it takes,
     plus the CPU moves that follow it), and in the shell's MatchApp (log, autosave)."""
     import ipywidgets as W
-    from games.japanese_risk.test_widget import play_turn_step
     from games.japan_conquest.widget.wire import WireCounter, state_request_bytes
+    from games.japanese_risk.test_widget import play_turn_step
 
     from conquest_widget.games.japanese_risk.widget import App, RiskBoard
     from conquest_widget.ui.controller import MatchController

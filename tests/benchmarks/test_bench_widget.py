@@ -199,7 +199,7 @@ async def _bench(monkeypatch):
         "`jupyter_client` Session; *data* = the JSON of each message's `data` (state or update) plus buffers, "
         "*frames* = all ZMQ frames (topic, delimiter, HMAC signature, header, parent header, metadata, content) plus buffers. "
         "Issue 18: widgets that never change their layout or style share one Layout / style model; Layout models "
-        "are sent with only the CSS properties they set (`conquest_widget/ui/lean.py`, commit 07b6591: the front "
+        "are sent with only the CSS properties they set (`conquest_widget/lean.py`, commit 07b6591: the front "
         "end's Layout defaults are all null, and the 39 nulls of each Layout model were about 1 KB); the map's markers, "
         "polygons, lines and label icons open without the values jupyter-leaflet's models start with "
         "(`conquest_widget/maps/lean.py`, commit 3df2263, about 350 B less per layer; ipyleaflet 0.20 only); the setup, results "

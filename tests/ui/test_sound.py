@@ -29,6 +29,7 @@ from conquest_widget.games.japan_conquest.actions import Roll, Step
 from conquest_widget.games.japan_conquest.widget.app import japan_sounds
 from conquest_widget.saves import SaveStore
 from conquest_widget.saves.schema import SoundPreferenceError
+from conquest_widget.ui.match_app import app_class
 from conquest_widget.ui.sound import (
     DEFAULT_VOLUME,
     EFFECTS,
@@ -442,7 +443,7 @@ def _play_hosted(ui, save_dir, actions: int = 80) -> list[dict[str, Any]]:
     against an easy CPU) in an app built from ``ui``."""
     import random
 
-    app = ui.app_class()(save_dir=save_dir)
+    app = app_class(ui)(save_dir=save_dir)
     app.sound.sent = []  # keep every request (the page log keeps the last 50)
     app.new_game()
     app.n_players.value = 2

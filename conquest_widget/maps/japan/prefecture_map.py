@@ -35,11 +35,11 @@ from shapely.geometry import MultiPolygon, Polygon
 from traitlets import Unicode
 
 from conquest_widget.errors import ConquestError
+from conquest_widget.lean import Layout
 from conquest_widget.maps import lean
 from conquest_widget.maps.japan.board import japan
 from conquest_widget.maps.japan.geo import prefecture_shapes
 from conquest_widget.maps.quiet_pointer import QuietPointer
-from conquest_widget.ui.lean import Layout
 
 __all__ = ["BASE_STYLE", "STYLE_KEYS", "PrefectureMap", "PrefecturePolygon", "fit_view", "japan_bounds", "visible_bounds"]
 

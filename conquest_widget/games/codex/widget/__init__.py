@@ -19,6 +19,7 @@ from typing import Any
 
 from conquest_widget.errors import SetupError
 from conquest_widget.ui.game_ui import HUMAN, GameUI, Option, SeatChoice
+from conquest_widget.ui.match_app import app_class
 
 from ..rules import DEFAULT_K, DEFAULT_STARTING_CASH, MAX_STARTING_CASH
 from ..setup import DEFAULT_COLOURS, CodexPlayer, CodexSetup
@@ -70,6 +71,6 @@ UI = GameUI(
     event_text=event_text,
     sounds=SOUNDS,
 )
-App = UI.app_class()
+App = app_class(UI)
 
 __all__ = ["UI", "App", "CodexBoard", "event_text", "make_setup", "results_html", "seat_choices"]

@@ -26,9 +26,9 @@ from ipyleaflet import projections
 from traitlets import Unicode
 
 from conquest_widget.core.safe_text import html_text
+from conquest_widget.lean import Layout
 from conquest_widget.maps import lean
 from conquest_widget.maps.quiet_pointer import QuietPointer
-from conquest_widget.ui.lean import Layout
 
 from ..board import grid
 from ..engine import preview, state_from_view

@@ -24,6 +24,7 @@ from typing import Any
 from conquest_widget.core.safe_text import html_text
 from conquest_widget.errors import SetupError
 from conquest_widget.ui.game_ui import HUMAN, GameUI, Option, SeatChoice
+from conquest_widget.ui.match_app import app_class
 
 from ..cards import FACES, SUIT_SYMBOL, SUITS, show
 from ..setup import BOT_LEVELS, CardsSetup, PlayerSeat
@@ -144,4 +145,4 @@ UI = GameUI(
     sounds=SOUNDS,
 )
 
-App = UI.app_class()
+App = app_class(UI)

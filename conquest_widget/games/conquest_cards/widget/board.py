@@ -37,7 +37,7 @@ from typing import Any
 import ipywidgets as W
 
 from conquest_widget.core.safe_text import html_text
-from conquest_widget.ui.lean import Layout
+from conquest_widget.lean import Layout
 
 from ..cards import DISPLAY, FACES, JOKER, SUIT_SYMBOL, value
 from ..text import describe_event, t

@@ -44,8 +44,8 @@ from conquest_widget.games.japan_conquest.widget.style import (
     CSS,
     button_layout,
 )
+from conquest_widget.lean import Layout, plain, shared_layout, shared_style
 from conquest_widget.saves import DEFAULT_DIRECTORY, AutosaveClaim, SaveStore
-from conquest_widget.ui.lean import Layout, plain, shared_layout, shared_style
 from conquest_widget.ui.sound import Sound, pick_effects, sound_preference
 
 #: seconds between a human action and its autosave inside a kernel: the write (about 15 ms

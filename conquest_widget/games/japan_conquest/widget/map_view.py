@@ -24,12 +24,12 @@ from conquest_widget.games.japan_conquest.widget.style import (
     prefecture_style,
     step_html,
 )
+from conquest_widget.lean import Layout
 from conquest_widget.maps import lean
 from conquest_widget.maps.japan.board import japan
 from conquest_widget.maps.japan.geo import prefecture_shapes
 from conquest_widget.maps.japan.prefecture_map import PrefecturePolygon
 from conquest_widget.maps.quiet_pointer import QuietPointer
-from conquest_widget.ui.lean import Layout
 
 JAPAN_BOUNDS = [[24.0, 122.9], [45.6, 146.0]]
 STYLE_KEYS = ("fill_color", "fill_opacity", "color", "weight", "dash_array")

@@ -22,8 +22,8 @@ from conquest_widget.games.japan_conquest.widget.style import (
     dice_html,
     name_html,
 )
+from conquest_widget.lean import Layout, plain, shared_layout, shared_style
 from conquest_widget.maps.japan.board import japan
-from conquest_widget.ui.lean import Layout, plain, shared_layout, shared_style
 
 
 def _names(c: GameController) -> list[str]:

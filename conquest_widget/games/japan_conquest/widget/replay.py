@@ -54,8 +54,8 @@ from conquest_widget.games.japan_conquest.widget.panels import (
     Scoreboard,
 )
 from conquest_widget.games.japan_conquest.widget.style import CSS
+from conquest_widget.lean import Layout
 from conquest_widget.maps.japan.board import japan
-from conquest_widget.ui.lean import Layout
 from conquest_widget.ui.replay import Replay, read_game_file
 
 

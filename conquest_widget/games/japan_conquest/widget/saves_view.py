@@ -21,6 +21,7 @@ from conquest_widget.games.japan_conquest.widget.style import (
     button_layout,
     name_html,
 )
+from conquest_widget.lean import Layout, plain, shared_layout, shared_style
 from conquest_widget.saves import (
     SLOT_COUNT,
     AutosaveClaim,
@@ -28,7 +29,6 @@ from conquest_widget.saves import (
     SaveStore,
     SlotInfo,
 )
-from conquest_widget.ui.lean import Layout, plain, shared_layout, shared_style
 
 
 def _date(iso: str | None) -> str:

@@ -24,8 +24,8 @@ from conquest_widget.games.japan_conquest.widget.style import (
     button_layout,
     name_html,
 )
+from conquest_widget.lean import Layout, plain, shared_layout, shared_style
 from conquest_widget.maps.japan.board import japan
-from conquest_widget.ui.lean import Layout, plain, shared_layout, shared_style
 
 DEFAULT_HOMES = (13, 27, 1, 40)  # Tokyo, Osaka, Hokkaido, Fukuoka: distinct and far apart
 

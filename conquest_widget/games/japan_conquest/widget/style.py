@@ -7,7 +7,7 @@ import html
 import ipywidgets as W
 
 from conquest_widget.core.safe_text import css_colour
-from conquest_widget.ui.lean import Layout, shared_layout
+from conquest_widget.lean import Layout, shared_layout
 
 NEUTRAL_FILL = "#efe9da"
 SEA = "#bfdff2"

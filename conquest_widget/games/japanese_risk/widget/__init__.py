@@ -22,6 +22,7 @@ from typing import Any
 from conquest_widget.core.safe_text import html_text
 from conquest_widget.errors import SetupError
 from conquest_widget.ui.game_ui import HUMAN, GameUI, Option, SeatChoice
+from conquest_widget.ui.match_app import app_class
 
 from ..engine import RiskSetup
 from ..sounds import SOUNDS
@@ -109,6 +110,6 @@ UI = GameUI(
     event_text=event_text,
     sounds=SOUNDS,
 )
-App = UI.app_class()
+App = app_class(UI)
 
 __all__ = ["UI", "App", "RiskBoard", "event_text", "make_setup", "results_html", "seat_choices"]

@@ -26,9 +26,9 @@ from typing import Any
 import ipywidgets as W
 
 from conquest_widget.core.safe_text import html_text
+from conquest_widget.lean import Layout
 from conquest_widget.maps.japan.board import japan
 from conquest_widget.maps.japan.prefecture_map import PrefectureMap
-from conquest_widget.ui.lean import Layout
 
 from ..engine import CASTLE_COST, NINJA_COST
 from ..odds import MAX_ARMIES, battle_odds_float

@@ -139,7 +139,7 @@ def test_a_layout_is_sent_with_only_the_properties_it_sets():
     None later still reaches the front end."""
     import ipywidgets as W
 
-    from conquest_widget.ui.lean import Layout
+    from conquest_widget.lean import Layout
 
     with WireCounter() as wire:
         layout = Layout(width="auto", display="none")

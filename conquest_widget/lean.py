@@ -9,7 +9,7 @@ A widget whose layout and style never change can share them with every such widg
 (:func:`plain`, :func:`shared_layout`, :func:`shared_style`): each model not made is one less
 to send.
 
->>> from conquest_widget.ui.lean import Layout
+>>> from conquest_widget.lean import Layout
 >>> state = Layout(width="auto").get_state()
 >>> state["width"], "height" in state, state["_model_name"]
 ('auto', False, 'LayoutModel')
