@@ -123,7 +123,9 @@ def _frozen(m: Match) -> tuple[Any, ...]:
 def test_every_badly_typed_action_field_is_refused_by_apply_and_by_the_codec(spec) -> None:
     cls = spec.engine_class()
     checked = 0
-    for action_cls, (doc, seat, good) in _samples(spec).items():
+    samples = _samples(spec)
+    fields = sum(len(_field_types(c)) for c in samples)
+    for action_cls, (doc, seat, good) in samples.items():
         m = cls.from_dict(doc)
         assert cls.codec.from_dict(good.to_dict()) == good
         for name, typ in _field_types(action_cls).items():
@@ -142,7 +144,8 @@ def test_every_badly_typed_action_field_is_refused_by_apply_and_by_the_codec(spe
                 checked += 1
         if m.explain(seat, good) is None:  # the well-typed action is still legal afterwards
             m.apply(good, seat)
-    assert checked >= 20
+    # not vacuous: several bad values per field of every action class (a small game has few)
+    assert checked >= 5 * fields, (checked, fields)
 
 
 def test_a_legal_action_with_a_bool_for_an_int_is_not_logged(spec) -> None:
