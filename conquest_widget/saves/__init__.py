@@ -11,8 +11,8 @@ completed-game results, records against CPUs, preferences, and one-file backups.
     >>> store.load_autosave().snapshot() == game.snapshot()
     True
 
-Modules: :mod:`.store` (:class:`SaveStore`), :mod:`.schema` (file formats and
-validators), :mod:`.results` (results and CPU records), :mod:`.backup` (backup
+Modules: :mod:`.store` (:class:`SaveStore`), :mod:`.documents` (the documents' builders and
+checkers), :mod:`.schemas` (their JSON Schemas), :mod:`.games` (each game's save codec), :mod:`.results` (results and CPU records), :mod:`.backup` (backup
 documents), :mod:`.info` (slot summaries), :mod:`.atomic` (crash-safe writes),
 :mod:`.locking` (the directory lock), :mod:`.claim` (a page's claim on its autosave), :mod:`._jsonschema` (imported first: jsonschema
 without the 1 s import of ``rfc3987_syntax``).  docs/saves.md documents the files.
@@ -35,9 +35,9 @@ from conquest_widget.saves import _jsonschema  # noqa: F401 - before jsonschema:
 from conquest_widget.saves.atomic import MAX_FILE_BYTES
 from conquest_widget.saves.backup import MAX_BACKUP_BYTES, SLOT_COUNT, BackupSummary
 from conquest_widget.saves.claim import AutosaveClaim
+from conquest_widget.saves.documents import MAX_RESULTS, SCHEMA_VERSION
 from conquest_widget.saves.info import PlayerInfo, SlotInfo
 from conquest_widget.saves.results import game_id
-from conquest_widget.saves.schema import MAX_RESULTS, SCHEMA_VERSION
 from conquest_widget.saves.store import (
     CATEGORIES,
     DEFAULT_DIRECTORY,

@@ -48,9 +48,7 @@ from conquest_widget.saves.atomic import (
     parse_json,
     read_bytes,
 )
-from conquest_widget.saves.games import JAPAN, Engines
-from conquest_widget.saves.info import SlotInfo
-from conquest_widget.saves.schema import (
+from conquest_widget.saves.documents import (
     BACKUP_FORMAT,
     BACKUP_SCHEMA_VERSION,
     check_envelope,
@@ -59,6 +57,8 @@ from conquest_widget.saves.schema import (
     check_results,
     load_game,
 )
+from conquest_widget.saves.games import JAPAN, Engines
+from conquest_widget.saves.info import SlotInfo
 
 #: number of save slots
 SLOT_COUNT = 5

@@ -25,8 +25,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from conquest_widget.saves.documents import OUTCOMES
 from conquest_widget.saves.games import JAPAN, codec_of
-from conquest_widget.saves.schema import OUTCOMES
 
 
 def game_id(game: Any) -> str:

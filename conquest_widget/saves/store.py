@@ -74,11 +74,7 @@ from conquest_widget.saves.backup import (
     load_backup_source,
     slot_file,
 )
-from conquest_widget.saves.games import JAPAN, Engines, codec_for, codec_of
-from conquest_widget.saves.info import SlotInfo
-from conquest_widget.saves.locking import LOCK_NAME, DirectoryLock
-from conquest_widget.saves.results import add_outcomes, cpu_outcomes, result_entry
-from conquest_widget.saves.schema import (
+from conquest_widget.saves.documents import (
     check_preferences,
     check_records,
     check_results,
@@ -89,6 +85,10 @@ from conquest_widget.saves.schema import (
     records_document,
     results_document,
 )
+from conquest_widget.saves.games import JAPAN, Engines, codec_for, codec_of
+from conquest_widget.saves.info import SlotInfo
+from conquest_widget.saves.locking import LOCK_NAME, DirectoryLock
+from conquest_widget.saves.results import add_outcomes, cpu_outcomes, result_entry
 
 #: default save directory (relative to the working directory, i.e. beside the notebook)
 DEFAULT_DIRECTORY = "conquest_saves"

@@ -164,7 +164,7 @@ def load_match(source: Any, *, engine: type[Match] | None = None, name: object =
         raise SerializationError(f"{prefix}cannot replay a {type(source).__name__}: expected a match, "
                                  "its to_dict() document, a save document or a JSON file")
     if "format" in source and "match" in source:  # a save file (autosave or slot)
-        from conquest_widget.saves.schema import check_game
+        from conquest_widget.saves.documents import check_game
 
         engines = {engine.spec.id: engine} if engine is not None else None
         return load_match(check_game(dict(source), name or "document", engines=engines), engine=engine)

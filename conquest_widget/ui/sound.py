@@ -44,10 +44,10 @@ from traitlets import Bool, Float, TraitError, Unicode, validate
 
 from conquest_widget.errors import ConquestError
 from conquest_widget.lean import Layout
-from conquest_widget.saves.schema import (
+from conquest_widget.saves.documents import (
     DEFAULT_SOUND_ENABLED as DEFAULT_ENABLED,
 )
-from conquest_widget.saves.schema import (
+from conquest_widget.saves.documents import (
     DEFAULT_VOLUME,
     SoundPreferenceError,
     check_sound_preference,

@@ -31,7 +31,7 @@ from conquest_widget.errors import (
     WrongGameError,
 )
 from conquest_widget.saves import SaveStore
-from conquest_widget.saves.schema import game_document
+from conquest_widget.saves.documents import game_document
 
 FIXED = datetime(2025, 3, 4, 5, 6, 7, tzinfo=UTC)
 V2 = Path(__file__).parent / "data" / "v2"

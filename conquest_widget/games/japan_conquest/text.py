@@ -266,6 +266,20 @@ STRINGS: dict[str, tuple[str, str]] = {
     "replay_reach_title": ("{name} with {n} to move", "{name}・移動力{n}"),
     "replay_nobody": ("nobody", "なし"),
     "replay_full": ("full", "完全"),
+    "replay_tolls_open": ("tolls counted as payable: the totals are hidden in the Final Showdown",
+                          "通行料は払えるものとして表示（最終決戦中は得点が非公開）"),
+    "replay_as_recorded_only": ("Until the game is over, a branch keeps its players as recorded",
+                                "対局が終わるまでは、分岐しても参加者の人間・CPUは記録のままです"),
+    # the app's Replay buttons and its replay screen (widget/app.py, saves_view.py, screens.py)
+    "replay": ("Replay", "リプレイ"),
+    "replay_tip": ("Go through this game move by move (the save is not changed); “Branch here” plays on from any position",
+                   "この対局を1手ずつ振り返ります（セーブデータは変わりません）。「ここから分岐」でその局面から続きを遊べます"),
+    "replay_of_autosave": ("Replay of the last game (autosave)", "前回の対局（オートセーブ）のリプレイ"),
+    "replay_of_slot": ("Replay of slot {n}", "スロット{n}のリプレイ"),
+    "replay_of_finished": ("Replay of the game just finished", "終わった対局のリプレイ"),
+    "replay_back_tip": ("Back to where you pressed Replay", "リプレイを開いた画面に戻ります"),
+    "replay_failed": ("This game cannot be replayed: {error}", "この対局はリプレイできません：{error}"),
+    "replay_nothing": ("There is no game to replay", "リプレイできる対局がありません"),
 }
 
 LEVEL_KEYS = {"neutral": "neutral", "territory": "territory", "base": "base", "castle": "castle", "home": "home_base"}

@@ -265,7 +265,7 @@ def check_volume(value: Any, *, what: str = "volume") -> float:
     >>> check_volume(True)
     Traceback (most recent call last):
     ...
-    conquest_widget.saves.schema.SoundPreferenceError: volume must be a number from 0 to 1, got True
+    conquest_widget.saves.documents.SoundPreferenceError: volume must be a number from 0 to 1, got True
     """
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or not 0 <= value <= 1:
         raise SoundPreferenceError(f"{what} must be a number from 0 to 1, got {value!r}")
@@ -286,7 +286,7 @@ def sound_preference(prefs: Mapping[str, Any]) -> dict[str, Any]:
     >>> sound_preference({"sound": {"enabled": "yes", "volume": 0.2}})
     Traceback (most recent call last):
     ...
-    conquest_widget.saves.schema.SoundPreferenceError: sound.enabled must be true or false, got 'yes'
+    conquest_widget.saves.documents.SoundPreferenceError: sound.enabled must be true or false, got 'yes'
     """
     value = prefs.get("sound")
     if value is None:
@@ -305,7 +305,7 @@ def check_sound_preference(value: Any) -> dict[str, Any]:
     >>> check_sound_preference({"enabled": False, "volume": 1.5})
     Traceback (most recent call last):
     ...
-    conquest_widget.saves.schema.SoundPreferenceError: sound.volume must be a number from 0 to 1, got 1.5
+    conquest_widget.saves.documents.SoundPreferenceError: sound.volume must be a number from 0 to 1, got 1.5
     """
     if isinstance(value, bool):
         return {"enabled": value, "volume": DEFAULT_VOLUME}
