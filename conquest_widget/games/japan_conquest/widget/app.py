@@ -9,9 +9,10 @@ from __future__ import annotations
 import asyncio
 import atexit
 import contextlib
+import html
 import os
 import weakref
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets as W
 
@@ -47,6 +48,10 @@ from conquest_widget.games.japan_conquest.widget.style import (
 from conquest_widget.lean import Layout, plain, shared_layout, shared_style
 from conquest_widget.saves import DEFAULT_DIRECTORY, AutosaveClaim, SaveStore
 from conquest_widget.ui.sound import Sound, pick_effects, sound_preference
+
+if TYPE_CHECKING:  # replay.py imports this module: the explorer is imported when first opened
+    from conquest_widget.games.japan_conquest.match import JapanMatch
+    from conquest_widget.games.japan_conquest.widget.replay import ReplayExplorer
 
 #: seconds between a human action and its autosave inside a kernel: the write (about 15 ms
 #: for a mid-game save) runs after the views are published, once for quick successive clicks
@@ -167,6 +172,11 @@ class JapanConquestApp(W.VBox):
         self._results_screen: ResultsScreen | None = None
         self._results_panel: W.VBox | None = None
         self._data_screen: DataScreen | None = None
+        # the replay screen (issue 29): the explorer is built when first opened, then reused
+        self._replay_explorer: ReplayExplorer | None = None
+        self._replay_screen: W.VBox | None = None
+        self._replay_source: int | str | None = None  # a slot, "autosave" or "finished"
+        self._replay_return = "start"  # the screen Back goes to
         # game screen
         self.turn_panel = TurnPanel(c)
         self.battle_panel = BattlePanel(c)
@@ -186,6 +196,7 @@ class JapanConquestApp(W.VBox):
         self.game_extra = plain(W.VBox)  # Save & Exit / Exit Without Saving
         if self.store is not None:
             self.start_saves = StartSaves(c, self.store)
+            self.start_saves.on_replay = lambda match, slot: self.open_replay(match, "autosave" if slot is None else slot)
             self.start_screen.extra.children = (self.start_saves,)
             self.save_exit = SaveExit(c, self.store)
             self.save_exit.on_reclaim = self._write_autosave
@@ -214,8 +225,9 @@ class JapanConquestApp(W.VBox):
         header = W.HBox([self.title, controls], layout=shared_layout(justify_content="space-between", align_items="center"))
         header.add_class("cw-header")
         kwargs.setdefault("layout", shared_layout())
-        super().__init__([self.css, header, W.HBox([self.map_view, self.side], layout=shared_layout(align_items="flex-start"))],
-                         **kwargs)
+        #: the map and the side panel: every screen but the replay, which has its own map
+        self.body = W.HBox([self.map_view, self.side], layout=shared_layout(align_items="flex-start"))
+        super().__init__([self.css, header, self.body], **kwargs)
         self.add_class("cw-app")
         c.observe(self._show_screen, names="screen")
         c.observe(self._relabel, names="lang")
@@ -249,6 +261,7 @@ class JapanConquestApp(W.VBox):
         """The results screen (built when first used)."""
         if self._results_screen is None:
             self._results_screen = ResultsScreen(self.controller)
+            self._results_screen.on_replay = self.replay_finished
         return self._results_screen
 
     @property
@@ -257,6 +270,90 @@ class JapanConquestApp(W.VBox):
         if self._data_screen is None and self.store is not None:
             self._data_screen = DataScreen(self.controller, self.store)
         return self._data_screen
+
+    # ------------------------------------------------------------ replay (issue 29)
+    @property
+    def replay_explorer(self) -> ReplayExplorer | None:
+        """The replay explorer of the replay screen (None until a Replay button was pressed)."""
+        return self._replay_explorer
+
+    def open_replay(self, source: JapanMatch | dict, label: int | str) -> ReplayExplorer:
+        """Show the replay screen on ``source`` (a match or its document), at its last
+        position, with Back to the screen shown now.  ``label``: a slot number,
+        ``"autosave"`` or ``"finished"`` (the screen's heading).  An unfinished game is
+        explored from the public view only (``public_only``: the Final Showdown's totals
+        stay hidden, a branch keeps its players).  Raises :class:`ConquestError` (nothing
+        changed) when the game cannot be replayed.  "Branch here" plays on in this app."""
+        from conquest_widget.games.japan_conquest.widget.replay import (
+            ReplayExplorer,
+            match_from_data,
+        )
+
+        c = self.controller
+        match = source if not isinstance(source, dict) else match_from_data(source)
+        public_only = not match.is_over
+        explorer = self._replay_explorer
+        if explorer is None:
+            explorer = ReplayExplorer(match, lang=c.lang, public_only=public_only, on_branch=self._branched)
+            self._replay_explorer = explorer
+            self.replay_back_button = W.Button(layout=button_layout(), style=shared_style(W.Button))
+            self.replay_back_button.add_class("cw-replay-back")
+            self.replay_back_button.on_click(lambda _: self.close_replay())
+            self.replay_heading = plain(W.HTML)
+            self._replay_screen = plain(W.VBox, children=[
+                plain(W.HBox, children=[self.replay_back_button, self.replay_heading]), explorer])
+            self._replay_screen.add_class("cw-replay-screen")
+        else:
+            if explorer.lang != c.lang:
+                explorer.set_language(c.lang)
+            explorer.clear_overlay()
+            explorer.load(match, public_only=public_only)
+        self._replay_source = label
+        if c.screen != "replay":
+            self._replay_return = c.screen if c.screen in ("start", "results") else "start"
+        self._relabel_replay()
+        c.screen = "replay"
+        return explorer
+
+    def replay_finished(self) -> None:
+        """The results screen's Replay: the game just finished, from its start to its end."""
+        c = self.controller
+        if not c.has_game or not c.is_over:
+            return
+        try:
+            self.open_replay(c.document(), "finished")
+        except ConquestError as exc:
+            self.results_screen.message.value = (
+                f'<div class="cw-msg">{html.escape(t("replay_failed", c.lang, error=exc))}</div>')
+            return
+        self.results_screen.message.value = ""
+
+    def close_replay(self) -> None:
+        """Back: to the screen the replay was opened from (the start screen or the results)."""
+        c = self.controller
+        if c.screen == "replay":
+            back = self._replay_return
+            c.screen = back if back != "results" or c.is_over else "start"
+
+    def _branched(self, match: JapanMatch) -> None:
+        """"Branch here": the branch is played on here, loaded like a resumed save (the
+        autosave is claimed for it and written, its CPUs play, its end is recorded)."""
+        self.controller.load_game(match)
+
+    def _relabel_replay(self, _: Any = None) -> None:
+        if self._replay_screen is None:
+            return
+        lang = self.controller.lang
+        if self._replay_explorer is not None and self._replay_explorer.lang != lang:
+            self._replay_explorer.set_language(lang)
+        self.replay_back_button.description = t("back", lang)
+        self.replay_back_button.tooltip = t("replay_back_tip", lang)
+        source = self._replay_source
+        if isinstance(source, int):
+            heading = t("replay_of_slot", lang, n=source)
+        else:
+            heading = t("replay_of_autosave" if source == "autosave" else "replay_of_finished", lang)
+        self.replay_heading.value = f"<b class='cw-replay-heading'>{html.escape(heading)}</b>"
 
     # ------------------------------------------------------------ saves
     def _preferences(self) -> dict:
@@ -413,9 +510,16 @@ class JapanConquestApp(W.VBox):
         self.speed.options = [(t(k if k != "normal" else "slow", lang), k) for k in CPU_DELAYS]
         self.speed.value = value
         self._relabel_sound()
+        self._relabel_replay()
 
     def _show_screen(self, _: Any = None) -> None:
         screen = self.controller.screen
+        if screen == "replay" and self._replay_screen is not None:
+            if self.children[-1] is not self._replay_screen:
+                self.children = (*self.children[:-1], self._replay_screen)
+            return
+        if self.children[-1] is not self.body:
+            self.children = (*self.children[:-1], self.body)
         if screen == "setup":
             panel = self.setup_screen
         elif screen == "game":

@@ -69,7 +69,7 @@ ACTION_PHASES: dict[type, tuple[str, ...]] = {
 class GameController(PublishedTraits):
     """Game flow, selection and feedback as observable traits (see the module docstring)."""
 
-    screen = Unicode("start", help="start | setup | game | results | saves").tag(sync=False)
+    screen = Unicode("start", help="start | setup | game | results | saves | replay").tag(sync=False)
     lang = Unicode("en")
     phase = Unicode("")
     current_player = Int(0)

@@ -28,10 +28,11 @@ for :meth:`MapView.set_overlay <conquest_widget.games.japan_conquest.widget.map_
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import html
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -181,10 +182,12 @@ def _legend(title: str, rows: list[str]) -> str:
             f"<b>{html.escape(title)}</b>{''.join(rows)}</div>")
 
 
-def reachable_overlay(game: Game, seat: int | None = None, allowance: int = 1, lang: str = "en") -> tuple[dict[int, dict], str]:
+def reachable_overlay(game: Game, seat: int | None = None, allowance: int = 1, lang: str = "en",
+                      note: str = "") -> tuple[dict[int, dict], str]:
     """Overlay of :func:`analysis.reachable_stops`: each reachable prefecture filled with
     the colour of its effect on arrival (claim, upgrade, capture, battle, stay), the rest
-    faded, the start outlined.  Returns ``(styles, legend_html)``.
+    faded, the start outlined.  Returns ``(styles, legend_html)``; ``note``, if any, is
+    the legend's last line.
 
     >>> from conquest_widget.games.japan_conquest import Game, GameSetup
     >>> g = Game(GameSetup.quick(["Tokyo", "Osaka"]))
@@ -208,6 +211,8 @@ def reachable_overlay(game: Game, seat: int | None = None, allowance: int = 1, l
     count = {e: sum(r["effect"] == e for r in stops.values()) for e in used}
     rows = [_swatch(EFFECT_COLOURS[e], f"{_t(f'effect_{e}', lang)} ({count[e]})") for e in used]
     rows.append(f"<div>⬚ {html.escape(_t('start_here', lang))}: {html.escape(pref_name(start, lang))}</div>")
+    if note:
+        rows.append(f"<div><i>{html.escape(note)}</i></div>")
     return styles, _legend(_t("reach_title", lang, name=name, n=allowance), rows)
 
 
@@ -265,6 +270,28 @@ def region_overlay(game: Game, lang: str = "en") -> tuple[dict[int, dict], str]:
         text = f"{region_name(row['region'], lang)}: {who}{full} ({counts or '-'} / {row['members']})"
         rows.append(_swatch(colour, text, opacity))
     return styles, _legend(_t("regions", lang), rows)
+
+
+#: the purse a public overlay gives every player while the totals are hidden (any toll is payable)
+OPEN_PURSE = 10**9
+
+
+def public_game(view: Mapping[str, Any]) -> Game:
+    """The position of a published ``view`` as an engine game, for overlays that must
+    show no more than that view.  While the Final Showdown hides the totals, the public
+    view has no purses (``banked`` 0): every purse is then taken as able to pay any toll
+    (:data:`OPEN_PURSE`), so the reachable stops say nothing about what anyone holds.
+
+    >>> from conquest_widget.games.japan_conquest import GameSetup
+    >>> m = JapanMatch(GameSetup.quick(["Tokyo", "Osaka"], seed=1))
+    >>> public_game(m.view(None)).state.owner == m.game.state.owner
+    True
+    """
+    if view.get("totals_hidden"):
+        view = copy.deepcopy(dict(view))
+        for p in view["position"]["state"]["players"]:
+            p["banked"] = OPEN_PURSE
+    return game_from_view(view, 0)
 
 
 # --------------------------------------------------------------------------- controller
@@ -439,6 +466,13 @@ class ReplayExplorer(W.VBox):
     ``checkpoint_every`` log entries).  ``position`` is the number of
     actions applied (0 = the start, ``len(explorer)`` = the end, the default).
 
+    ``public_only`` (the app sets it for an unfinished game): the overlays are drawn from
+    the shown public view alone (:func:`public_game`), never from the match, and "Branch
+    here" keeps the seats as recorded, so a Final Showdown's hidden totals and purses show
+    nowhere.  ``on_branch``: called with the new match when "Branch here" is pressed
+    (the app plays it on); by default the branch opens in a new app below the explorer
+    (:meth:`open_branch`).  "Branch here" is disabled where the game is over.
+
     >>> from conquest_widget.games.japan_conquest import Game, GameSetup
     >>> from conquest_widget.games.japan_conquest.cpu import play_cpu_turns
     >>> g = Game(GameSetup.quick(["Tokyo", "Osaka"], cpu=[True, True], turns=5, seed=2))
@@ -453,9 +487,12 @@ class ReplayExplorer(W.VBox):
     """
 
     def __init__(self, source: GameSource, *, position: int | None = None, lang: str = "en",
-                 checkpoint_every: int = 32, save_dir: str | os.PathLike | None = None, **kwargs: Any) -> None:
+                 checkpoint_every: int = 32, save_dir: str | os.PathLike | None = None, public_only: bool = False,
+                 on_branch: Callable[[JapanMatch], None] | None = None, **kwargs: Any) -> None:
         """``save_dir``: where the app opened by "Branch here" saves (default: no saving)."""
         self.save_dir = save_dir
+        self.public_only = bool(public_only)
+        self.on_branch = on_branch
         if checkpoint_every < 1:
             raise ConquestError(f"checkpoint_every must be >= 1, got {checkpoint_every!r}")
         self.checkpoint_every = checkpoint_every
@@ -494,7 +531,7 @@ class ReplayExplorer(W.VBox):
         # branching
         self.play_as = W.Dropdown(layout=Layout(width="200px"))
         self.branch_button = _button(button_style="success")
-        self.branch_button.on_click(lambda _: self.open_branch(self._play_as()))
+        self.branch_button.on_click(lambda _: self._branch_clicked())
         self.branch_box = W.VBox()
         self.title = W.HTML()
         self.overlay_box = W.VBox([self.overlay_kind, self.seat, self.allowance, self.origin])
@@ -519,25 +556,34 @@ class ReplayExplorer(W.VBox):
         return cls(SaveStore(save_dir).load_slot(slot), **kwargs)
 
     # ------------------------------------------------------------ loading
-    def load(self, source: GameSource, *, position: int | None = None) -> None:
-        """Load another game into this explorer (see the class docstring for ``source``)."""
+    def load(self, source: GameSource, *, position: int | None = None, public_only: bool | None = None) -> None:
+        """Load another game into this explorer (see the class docstring for ``source``
+        and ``public_only``: None keeps the setting).  A source that cannot be loaded
+        raises :class:`ConquestError` and leaves the explorer as it was."""
         match = self._resolve(source)
-        self.replay = Replay(match, every=self.checkpoint_every)
+        replay = Replay(match, every=self.checkpoint_every)
+        n = replay.length
+        k = n if position is None else position
+        if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k <= n:
+            raise ConquestError(f"position must be 0-{n}, got {k!r}")
+        if public_only is not None:
+            self.public_only = bool(public_only)
+        self.replay = replay
         self.setup = match.setup
         self.log_view.clear_cache()
         self.controller.selected_prefecture = 0
-        n = self.replay.length
         # the stops of "turn >" and "< turn": position 0 and every action that starts a turn
-        self._turn_starts = [0] + [k for k in range(1, n + 1)
-                                   if any(e["type"] == "turn_start" for e in self.replay.step_events(k, None))]
+        self._turn_starts = [0] + [j for j in range(1, n + 1)
+                                   if any(e["type"] == "turn_start" for e in replay.step_events(j, None))]
         names = [(p.name, s) for s, p in enumerate(self.setup.players)]
-        self.seat.options = [(_t("to_move", self.lang), -1)] + names
-        self.play_as.options = [(_t("as_recorded", self.lang), -1)] + names
-        self.origin.options = [(_t("from_position", self.lang), 0)] + [(pref_name(c, self.lang), c) for c in japan().codes]
-        self._relabel()
-        k = n if position is None else position
-        if not isinstance(k, int) or not 0 <= k <= n:
-            raise ConquestError(f"position must be 0-{n}, got {k!r}")
+        self._overlay, overlay = "busy", self._overlay  # no overlay of the old position with the new seats
+        try:
+            self.seat.options = [(_t("to_move", self.lang), -1)] + names
+            self.play_as.options = [(_t("as_recorded", self.lang), -1)] + names
+            self.origin.options = [(_t("from_position", self.lang), 0)] + [(pref_name(c, self.lang), c) for c in japan().codes]
+            self._relabel()
+        finally:
+            self._overlay = overlay
         self._loading = True
         try:
             with self.slider.hold_trait_notifications():
@@ -670,10 +716,12 @@ class ReplayExplorer(W.VBox):
         kind = self._overlay
         if kind in ("none", "busy") or not hasattr(self, "replay"):
             return None
-        g = self.game
+        view = self.controller.view
+        g = public_game(view) if self.public_only else self.game
         seat = None if self.seat.value in (None, -1) else self.seat.value
         if kind == "reachable":
-            return reachable_overlay(g, seat, self.allowance.value, self.lang)
+            note = _t("tolls_open", self.lang) if self.public_only and view.get("totals_hidden") else ""
+            return reachable_overlay(g, seat, self.allowance.value, self.lang, note=note)
         if kind == "distance":
             s = g.current_player if seat is None else seat
             origin = self.origin.value or g.state.players[s].position
@@ -693,7 +741,16 @@ class ReplayExplorer(W.VBox):
     # ------------------------------------------------------------ branching
     def _play_as(self) -> list[int] | None:
         seat = self.play_as.value
-        return None if seat in (None, -1) else [seat]
+        return None if self.public_only or seat in (None, -1) else [seat]
+
+    def _branch_clicked(self) -> None:
+        """"Branch here": hand the branch to ``on_branch``, or open it below."""
+        if self.controller.view.get("outcome") is not None:
+            return  # nothing left to play (the button is disabled there)
+        if self.on_branch is not None:
+            self.on_branch(self.branch(self._play_as()))
+        else:
+            self.open_branch(self._play_as())
 
     def branch(self, human_seats: Iterable[int] | None = None) -> JapanMatch:
         """A new, independent, playable match at the shown position ("what if I had gone
@@ -750,6 +807,10 @@ class ReplayExplorer(W.VBox):
             b.description = _t(key, lang)
         self.branch_button.description = _t("branch", lang)
         self.play_as.description = _t("play_as", lang)
+        self.play_as.disabled = self.public_only
+        self.play_as.tooltip = _t("as_recorded_only", lang) if self.public_only else ""
+        if self.public_only and self.play_as.options:
+            self.play_as.value = -1
         self.overlay_kind.description = _t("overlay", lang)
         self.allowance.description = _t("allowance", lang)
         self.origin.description = _t("from", lang)
@@ -774,6 +835,7 @@ class ReplayExplorer(W.VBox):
         self.status.value = '<div class="cw-replay-status">' + "<br>".join(parts) + "</div>"
         self.first_button.disabled = self.prev_button.disabled = self.prev_turn_button.disabled = k == 0
         self.last_button.disabled = self.next_button.disabled = self.next_turn_button.disabled = k == n
+        self.branch_button.disabled = v["outcome"] is not None
 
 
 __all__ = [
@@ -787,6 +849,7 @@ __all__ = [
     "game_from_data",
     "load_game_file",
     "match_from_data",
+    "public_game",
     "reachable_overlay",
     "region_overlay",
 ]

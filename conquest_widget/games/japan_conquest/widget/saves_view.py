@@ -90,7 +90,9 @@ class Confirm(W.HBox):
 
 
 class StartSaves(W.VBox):
-    """The start screen's save entries."""
+    """The start screen's save entries.  Replay (the autosave's and each slot's) loads the
+    game and hands it to ``on_replay(match, slot)`` (slot None: the autosave), which the app
+    sets to open its replay screen."""
 
     def __init__(self, c: GameController, store: SaveStore) -> None:
         self.c, self.store = c, store
@@ -100,16 +102,27 @@ class StartSaves(W.VBox):
         self.continue_button = W.Button(layout=button_layout(), style=shared_style(W.Button), button_style="success")
         self.continue_button.on_click(lambda _: self.continue_last())
         self.auto_info = plain(W.HTML)
+        #: called with a loaded match and its slot (None: the autosave) by the Replay buttons
+        self.on_replay: Callable[[Any, int | None], None] = lambda match, slot: None
+        self.replay_auto_button = W.Button(layout=button_layout(), style=shared_style(W.Button))
+        self.replay_auto_button.add_class("cw-replay-autosave")
+        self.replay_auto_button.on_click(lambda _: self.replay(None))
         self.slot_rows: list[tuple[W.HTML, W.Button, W.Button]] = []
+        #: each slot's Replay button, in slot order (beside its Resume)
+        self.replay_buttons: list[W.Button] = []
         rows = []
         for n in range(1, SLOT_COUNT + 1):
             label, resume, delete = plain(W.HTML), W.Button(layout=button_layout(), style=shared_style(W.Button)), W.Button(layout=button_layout(), style=shared_style(W.Button))
+            replay = W.Button(layout=button_layout(), style=shared_style(W.Button))
             resume.on_click(lambda _, n=n: self.resume(n))
+            replay.on_click(lambda _, n=n: self.replay(n))
             delete.on_click(lambda _, n=n: self.confirm.ask(t("confirm_delete", self.c.lang, n=n), self.c.lang, lambda n=n: self.delete(n)))
             resume.add_class(f"cw-resume-{n}")
+            replay.add_class(f"cw-replay-{n}")
             delete.add_class(f"cw-delete-{n}")
             self.slot_rows.append((label, resume, delete))
-            rows.append(plain(W.HBox, children=[resume, delete, label]))
+            self.replay_buttons.append(replay)
+            rows.append(plain(W.HBox, children=[resume, replay, delete, label]))
         self.confirm = Confirm()
         self.results_button = W.Button(layout=button_layout(), style=shared_style(W.Button))
         self.results_button.on_click(lambda _: self.show_results())
@@ -119,7 +132,7 @@ class StartSaves(W.VBox):
         self.data_button.on_click(lambda _: setattr(c, "screen", "saves"))
         self.message = plain(W.HTML)
         super().__init__([
-            plain(W.HBox, children=[self.continue_button, self.auto_info]), *rows, self.confirm,
+            plain(W.HBox, children=[self.continue_button, self.replay_auto_button, self.auto_info]), *rows, self.confirm,
             plain(W.HBox, children=[self.results_button, self.data_button]), self.results_html, self.records_html, self.message,
         ], layout=shared_layout())
         c.observe(self.refresh, names=["lang", "screen"])
@@ -137,6 +150,10 @@ class StartSaves(W.VBox):
         auto = self.store.autosave_info()
         # a finished game is not continued: its result is in Previous Results (issue 16)
         self.continue_button.disabled = auto.status != "used" or auto.game != "japan_conquest" or bool(auto.is_over)
+        # ... but it is replayed, finished or not (a finished game hides nothing)
+        self.replay_auto_button.disabled = auto.status != "used" or auto.game != "japan_conquest"
+        for button in (self.replay_auto_button, *self.replay_buttons):
+            button.description, button.tooltip = t("replay", lang), t("replay_tip", lang)
         if auto.status == "empty":
             self.auto_info.value = ""
         elif auto.is_over:
@@ -147,6 +164,7 @@ class StartSaves(W.VBox):
             label.value = html.escape(slot_text(info, lang))
             resume.description, delete.description = t("resume", lang), t("delete", lang)
             resume.disabled = info.status != "used" or info.game != "japan_conquest"
+            self.replay_buttons[info.slot - 1].disabled = resume.disabled
             delete.disabled = info.status == "empty"
         self.records_html.value = self._records_html(lang)
         if self.results_html.value:
@@ -191,6 +209,22 @@ class StartSaves(W.VBox):
             return
         self.message.value = ""
         self.c.load_game(game)
+
+    def replay(self, n: int | None) -> None:
+        """Replay the autosave (``n`` None) or slot ``n``: load it (nothing is written,
+        the autosave is not claimed) and hand it to :attr:`on_replay`.  A file that cannot
+        be loaded, or a replay that cannot be opened, is reported here and changes nothing."""
+        lang = self.c.lang
+        try:
+            match = self.store.load_autosave(game="japan_conquest") if n is None else self.store.load_slot(n, game="japan_conquest")
+            if match is None:
+                self.message.value = f'<div class="cw-msg">{html.escape(t("replay_nothing", lang))}</div>'
+                return
+            self.on_replay(match, n)
+        except ConquestError as exc:
+            self.message.value = f'<div class="cw-msg">{html.escape(t("replay_failed", lang, error=exc))}</div>'
+            return
+        self.message.value = ""
 
     def delete(self, n: int) -> None:
         try:

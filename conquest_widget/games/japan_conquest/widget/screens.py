@@ -237,9 +237,10 @@ class SetupScreen(W.VBox):
 
 
 class ResultsScreen(W.VBox):
-    """Final standings, decisive victory, New game with same setup, and below them the
-    story of the game in pictures (:mod:`conquest_widget.games.japan_conquest.widget.story_view`): score by turn
-    with the Final Showdown's hidden totals, the final map, regions and battles."""
+    """Final standings, decisive victory, New game with same setup, Replay (``on_replay``,
+    set by the app), and below them the story of the game in pictures
+    (:mod:`conquest_widget.games.japan_conquest.widget.story_view`): score by turn with the
+    Final Showdown's hidden totals, the final map, regions and battles."""
 
     def __init__(self, c: GameController) -> None:
         self.c = c
@@ -248,12 +249,19 @@ class ResultsScreen(W.VBox):
         self.story.add_class("cw-results-story")
         self._story: GameStory | None = None
         self._story_key: int | None = None
+        self._message_key: int | None = None
         self.again_button = W.Button(layout=button_layout(), button_style="primary", style=shared_style(W.Button))
         self.start_button = W.Button(layout=button_layout(), style=shared_style(W.Button))
         self.again_button.on_click(lambda _: c.same_setup_again())
         self.start_button.on_click(lambda _: setattr(c, "screen", "start"))
-        super().__init__([self.table, plain(W.HBox, children=[self.again_button, self.start_button]), self.story],
-                         layout=shared_layout())
+        #: opens the replay of the finished game (the app sets it)
+        self.on_replay: Callable[[], None] = lambda: None
+        self.replay_button = W.Button(layout=button_layout(), style=shared_style(W.Button))
+        self.replay_button.add_class("cw-replay-finished")
+        self.replay_button.on_click(lambda _: self.on_replay())
+        self.message = plain(W.HTML)  # a replay that cannot be opened says why here
+        super().__init__([self.table, plain(W.HBox, children=[self.again_button, self.start_button, self.replay_button]),
+                          self.message, self.story], layout=shared_layout())
         c.observe(self.refresh, names=["version", "lang", "screen"])
         self.refresh()
 
@@ -261,6 +269,10 @@ class ResultsScreen(W.VBox):
         c, v, lang = self.c, self.c.view, self.c.lang
         self.again_button.description = t("same_setup", lang)
         self.start_button.description = t("to_start", lang)
+        self.replay_button.description = t("replay", lang)
+        self.replay_button.tooltip = t("replay_tip", lang)
+        if self._message_key != c.game_key:
+            self.message.value, self._message_key = "", c.game_key
         if not v or v["outcome"] is None:
             self.table.value = ""
             self.story.value = ""  # the story holds every total: never before the game is over

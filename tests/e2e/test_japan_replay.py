@@ -1,0 +1,126 @@
+"""Replay in Japan Conquest's app, as a user finds it (issue 29): examples/play.ipynb served
+by Voila, in chromium, offline.  The picker -> Japan Conquest -> a short game against a
+CPU, a turn played -> Exit Without Saving -> Replay on the start screen's Continue row:
+the explorer opens on that game at its last action, inside the app; its buttons scrub
+through the history and the map follows; Back returns to the start screen.
+
+Screenshots: ``test-artifacts/e2e/japan-replay-*.png``.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from .app_page import NEUTRAL_FILL, AppPage
+from .test_play_in_browser import plan_route, roll, wait_for_human_turn
+
+
+@pytest.fixture
+def app(page, voila_url, artifacts) -> AppPage:
+    return AppPage(page, voila_url, artifacts)
+
+
+def _status(app: AppPage) -> tuple[int, int]:
+    """The explorer's "Action k of n" as (k, n)."""
+    text = app.page.locator(".cw-replay-status").inner_text()
+    k, n = re.search(r"Action (\d+) of (\d+)", text).groups()
+    return int(k), int(n)
+
+
+def _expect_status(app: AppPage, pattern: str) -> None:
+    """Wait for the explorer's status to match ``pattern`` (its lines join without a space)."""
+    expect(app.page.locator(".cw-replay-status")).to_contain_text(re.compile(pattern))
+
+
+#: how many prefectures someone owns (filled in a player's colour)
+_COUNT_OWNED_JS = f"""() => [...document.querySelectorAll('path.cw-pref')]
+    .filter(e => (e.getAttribute('fill') || '').toLowerCase() !== '{NEUTRAL_FILL}').length"""
+
+
+def _owned(app: AppPage) -> int:
+    return app.page.evaluate(_COUNT_OWNED_JS)
+
+
+def test_replay_the_last_game_from_the_start_screen(app: AppPage) -> None:
+    page = app.page
+    app.open()
+
+    # --- a short game (5 turns): player 1 human, player 2 CPU
+    app.button("New Game").click()
+    expect(app.button("Start")).to_be_visible()
+    app.toggle_after_label("Number of players", "2").click()
+    kinds = app.kind_toggles()
+    expect(kinds.nth(2)).to_be_hidden()
+    kinds.nth(0).get_by_role("button", name="Human").click()
+    kinds.nth(1).get_by_role("button", name="CPU").click()
+    expect(kinds.nth(1).get_by_role("button", name="CPU")).to_have_class(re.compile(r"\bmod-active\b"))
+    app.select_after_label("Turns").select_option(label="5")
+    app.button("Start").click()
+    expect(app.button("Roll")).to_be_visible()
+
+    # --- play a little: player 1's first turn, then the CPU's
+    plan_route(app, roll(app), undo=False)
+    app.button("Confirm Route").click()
+    wait_for_human_turn(app, turn=2)
+    owned = _owned(app)
+    assert owned >= 3  # the two homes and what was claimed since
+
+    # --- exit; the start screen offers Replay beside Continue
+    app.button("Exit Without Saving").click()
+    expect(app.button("New Game")).to_be_visible()
+    replay = page.locator(".cw-replay-autosave")
+    expect(replay).to_be_enabled()
+    expect(replay).to_have_text("Replay")
+    expect(page.locator(".cw-replay-1")).to_have_count(1)  # each slot row has one too
+    app.shot("japan-replay-01-start")
+    replay.click()
+
+    # --- the explorer, in the app: the last action shown, the map as the game left it
+    expect(page.locator(".cw-replay-back")).to_be_visible()
+    expect(page.get_by_text("Replay of the last game (autosave)")).to_be_visible()
+    expect(app.button("New Game")).to_be_hidden()
+    app.wait_for_map()  # the explorer's own map (the game's map is off the page meanwhile)
+    _expect_status(app, r"Action (\d+) of \1(?!\d)")
+    k, n = _status(app)
+    assert k == n > 3
+    page.wait_for_function(f"({_COUNT_OWNED_JS})() === {owned}")
+    expect(app.button("Branch here")).to_be_enabled()
+    app.shot("japan-replay-02-opened")
+
+    # --- scrub: a turn back, a step back, then the very start (only the home bases)
+    app.button("◀ turn").click()
+    _expect_status(app, rf"Action (?!{n} )\d+ of {n}(?!\d)")
+    k1, _ = _status(app)
+    assert 0 <= k1 < n
+    if k1 > 0:
+        app.button("<").click()
+        _expect_status(app, rf"Action {k1 - 1} of {n}(?!\d)")
+    app.button("|<").click()
+    _expect_status(app, rf"Action 0 of {n}(?!\d)")
+    expect(page.locator(".cw-replay-status")).to_contain_text("start of the game")
+    page.wait_for_function(f"({_COUNT_OWNED_JS})() === 2")  # the two home bases alone
+    app.button("turn ▶").click()  # the start of the CPU's turn 1
+    _expect_status(app, rf"Action [1-9]\d* of {n}(?!\d)")
+    k2, _ = _status(app)
+    if k2 < n:
+        app.button(">").click()  # one action into it
+        _expect_status(app, rf"Action {k2 + 1} of {n}(?!\d)")
+    page.locator("select").filter(has=page.locator("option", has_text="reachable stops")).select_option(
+        label="regional control")
+    legend = page.locator("div.cw-legend").last
+    expect(legend).to_contain_text("Kanto")
+    legend.scroll_into_view_if_needed()  # the map's legend is below the fold
+    app.shot("japan-replay-03-scrubbed")
+    page.mouse.wheel(0, -2000)
+
+    # --- Back: the start screen and the game's map, as they were
+    page.locator(".cw-replay-back").click()
+    expect(app.button("New Game")).to_be_visible()
+    expect(page.locator(".cw-replay-back")).to_be_hidden()
+    app.wait_for_map()
+    expect(app.button("Continue Last Game")).to_be_enabled()
+    app.shot("japan-replay-04-back")
+    assert page.page_errors == []  # type: ignore[attr-defined]
