@@ -60,6 +60,20 @@ class AppPage:
         """A visible button by its exact text."""
         return self.page.get_by_role("button", name=text, exact=True)
 
+    def save_to_chosen_slot(self) -> None:
+        """Press Save in the Save & Exit slot chooser and answer "overwrite?" with Yes if
+        the slot was used: waits for the start screen or the question, whichever comes
+        (deciding at once would race the kernel on a busy machine), then for the start
+        screen."""
+        from playwright.sync_api import expect
+
+        self.button("Save").click()
+        start, question = self.button("New Game"), self.button("Yes")
+        expect(start.or_(question)).to_be_visible()
+        if question.is_visible():
+            question.click()
+        expect(start).to_be_visible()
+
     def toggle_after_label(self, label: str, option: str) -> Locator:
         """The option button of the ToggleButtons that follows an HTML label."""
         return self.page.locator(

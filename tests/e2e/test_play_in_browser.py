@@ -244,10 +244,7 @@ def test_save_to_a_slot_reload_and_continue(app: AppPage, served_dir) -> None:
     # --- Save & Exit into slot 1 (answering "overwrite?" if an earlier run used it)
     app.button("Save & Exit").click()
     page.locator("select").filter(has=page.locator("option", has_text="Slot 1:")).select_option(index=0)
-    app.button("Save").click()
-    if app.button("Yes").is_visible():
-        app.button("Yes").click()
-    expect(app.button("New Game")).to_be_visible()  # back on the start screen
+    app.save_to_chosen_slot()  # back on the start screen (after "overwrite?" if an earlier run used the slot)
     expect(page.get_by_text(re.compile(r"Slot 1: .*turn 2 · Player 1, Player 2"))).to_be_visible()
     assert (served_dir / "conquest_saves").is_dir()
     saved = SaveStore(served_dir / "conquest_saves").load_slot(1).game  # what the slot holds, from the file
