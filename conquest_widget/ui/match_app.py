@@ -620,7 +620,8 @@ class MatchApp(W.VBox):
             for i, r in sorted(enumerate(ranks), key=lambda x: (x[1], x[0]))
         )
         table = (f"<h3>{html_text(head)}</h3><table class='cw-standings'><tr><th>{html_text(self._t('rank'))}</th>"
-                 f"<th>{html_text(self._t('player'))}</th><th></th></tr>{rows}</table>")
+                 f"<th>{html_text(self._t('player'))}</th><th>{html_text(self._t('played_by'))}</th></tr>"
+                 f"{rows}</table>")
         story = W.HTML(table + self.ui.results_html(out, c.view, self.lang))
         story.add_class("cw-results")
         self.body.children = [

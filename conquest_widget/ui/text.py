@@ -64,6 +64,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "results": ("Results", "結果"),
     "rank": ("Rank", "順位"),
     "player": ("Player", "プレイヤー"),
+    "played_by": ("Played by", "操作"),
     "winner": ("{names} wins!", "{names}の勝ち！"),
     "winners": ("Shared win: {names}", "引き分け（同率1位）：{names}"),
     "play_again": ("Play again", "もう一度"),

@@ -432,3 +432,19 @@ def test_a_page_that_vanished_blocks_nobody(tmp_path) -> None:
     click(later, "swap")
     assert later.elsewhere.layout.display == "none"
     assert _autosaved(tmp_path).state["swapped"] == [True, False, False]
+
+
+@pytest.mark.parametrize(("lang", "head"), [("en", "Played by"), ("ja", "操作")])
+def test_every_column_of_the_results_table_is_labelled(tmp_path, lang: str, head: str) -> None:
+    import re
+
+    app = ToyApp(save_dir=tmp_path)
+    setup_game(app, [HUMAN, "greedy"])
+    click(app, "keep")
+    app.set_lang(lang)
+    results = next(w for w in app.body.children if "cw-results" in w._dom_classes).value
+    table = re.search(r"<table class='cw-standings'>.*?</table>", results).group(0)
+    heads = re.findall(r"<th>(.*?)</th>", table)
+    cells = re.findall(r"<tr><td>.*?</tr>", table)[0].count("<td>")
+    assert len(heads) == cells and all(heads), heads  # a heading over every column
+    assert head in heads
