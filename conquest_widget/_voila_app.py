@@ -53,6 +53,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import os
+import secrets
 import sys
 import uuid
 from collections.abc import Iterator, Sequence
@@ -398,7 +399,26 @@ def _without_token(uri: str) -> str:
 
 class LocalVoila(Voila):
     """Voilà whose every handler refuses a non-local ``Host``, and wants the token or the
-    login cookie except for the login page itself."""
+    login cookie except for the login page itself, and which trusts the notebook it serves."""
+
+    def init_settings(self) -> dict:
+        settings = super().init_settings()
+        self._trust_the_app_notebook()
+        return settings
+
+    def _trust_the_app_notebook(self) -> None:
+        """Sign the served notebook with this run's notary (see :func:`config`), so that
+        loading it no longer logs "Notebook play.ipynb is not trusted" at every page.  It is
+        this version's own ``play.ipynb`` (``serve.prepare_app_dir`` refuses another), whose
+        code the server runs anyway; the signature lives in memory, under a secret made for
+        this run, so nothing is written to the user's Jupyter folders and no other notebook
+        becomes trusted."""
+        if not self.notebook_path:
+            return
+        import nbformat
+
+        notary = self.contents_manager.notary
+        notary.sign(nbformat.read(self.notebook_path, as_version=4))
 
     def init_handlers(self) -> list:
         open_to_all = {spec[1] for spec in self.identity_provider.get_handlers()}  # login, logout
@@ -459,6 +479,10 @@ def config(cull_idle_timeout: int = CULL_IDLE_TIMEOUT, cull_interval: int = CULL
     c.BoundedKernelManager.unconnected_timeout = unconnected_timeout
     c.BoundedKernelManager.max_kernels = max_kernels
     c.KernelManager.transport = TRANSPORT
+    # the app notebook is signed at start (LocalVoila._trust_the_app_notebook): with a secret
+    # of this run and an in-memory signature store, never the user's nbsignatures.db
+    c.NotebookNotary.secret = secrets.token_bytes(32)
+    c.NotebookNotary.db_file = ":memory:"
     c.VoilaConfiguration.preheat_kernel = pool_size > 0
     c.VoilaConfiguration.default_pool_size = max(pool_size, 0)
     c.VoilaKernelManager.fill_delay = float(fill_delay)

@@ -87,7 +87,7 @@ def _add_play(sub: argparse._SubParsersAction) -> None:
     from conquest_widget.serve import DEFAULT_PORT
 
     play = sub.add_parser(
-        "play", help="serve the Japan Conquest app with Voila on 127.0.0.1 (needs the 'app' extra)",
+        "play", help="serve the games app (the picker and every game) with Voila on 127.0.0.1 (needs the 'app' extra)",
         description="Serve the app on http://127.0.0.1:PORT/ with a random token in the printed URL. "
                     "Saves go to DIR/conquest_saves.",
     )

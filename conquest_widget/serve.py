@@ -1,4 +1,4 @@
-"""Serve the app (the game picker, Japan Conquest) with Voilà on this computer: ``conquest-widget play`` and
+"""Serve the app (the game picker and every playable game) with Voilà on this computer: ``conquest-widget play`` and
 ``make play`` (which calls it), and copy the example notebooks out (``conquest-widget
 notebooks DIR``).
 
@@ -213,6 +213,17 @@ def free_port(host: str = HOST) -> int:
         return s.getsockname()[1]
 
 
+def games_served(lang: str = "en") -> str:
+    """The playable games the app offers, by title (what ``play`` says it serves).
+
+    >>> games_served()
+    'Japan Conquest, Conquest (card game), The Codex of Conquest, Japanese Risk'
+    """
+    from conquest_widget.core import registry
+
+    return ", ".join(spec.title[lang] for spec in registry.all_games() if spec.playable)
+
+
 def app_url(host: str, port: int, token: str) -> str:
     """The URL to open: the server's root with the token."""
     return f"http://{host}:{port}/?token={token}"
@@ -356,7 +367,7 @@ def play(
     try:
         server.wait_ready()
         print(
-            f"The conquest games are running (Japan Conquest and the game picker).  Open this address in a browser (Ctrl-C to stop):\n\n"
+            f"The conquest games are running ({games_served()}).  Open this address in a browser (Ctrl-C to stop):\n\n"
             f"    {server.url}\n\n"
             f"Saves go to {server.folder / 'conquest_saves'}",
             file=out, flush=True,
@@ -367,7 +378,7 @@ def play(
             webbrowser.open(server.url)
         return server.proc.wait()
     except KeyboardInterrupt:
-        print("\nStopping the Japan Conquest server...", file=out, flush=True)
+        print("\nStopping the conquest games server...", file=out, flush=True)
         return 0
     finally:
         server.stop()

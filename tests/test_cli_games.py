@@ -47,6 +47,14 @@ def test_tournament_is_a_subcommand(capsys) -> None:
     assert "--entrants" in capsys.readouterr().out
 
 
+def test_play_says_it_serves_every_game(capsys) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["--help"])
+    assert exc.value.code == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.strip().startswith("play"))
+    assert "every game" in line and "Japan Conquest app" not in line, line
+
+
 @pytest.mark.parametrize("game,option", [("codex", ["--mode", "conquest"]), ("codex", ["--turns", "10"]),
                                          ("conquest_cards", ["--turns", "5"]), ("japanese_risk", ["--mode", "standard"])])
 def test_simulate_refuses_options_the_game_does_not_have(game, option, capsys) -> None:

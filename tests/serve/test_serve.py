@@ -147,6 +147,11 @@ def test_play_prints_the_url_once_it_answers_and_stops_cleanly_on_ctrl_c(tmp_pat
         assert not any("http://" in line for line in out.seen[:-1]), out.seen  # no earlier, unchecked address
         out.drain()
         assert str(tmp_path / "app" / "conquest_saves") in out.text()
+        # it names what it serves: every playable game, not only Japan Conquest
+        from conquest_widget.core import registry
+
+        banner = next(line for line in out.seen if "running" in line)
+        assert all(spec.title["en"] in banner for spec in registry.all_games() if spec.playable), banner
         os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C in the terminal reaches the whole group
         try:
             code = proc.wait(timeout=90)
@@ -154,12 +159,43 @@ def test_play_prints_the_url_once_it_answers_and_stops_cleanly_on_ctrl_c(tmp_pat
             out.drain()
             pytest.fail(f"play did not stop within 90 s of Ctrl-C; its output:\n{out.text()}")
         assert code == 0, out.text()
+        out.drain()
+        assert "Stopping the conquest games server" in out.text() and "Japan Conquest server" not in out.text()
         with pytest.raises(OSError):
             urllib.request.urlopen(f"http://127.0.0.1:{port}/voila/static/voila.js", timeout=5)
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait(timeout=30)
+
+
+def test_the_app_notebook_is_trusted_without_writing_to_the_users_jupyter_folder(tmp_path: Path) -> None:
+    """Every page load logged "Notebook play.ipynb is not trusted" (issue 30): the server signs
+    its own notebook at start, in memory, with a secret of its run."""
+    import http.cookiejar
+    import time
+
+    data_dir = tmp_path / "jupyter_data"
+    log_path = tmp_path / "server.log"
+    with log_path.open("w") as log:
+        server = serve.start(tmp_path / "app", port=0, log=log, new_session=True,
+                             env={"JUPYTER_DATA_DIR": str(data_dir)})
+        try:
+            server.wait_ready()
+            browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+            with browser.open(server.url, timeout=180) as page:  # the page (run in a kernel)
+                assert page.status == 200
+                page.read()
+            deadline = time.monotonic() + 180
+            while "Kernel pool of play.ipynb is filled" not in log_path.read_text() and time.monotonic() < deadline:
+                time.sleep(0.5)  # the preheated kernel ran the notebook too
+        finally:
+            server.stop()
+    text = log_path.read_text()
+    assert "Kernel pool of play.ipynb is filled" in text, text
+    assert "not trusted" not in text, text
+    assert "without encryption" not in text, text  # kernels talk over Unix sockets here
+    assert not (data_dir / "nbsignatures.db").exists() and not (data_dir / "notebook_secret").exists()
 
 
 # ------------------------------------------------------------------ make
