@@ -435,3 +435,21 @@ def test_exit_and_resume_the_autosave_and_a_slot(tmp_path) -> None:
     while not again.controller.is_over:                 # and it plays on to the end
         play_one_step(again.board, rng)
     assert again.screen == "results"
+
+
+@pytest.mark.parametrize("k", [2, 8])
+def test_the_setup_form_offers_every_territory_size_of_the_rules(tmp_path, k: int) -> None:
+    """docs/rules_codex.md (from issue 13; the seed gives no size) says k is 2-8: the New game
+    form takes exactly that range, and a game of either end starts with its board."""
+    from conquest_widget.games.codex.rules import K_RANGE
+    from conquest_widget.ui.app import ConquestApp
+
+    app = ConquestApp(save_dir=tmp_path).play("codex")
+    app.new_game()
+    field = app.option_widgets["k"]
+    assert (field.min, field.max) == (K_RANGE.start, K_RANGE.stop - 1) == (2, 8)
+    field.value = k
+    app.seed.value = "3"
+    app.start()
+    assert app.screen == "play" and app.controller.view["k"] == k
+    assert isinstance(app.board, CodexBoard) and app.board.k == k

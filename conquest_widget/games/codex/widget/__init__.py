@@ -21,7 +21,7 @@ from conquest_widget.errors import SetupError
 from conquest_widget.ui.game_ui import HUMAN, GameUI, Option, SeatChoice
 from conquest_widget.ui.match_app import app_class
 
-from ..rules import DEFAULT_K, DEFAULT_STARTING_CASH, MAX_STARTING_CASH
+from ..rules import DEFAULT_K, DEFAULT_STARTING_CASH, K_RANGE, MAX_STARTING_CASH
 from ..setup import DEFAULT_COLOURS, CodexPlayer, CodexSetup
 from ..sounds import SOUNDS
 from ..text import STRINGS, describe_event
@@ -58,9 +58,11 @@ def results_html(outcome: dict[str, Any], view: dict[str, Any], lang: str) -> st
 UI = GameUI(
     game="codex",
     options=(
-        # a whole number 3-5 rather than a choice: MatchApp builds a choice's Dropdown with its
-        # value before its options, which ipywidgets refuses
-        Option("k", {"en": STRINGS["ui_k"][0], "ja": STRINGS["ui_k"][1]}, default=DEFAULT_K, low=3, high=5),
+        # a whole number in the engine's range (K_RANGE, 2-8: the seed gives no size, issue 13
+        # chose it) rather than a choice: MatchApp builds a choice's Dropdown with its value
+        # before its options, which ipywidgets refuses
+        Option("k", {"en": STRINGS["ui_k"][0], "ja": STRINGS["ui_k"][1]}, default=DEFAULT_K,
+               low=K_RANGE.start, high=K_RANGE.stop - 1),
         Option("starting_cash", {"en": STRINGS["ui_starting_cash"][0], "ja": STRINGS["ui_starting_cash"][1]},
                default=DEFAULT_STARTING_CASH, low=0, high=MAX_STARTING_CASH),
     ),
