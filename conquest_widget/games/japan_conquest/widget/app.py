@@ -372,7 +372,8 @@ class JapanConquestApp(W.VBox):
             return
         if action is None:  # a new or loaded game: remember its setup as the next default
             self._claim_autosave()
-            self._save_preferences(last_setup=c.setup_dict())
+            if not c.demo:  # the watched CPUs' setup is not the player's (issue 30)
+                self._save_preferences(last_setup=c.setup_dict())
         turn = (c.current_player, c.view["turn"])
         if action is None or c.is_over:
             self._write_autosave()  # a new game, a loaded one, the end (its result): at once

@@ -93,6 +93,9 @@ class GameController(PublishedTraits):
         self._bots: dict[int, JapanCpuBot] = {}
         self._seen_events = 0  # events of the match already published (as the viewer sees them)
         self._loads = 0  # games shown so far: game_key
+        #: the game shown is the "Watch 4 CPUs" demo, not a setup of the player's (the app
+        #: does not remember it as the next New Game form)
+        self.demo = False
         self._change_hooks: list[Callable[[GameController, Action | None], None]] = []
         self._cpu_task: asyncio.Task | None = None
         super().__init__(**kwargs)
@@ -162,11 +165,12 @@ class GameController(PublishedTraits):
         return game_story(self._match.engine_game())
 
     # ------------------------------------------------------------ game life
-    def new_game(self, setup: GameSetup, dice: DiceSource | None = None) -> None:
-        """Start a new game and show it (``dice``, e.g. ScriptedDice, for lessons and tests)."""
-        self.load_game(JapanMatch(setup, dice=dice))
+    def new_game(self, setup: GameSetup, dice: DiceSource | None = None, *, demo: bool = False) -> None:
+        """Start a new game and show it (``dice``, e.g. ScriptedDice, for lessons and tests;
+        ``demo``: the watched all-CPU game, see :attr:`demo`)."""
+        self.load_game(JapanMatch(setup, dice=dice), demo=demo)
 
-    def load_game(self, game: JapanMatch | Game) -> None:
+    def load_game(self, game: JapanMatch | Game, *, demo: bool = False) -> None:
         """Show an existing game (a resumed save, a branch from a replay, ...): a
         :class:`JapanMatch`, or an engine ``Game`` (read as a match with the same dice).
 
@@ -179,6 +183,7 @@ class GameController(PublishedTraits):
         self.battle_report = {}
         self._match = match
         self._loads += 1
+        self.demo = demo
         self._bots = {s: JapanCpuBot(p.difficulty, p.strategy) for s, p in enumerate(match.setup.players) if p.cpu}
         humans = [s for s, p in enumerate(match.setup.players) if not p.cpu]
         actor = match.to_act()[0] if match.to_act() else None
@@ -262,12 +267,12 @@ class GameController(PublishedTraits):
         )
         if self.cpu_speed == "instant":
             self.cpu_speed = "fast"  # something to watch
-        self.new_game(GameSetup(players=players, turns=turns))
+        self.new_game(GameSetup(players=players, turns=turns), demo=True)
 
     def same_setup_again(self) -> None:
         """A new game with the same setup (a fresh seed if the old one was random)."""
         if self._match is not None:
-            self.new_game(self._match.setup)
+            self.new_game(self._match.setup, demo=self.demo)
 
     # ------------------------------------------------------------ user actions
     @property

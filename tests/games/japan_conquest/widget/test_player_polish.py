@@ -403,3 +403,32 @@ def test_watch_four_cpus_is_one_click_from_the_start_screen():
         c.stop_cpu()
 
     asyncio.run(main())
+
+
+# ---------------------------------------------------------------- issue 30: after watching
+def _form_seats(app: JapanConquestApp) -> list[tuple[str, bool]]:
+    return [(p["name"], p["cpu"]) for p in app.setup_screen.form()["players"]]
+
+
+def test_watching_4_cpus_leaves_the_players_own_setup_in_the_next_new_game_form(tmp_path):
+    """"Watch 4 CPUs" left an all-CPU setup in the next New Game form (issue 30)."""
+    app = JapanConquestApp(save_dir=tmp_path / "saves")
+    c = app.controller
+    c.cpu_speed = "instant"
+    c.new_game(GameSetup(players=(PlayerSetup("Me", 13), PlayerSetup("Bot", 27, cpu=True)), turns=5, seed=1))
+    c.screen = "start"
+    c.watch_cpus(turns=5)  # no event loop: the demo plays to its end at once
+    assert c.is_over and all(p["cpu"] for p in c.view["players"])
+    c.same_setup_again()  # "New game with the same setup" of the demo: still the demo
+    assert c.demo
+    c.stop_cpu()
+    assert _form_seats(app) == [("Me", False), ("Bot", True)]  # the form, first opened now
+    again = JapanConquestApp(save_dir=tmp_path / "saves")  # and after a reload
+    assert _form_seats(again) == [("Me", False), ("Bot", True)]
+
+
+def test_after_only_watching_the_new_game_form_is_the_default(tmp_path):
+    default = _form_seats(JapanConquestApp(save_dir=None))
+    app = JapanConquestApp(save_dir=tmp_path / "saves")
+    app.controller.watch_cpus(turns=5)
+    assert _form_seats(JapanConquestApp(save_dir=tmp_path / "saves")) == default
