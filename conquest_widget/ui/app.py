@@ -4,6 +4,9 @@ chosen game's widget.
 
     from conquest_widget import ConquestApp
     ConquestApp()            # the picker; ConquestApp(game="japan_conquest") opens a game
+
+It opens in the language remembered in the save folder's preferences (``lang=`` overrides
+it), and remembers the language chosen at its switch.
 """
 
 from __future__ import annotations
@@ -15,18 +18,43 @@ import ipywidgets as W
 
 from conquest_widget.core import registry
 from conquest_widget.core.safe_text import html_text
+from conquest_widget.errors import ConquestError
 from conquest_widget.lean import Layout, plain, shared_style
+from conquest_widget.saves import SaveStore
 from conquest_widget.ui.pictures import picture
 from conquest_widget.ui.text import t
 
 LANGS = ("en", "ja")
 
 
+def saved_language(save_dir: str | os.PathLike[str] | None) -> str:
+    """The language remembered in ``save_dir``'s preferences ("en" when none, when the
+    file cannot be read, or without a save folder).
+
+        >>> import tempfile
+        >>> folder = tempfile.mkdtemp()
+        >>> saved_language(folder), saved_language(None)
+        ('en', 'en')
+        >>> _ = SaveStore(folder).save_preferences({"language": "ja"})
+        >>> saved_language(folder)
+        'ja'
+    """
+    if save_dir is None:
+        return "en"
+    try:
+        lang = SaveStore(save_dir).preferences().get("language")
+    except ConquestError:
+        return "en"  # an unreadable preferences file: the game says so where it reads it
+    return lang if lang in LANGS else "en"
+
+
 class ConquestApp(W.VBox):
     """Every game of the package in one widget: a picker, then the chosen game."""
 
-    def __init__(self, *, game: str | None = None, lang: str = "en",
+    def __init__(self, *, game: str | None = None, lang: str | None = None,
                  save_dir: str | os.PathLike[str] | None = "conquest_saves", **kwargs: Any) -> None:
+        if lang is None:
+            lang = saved_language(save_dir)
         if lang not in LANGS:
             raise ValueError(f"lang must be one of {LANGS}, got {lang!r}")
         self.lang = lang
@@ -87,6 +115,16 @@ class ConquestApp(W.VBox):
         self.body.children = (self.game_widget,)
         return self.game_widget
 
+    def _remember_language(self, lang: str) -> None:
+        """Keep ``lang`` in the save folder's preferences (the next page opens in it)."""
+        if self.save_dir is None or saved_language(self.save_dir) == lang:
+            return
+        store = SaveStore(self.save_dir)
+        try:
+            store.save_preferences({**store.preferences(), "language": lang})
+        except ConquestError:
+            pass  # an unreadable or unwritable preferences file: the switch still works here
+
     def _follow_game_lang(self, change: Any) -> None:
         if change["new"] in LANGS and change["new"] != self.lang:
             self.lang = change["new"]
@@ -111,6 +149,7 @@ class ConquestApp(W.VBox):
     # ------------------------------------------------------------ text
     def _set_lang(self, lang: str) -> None:
         self.lang = lang
+        self._remember_language(lang)
         ctrl = getattr(self.game_widget, "controller", None)
         if hasattr(self.game_widget, "set_lang"):
             self.game_widget.set_lang(lang)

@@ -57,11 +57,14 @@ class MatchApp(W.VBox):
     #: Match classes of games outside the registry, by id (tests)
     engines: ClassVar[dict[str, Any]] = {}
 
-    def __init__(self, *, lang: str = "en", save_dir: str | os.PathLike[str] | None = "conquest_saves",
+    def __init__(self, *, lang: str | None = None, save_dir: str | os.PathLike[str] | None = "conquest_saves",
                  **kwargs: Any) -> None:
-        self.lang = lang
+        """``lang``: "en" or "ja" (default: the language remembered in ``save_dir``'s
+        preferences, else English)."""
         self.spec = self._spec()
         self.store = SaveStore(save_dir, engines=self.engines) if save_dir is not None else None
+        saved = self._preferences().get("language")
+        self.lang = lang or (saved if saved in ("en", "ja") else "en")
         self.controller: MatchController | None = None
         self.board: Any = None
         #: the slot the game on screen was loaded from or last saved to (the Save box's default)
@@ -79,7 +82,7 @@ class MatchApp(W.VBox):
         # the bar: the title, and sound (issue 16) switched and set here, remembered in the
         # preferences (shared with every game of the save folder)
         sound = sound_preference(self._preferences())
-        self.sound_controls = SoundControls(enabled=sound["enabled"], volume=sound["volume"], lang=lang)
+        self.sound_controls = SoundControls(enabled=sound["enabled"], volume=sound["volume"], lang=self.lang)
         self.sound_controls.on_change(self._remember_sound)
         self.sound = self.sound_controls.sound
         self._sound_seen, self._sound_who, self._sound_mine, self._sound_over = 0, None, False, False

@@ -448,3 +448,9 @@ def test_every_column_of_the_results_table_is_labelled(tmp_path, lang: str, head
     cells = re.findall(r"<tr><td>.*?</tr>", table)[0].count("<td>")
     assert len(heads) == cells and all(heads), heads  # a heading over every column
     assert head in heads
+
+
+def test_a_hosted_game_opened_alone_opens_in_the_saved_language(tmp_path) -> None:
+    SaveStore(tmp_path, engines={"toy": ToyMatch}).save_preferences({"language": "ja"})
+    assert buttons(ToyApp(save_dir=tmp_path), "新しいゲーム")
+    assert buttons(ToyApp(save_dir=tmp_path, lang="en"), "New game")

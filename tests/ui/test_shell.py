@@ -82,3 +82,27 @@ def _buttons(w):
     for c in getattr(w, "children", ()):
         out.extend(_buttons(c))
     return out
+
+
+def test_the_saved_language_opens_the_picker_and_every_game_after_a_reload(tmp_path) -> None:
+    """preferences.json said "ja" but the picker and Japan Conquest opened in English (issue 30)."""
+    from conquest_widget.saves import SaveStore
+
+    SaveStore(tmp_path).save_preferences({"language": "ja"})
+    app = ConquestApp(save_dir=tmp_path)  # a reload: a new app on the same folder
+    assert app.lang == "ja" and app.language.value == "ja"
+    assert "制覇ゲーム集" in app.title.value and app.cards["codex"][1].description == "遊ぶ"
+    japan = app.play("japan_conquest")
+    assert japan.controller.lang == "ja" and japan.language.value == "ja"
+    app.show_picker()
+    codex = app.play("codex")
+    assert codex.lang == "ja" and "新しいゲーム" in [b.description for b in _buttons(codex)]
+
+
+def test_the_language_chosen_at_the_picker_is_remembered(tmp_path) -> None:
+    ConquestApp(save_dir=tmp_path).language.value = "ja"
+    assert ConquestApp(save_dir=tmp_path).language.value == "ja"
+    app = ConquestApp(save_dir=tmp_path)
+    app.play("japan_conquest").language.value = "en"  # Japan's own switch
+    assert app.language.value == "en" and ConquestApp(save_dir=tmp_path).lang == "en"
+    assert ConquestApp(save_dir=tmp_path, lang="ja").lang == "ja"  # an explicit lang= wins
