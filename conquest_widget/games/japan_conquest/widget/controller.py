@@ -4,7 +4,8 @@ It holds the :class:`~conquest_widget.games.japan_conquest.match.JapanMatch` pri
 publishes what the viewer may see, like the shell's
 :class:`~conquest_widget.ui.controller.MatchController`: ``viewer``, ``view``
 (``match.view(viewer)``: during the Final Showdown it has no totals), ``legal``,
-``events`` (``match.events_for(viewer)``: no point changes in the showdown) and
+``events`` (``match.events_for(viewer)``: no point changes in the showdown; every event
+in full once the game is over) and
 ``version``, plus a few traits derived from them for the Japan board (``phase``,
 ``route``, ``legal_steps``, ...) and the app's own state (screen, language, the selected
 prefecture, the battle shown).  Widgets draw from these traits only and send the player's
@@ -415,7 +416,10 @@ class GameController(PublishedTraits):
             events: list[dict[str, Any]] = []
         else:
             events = list(self.events)
-        events += m.events_for(viewer, since=self._seen_events)
+        if m.is_over:  # once over, nothing is hidden: the Final Showdown's points too (issue 30)
+            events = [dict(e.data) for e in m.events]
+        else:
+            events += m.events_for(viewer, since=self._seen_events)
         self._seen_events = len(m.events)
         legal = [a.to_dict() for a in m.legal_actions(viewer)] if viewer is not None and viewer in to_act else []
         self.show(viewer, view, legal, events)

@@ -304,8 +304,9 @@ class LogView(W.VBox):
         if not self._show_header():
             return
         events = c.events
-        # another game (or viewer: events as another seat sees them) or language: start over
-        key = (c.game_key, c.viewer)
+        # another game (or viewer: events as another seat sees them), its end (every event
+        # in full, the Final Showdown's points too) or language: start over
+        key = (c.game_key, c.viewer, c.is_over)
         if key != self._game or c.lang != self._lang or self._rendered > len(events):
             self._game, self._lang, self._rendered, self._turn = key, c.lang, 0, -1
             for b in self._ring:

@@ -143,3 +143,28 @@ def test_a_refused_toll_names_no_banked_total_during_the_showdown(tmp_path) -> N
     app.controller.lang = "en"
     assert not app.controller.view["totals_hidden"]
     assert app.controller.explain(refused) == "Toll 20 into Kanagawa, you have 17"
+
+
+def test_once_the_game_is_over_the_log_hides_no_points(tmp_path) -> None:
+    """The Final Showdown hides points only until the end: the log showed "?" for them
+    after the game had ended (issue 30); the results give every total, so must the log."""
+    from conquest_widget.games.japan_conquest.widget.controller import GameController
+
+    m = _showdown_match()
+    app = JapanConquestApp(save_dir=tmp_path / "saves")
+    c: GameController = app.controller
+    c.cpu_speed = "instant"
+    c.load_game(m)  # seat 0 human (at the screen), seat 1 the app's CPU
+    assert any("?" in line for line in app.log_view.lines()), "the showdown hides points in the log"
+    human = BOTS["normal"]()
+    while not c.is_over:
+        if c.human_to_act:
+            c._apply(human.choose(m.view(0), m.legal_actions(0), random.Random(len(m.log))))
+        else:
+            c.resume_cpu()
+    for lang in ("en", "ja"):
+        c.lang = lang
+        lines = app.log_view.lines()
+        assert lines and not [line for line in lines if "?" in line], lines
+    showdown = [e for e in c.events if e.get("turn", 0) >= 3 and e["type"] in ("claimed", "upgraded", "captured")]
+    assert showdown and all("points" in e for e in showdown)
