@@ -102,6 +102,12 @@ class GameUI:
     #: what the game's events sound like in the shell (which adds the turn chime and the end
     #: fanfare itself); kept in the game's folder (``games/<id>/sounds.py``)
     sounds: Mapping[str, str] = field(default_factory=dict)
+    #: the replay's move list for an action that wrote no log line (a card selected):
+    #: ``action_text(action, lang, name)`` -> a sentence ("Ann picks the 2 of clubs"), where
+    #: ``action`` is the action's dict, or None when the viewer may not know it (another
+    #: seat's secret step: the sentence then says only that ``name`` acted); None: the
+    #: shell's own "<name> moved"
+    action_text: Callable[[dict[str, Any] | None, str, str], str | None] | None = None
     #: default player names per language for the setup form
     default_names: Mapping[str, Sequence[str]] = field(default_factory=lambda: {
         "en": ("Ann", "Ben", "Chika", "Dai", "Emi", "Fumi"),

@@ -871,11 +871,21 @@ class ReplayExplorer(W.VBox):
         if not lines:
             name = names[actor] if 0 <= actor < len(names) else str(actor)
             if self._reveal_all or actor == seat or not self.replay.spec.hidden_information:
-                lines.append(f"{name}: {action}")
+                lines.append(self._action_line(action, name))
             else:  # another seat's action in a hidden-information game: only that it moved
-                lines.append(_t("moved", lang, name=name))
+                lines.append(self._action_line(None, name))
         text = self._lines[key] = f"{k}. " + " · ".join(lines)
         return text
+
+    def _action_line(self, action: Any, name: str) -> str:
+        """A sentence for an action that wrote no log line: the game's
+        (:attr:`GameUI.action_text`) if it has one, else "<name>: <action>" (or "<name>
+        moved" when ``action`` is None: the viewer may not know it)."""
+        if self.ui is not None and self.ui.action_text is not None:
+            said = self.ui.action_text(None if action is None else action.to_dict(), self.lang, name)
+            if said:
+                return str(said)
+        return _t("moved", self.lang, name=name) if action is None else f"{name}: {action}"
 
     def _future_text(self, k: int, names: list[str]) -> str:
         """A move after the shown position in a hidden-information game: only who plays
@@ -896,7 +906,7 @@ class ReplayExplorer(W.VBox):
             return f"{i}. {name}"
         lines = [str(line) for k in range(lo, hi + 1) for e in self.replay.step_events(k, None)
                  if self.ui is not None and (line := self.ui.log_line(e, self.lang, names))]
-        return f"{i}. " + " · ".join(lines or [_t("moved", self.lang, name=name)])
+        return f"{i}. " + " · ".join(lines or [self._action_line(None, name)])
 
     def _fill_moves(self) -> None:
         """The moves around the shown position (``MOVES_AROUND`` each side)."""

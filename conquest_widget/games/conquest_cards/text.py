@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .cards import DISPLAY, FACE_NAME, SUIT_NAME
+from .cards import DISPLAY, FACE_NAME, JOKER, SUIT_NAME
 
 LANGS = ("en", "ja")
 
@@ -57,6 +57,14 @@ STRINGS: dict[str, tuple[str, str]] = {
     "ev_reveal": ("the hands are revealed", "手札を公開します"),
     "ev_place": ("{name} placed {card} on their {face} (now {total})", "{name}が{card}を{face}に置きました（合計{total}）"),
     "ev_over": ("game over: {winners} won", "ゲーム終了：{winners}の勝ち"),
+    # the replay's move list: the steps of a play, which write no log line
+    "act_select": ("{name} picks {card} to play", "{name}が{card}を出す札に選びました"),
+    "act_unselect": ("{name} takes {card} back", "{name}が{card}を手札に戻しました"),
+    "act_secret": ("{name} chooses cards to play", "{name}が出す札を選んでいます"),
+    "act_other": ("{name}: {action}", "{name}：{action}"),
+    "card_of": ("the {rank} of {suit}", "{suit}の{rank}"),
+    "joker_card": ("a joker", "ジョーカー"),
+    "rank_ace": ("ace", "エース"),
     # the scoring walk-through of the end screen
     "pile_total": ("{face} ({points} pt): {names} with {total}", "{face}（{points}点）：{names}（{total}）"),
     "pile_aces": ("{face} ({points} pt): {names} with {total}, more aces in a tie", "{face}（{points}点）：{names}（{total}、同点でエースが多い）"),
@@ -135,6 +143,41 @@ def face_name(face: str, lang: str = "en") -> str:
 
 def suit_name(suit: str, lang: str = "en") -> str:
     return SUIT_NAME[suit][1 if lang == "ja" else 0]
+
+
+def card_name(code: str, lang: str = "en") -> str:
+    """A card in words: ``"the 2 of clubs"`` / ``"クラブの2"``.
+
+    >>> card_name("2C"), card_name("AS"), card_name("10H", "ja"), card_name("JK")
+    ('the 2 of clubs', 'the ace of spades', 'ハートの10', 'a joker')
+    """
+    if code == JOKER:
+        return t("joker_card", lang)
+    rank, suit = code[:-1], code[-1:]
+    if suit not in SUIT_NAME:
+        return code
+    return t("card_of", lang, rank=t("rank_ace", lang) if rank == "A" else rank, suit=suit_name(suit, lang))
+
+
+def action_text(action: Mapping[str, Any] | None, lang: str = "en", name: str = "") -> str:
+    """The replay's line for a step of a play (a card selected or taken back), which writes
+    no log line; ``action`` None: another player's step, which the viewer may not know
+    (only that ``name`` is choosing cards).
+
+    >>> action_text({"type": "select", "card": "2C"}, "en", "Ann")
+    'Ann picks the 2 of clubs to play'
+    >>> action_text({"type": "unselect", "card": "AS"}, "ja", "Ann")
+    'Annがスペードのエースを手札に戻しました'
+    >>> action_text(None, "en", "Ben")
+    'Ben chooses cards to play'
+    """
+    if action is None:
+        return t("act_secret", lang, name=name)
+    kind = action.get("type")
+    if kind in ("select", "unselect") and isinstance(action.get("card"), str):
+        return t(f"act_{kind}", lang, name=name, card=card_name(action["card"], lang))
+    detail = " ".join(str(v) for k, v in action.items() if k != "type")
+    return t("act_other", lang, name=name, action=f"{kind} {detail}".strip())
 
 
 def describe_event(ev: Mapping[str, Any], lang: str = "en", names: Sequence[str] = ()) -> str:

@@ -455,3 +455,40 @@ def test_the_replay_explorer_draws_the_card_table_and_keeps_the_other_hands_hidd
         hidden = set(at.state["deck"]) | {x for h in at.state["hands"] for x in h}
         assert not (cards_in_states() & hidden) - public_cards(at), f"public view at {k}"
         assert public.hand_codes() == []
+
+
+def _move_list(explorer) -> list[str]:
+    """Every line of the replay's move list, as shown around each position in turn."""
+    lines: dict[int, str] = {}
+    for k in range(explorer.replay.length + 1):
+        explorer.go(k)
+        lines.update({v: label for label, v in explorer.moves.options})
+    return [lines[k] for k in sorted(lines)]
+
+
+@pytest.mark.parametrize(("lang", "mine", "theirs"), [
+    ("en", r"Ann (picks|takes) the (ace|\d+) of (spades|hearts|clubs|diamonds)", "Ben chooses cards to play"),
+    ("ja", r"Annが(スペード|ハート|クラブ|ダイヤ)の(エース|\d+)を", "Benが出す札を選んでいます"),
+])
+def test_the_replay_move_list_reads_as_sentences(lang, mine, theirs):
+    """The move list showed raw codes ("Ann: select 2C", "Ben moved", issue 30): every line
+    is now a sentence; the viewer's own selections name the card in words, another
+    player's say only that they are choosing (their cards stay hidden)."""
+    import re
+
+    from conquest_widget.ui.replay import ReplayExplorer
+
+    m = ConquestCards(CardsSetup((PlayerSeat("Ann"), PlayerSeat("Ben", cpu=True, bot="easy")), None), seed=12)
+    c = MatchController(m, humans={0})
+    play_by_clicks(c, CardsBoard(c, "en"), random.Random(5))
+    W.Widget.close_all()
+    explorer = ReplayExplorer(m.to_dict(), viewer=0, index=0, lang=lang)
+    lines = _move_list(explorer)
+    raw = re.compile(r": (select|unselect|draw|play|end)\b|\b\d{1,2}[SHCD]\b| moved\b|の手番")
+    assert not [x for x in lines if raw.search(x)], [x for x in lines if raw.search(x)][:5]
+    assert any(re.search(mine, x) for x in lines)
+    assert any(theirs in x for x in lines)
+    hidden_from_ann = {x for k in range(1, explorer.replay.length + 1) for x in [explorer.replay.action(k)]
+                       if x[0] == 1 and x[1].kind in ("select", "unselect")}
+    assert hidden_from_ann  # Ben's selections were there to hide
+    explorer.close()

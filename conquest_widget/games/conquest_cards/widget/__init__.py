@@ -29,7 +29,7 @@ from conquest_widget.ui.match_app import app_class
 from ..cards import FACES, SUIT_SYMBOL, SUITS, show
 from ..setup import BOT_LEVELS, CardsSetup, PlayerSeat
 from ..sounds import SOUNDS
-from ..text import describe_event, face_name, scoring_lines, t
+from ..text import action_text, describe_event, face_name, scoring_lines, t
 from .board import CardsBoard
 
 __all__ = ["UI", "App", "CardsBoard", "event_text", "make_setup", "results_html", "seat_choices"]
@@ -137,6 +137,7 @@ def results_html(outcome: Mapping[str, Any], view: Mapping[str, Any], lang: str 
 UI = GameUI(
     game="conquest_cards",
     options=OPTIONS,
+    action_text=action_text,
     make_setup=make_setup,
     seat_choices=seat_choices,
     board=CardsBoard,
