@@ -83,11 +83,16 @@ class ConquestApp(W.VBox):
             boxes.append(box)
         self.picker = W.HBox(boxes, layout=Layout(flex_flow="row wrap"))
         self.picker.add_class("cw-picker")
-        self.body = plain(W.VBox, children=[self.picker])
+        # "Continue <game>" for each game with an unfinished autosave: one click after a reload
+        self.continues = W.HBox(layout=Layout(flex_flow="row wrap"))
+        self.continues.add_class("cw-continues")
+        self._continuable: list[tuple[str, str]] = []
+        self.body = plain(W.VBox, children=[self.continues, self.picker])
         header = W.HBox([self.title, self.back, self.language], layout=Layout(justify_content="space-between"))
         kwargs.setdefault("layout", Layout())
         super().__init__([header, self.body], **kwargs)
         self.add_class("cw-shell")
+        self._find_continuable()
         self._relabel()
         if game is not None:
             self.play(game)
@@ -114,6 +119,30 @@ class ConquestApp(W.VBox):
         self.back.layout.display = None
         self.body.children = (self.game_widget,)
         return self.game_widget
+
+    def continue_game(self, game_id: str) -> W.Widget:
+        """Open a game and continue its autosave (the picker's "Continue <game>")."""
+        widget = self.play(game_id)
+        resume = getattr(widget, "resume", None)
+        if resume is not None:
+            resume()
+        return widget
+
+    def _find_continuable(self) -> None:
+        """The playable games whose autosave holds an unfinished game (id, saved at)."""
+        self._continuable = []
+        if self.save_dir is None:
+            return
+        store = SaveStore(self.save_dir)
+        for spec in registry.all_games():
+            if not spec.playable:
+                continue
+            try:
+                info = store.autosave_info(spec.id)
+            except ConquestError:
+                continue  # the game's own start screen says what is wrong with it
+            if info.status == "used" and not info.is_over:
+                self._continuable.append((spec.id, (info.saved_at or "")[:16].replace("T", " ")))
 
     def _remember_language(self, lang: str) -> None:
         """Keep ``lang`` in the save folder's preferences (the next page opens in it)."""
@@ -143,7 +172,8 @@ class ConquestApp(W.VBox):
         self.back.layout.display = "none"
         self.game_widget = None
         self.game_id = None
-        self.body.children = (self.picker,)
+        self.body.children = (self.continues, self.picker)
+        self._find_continuable()
         self._relabel()
 
     # ------------------------------------------------------------ text
@@ -169,3 +199,16 @@ class ConquestApp(W.VBox):
                           f"<span>{html_text(spec.blurb[lang])}</span><br>"
                           f"<small>{html_text(t('players', lang, n=players))}</small>")
             button.description = t("play", lang) if spec.playable else t("coming", lang)
+        buttons = []
+        for game_id, when in self._continuable:
+            b = W.Button(description=t("continue_game", lang, game=registry.get(game_id).title[lang]),
+                         tooltip=t("continue_tip", lang, when=when), button_style="primary",
+                         layout=Layout(width="auto", margin="2px 6px 6px 4px"), style=shared_style(W.Button))
+            b.add_class(f"cw-continue-{game_id}")
+            b.on_click(lambda _, gid=game_id: self.continue_game(gid))
+            buttons.append(b)
+        old = self.continues.children
+        self.continues.children = tuple(buttons)
+        for b in old:
+            b.close()
+        self.continues.layout.display = None if buttons else "none"

@@ -12,6 +12,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "coming": ("coming soon", "近日公開"),
     "players": ("{n} players", "{n}人"),
     "back_to_games": ("← All games", "← ゲーム一覧"),
+    "continue_game": ("Continue {game}", "{game}の続きから"),
+    "continue_tip": ("Your unfinished game, autosaved {when}", "自動保存された途中のゲーム（{when}）"),
     "pass_to": ("Pass the screen to {name}", "{name}さんに画面を渡してください"),
     "ready": ("I am {name}: show my view", "{name}です：表示する"),
     "new_game": ("New game", "新しいゲーム"),

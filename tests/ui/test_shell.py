@@ -10,6 +10,7 @@ import ipywidgets as W
 from conquest_widget import ConquestApp, JapanConquestApp, games
 from conquest_widget.core import registry
 from conquest_widget.core.registry import get
+from conquest_widget.games.japan_conquest import GameSetup
 
 
 def _click(button) -> None:
@@ -35,7 +36,7 @@ def test_play_opens_the_game_and_back_returns_to_the_picker(tmp_path) -> None:
     assert app.game_widget.controller.screen == "start"
     assert app.body.children == (app.game_widget,) and app.back.layout.display is None
     _click(app.back)
-    assert app.game_widget is None and app.body.children == (app.picker,)
+    assert app.game_widget is None and app.body.children == (app.continues, app.picker)
 
 
 def test_language_switch_relabels_the_picker_and_the_hosted_game(tmp_path) -> None:
@@ -106,3 +107,52 @@ def test_the_language_chosen_at_the_picker_is_remembered(tmp_path) -> None:
     app.play("japan_conquest").language.value = "en"  # Japan's own switch
     assert app.language.value == "en" and ConquestApp(save_dir=tmp_path).lang == "en"
     assert ConquestApp(save_dir=tmp_path, lang="ja").lang == "ja"  # an explicit lang= wins
+
+
+def _continues(app: ConquestApp) -> dict[str, W.Button]:
+    return {next(c for c in b._dom_classes if c.startswith("cw-continue-"))[len("cw-continue-"):]: b
+            for b in app.continues.children}
+
+
+def test_after_a_reload_mid_game_the_picker_offers_continue_in_one_click(tmp_path) -> None:
+    """After a reload the player had to press Play, then Continue (issue 30)."""
+    app = ConquestApp(save_dir=tmp_path)
+    assert not _continues(app) and app.continues.layout.display == "none"  # nothing to continue yet
+    codex = app.play("codex")
+    codex.new_game()
+    codex.seed.value = "5"
+    codex.start()
+    assert codex.screen == "play"
+    seats = [s.name for s in codex._seats]
+    app.show_picker()
+    japan = app.play("japan_conquest")
+    japan.controller.cpu_speed = "instant"
+    japan.controller.new_game(GameSetup.quick(["Tokyo", "Osaka"], cpu=[False, True], seed=3))
+    japan_turn = japan.controller.view["turn"]
+
+    again = ConquestApp(save_dir=tmp_path)  # the reload
+    offered = _continues(again)
+    assert set(offered) == {"codex", "japan_conquest"}
+    assert offered["codex"].description == "Continue The Codex of Conquest"
+    assert offered["japan_conquest"].description == "Continue Japan Conquest"
+    offered["codex"].click()  # one click: the game, where it was
+    assert again.game_id == "codex" and again.game_widget.screen == "play"
+    assert [s.name for s in again.game_widget._seats] == seats
+    again.show_picker()
+    _continues(again)["japan_conquest"].click()
+    c = again.game_widget.controller
+    assert again.game_id == "japan_conquest" and c.screen == "game" and c.view["turn"] == japan_turn
+    again.show_picker()
+    again.language.value = "ja"
+    assert {b.description for b in again.continues.children} == {"征服の書の続きから", "全国制覇すごろくの続きから"}
+
+
+def test_a_finished_game_is_not_offered_to_continue(tmp_path) -> None:
+    app = ConquestApp(save_dir=tmp_path)
+    japan = app.play("japan_conquest")
+    japan.controller.watch_cpus(turns=5)  # plays to its end at once here
+    assert japan.controller.is_over
+    app.show_picker()
+    assert "japan_conquest" not in _continues(app)
+    app.language.value = "ja"
+    assert not [b for b in app.continues.children if "全国制覇" in b.description]

@@ -356,6 +356,12 @@ class JapanConquestApp(W.VBox):
         self.replay_heading.value = f"<b class='cw-replay-heading'>{html.escape(heading)}</b>"
 
     # ------------------------------------------------------------ saves
+    def resume(self) -> None:
+        """Continue the autosaved game, as the start screen's Continue Last Game does (the
+        shell's picker offers it as "Continue Japan Conquest")."""
+        if self.store is not None:
+            self.start_saves.continue_last()
+
     def _preferences(self) -> dict:
         if self.store is None:
             return {}
