@@ -39,6 +39,9 @@ class TurnPanel(W.VBox):
         self.dice = W.ToggleButtons(options=[("1", 1)], value=1, layout=Layout(width="auto"), style={"button_width": "auto"})
         self.roll_button = W.Button(layout=button_layout(own=True), button_style="primary", style=shared_style(W.Button))
         self.faces = plain(W.HTML)
+        #: what to do first on a turn ("press Roll"); the route's own hint follows its steps
+        self.hint = W.HTML()
+        self.hint.add_class("cw-turn-hint")
         self.route_info = plain(W.HTML)
         self.undo_button = W.Button(layout=button_layout(own=True), style=shared_style(W.Button))
         self.confirm_button = W.Button(layout=button_layout(own=True), button_style="success", style=shared_style(W.Button))
@@ -48,7 +51,7 @@ class TurnPanel(W.VBox):
         self.confirm_button.on_click(lambda _: c.confirm_route())
         self.dice.observe(self._dice_changed, names="value")
         super().__init__([
-            self.title, self.dice, self.roll_button, self.faces, self.route_info,
+            self.title, self.hint, self.dice, self.roll_button, self.faces, self.route_info,
             plain(W.HBox, children=[self.undo_button, self.confirm_button]), self.msg,
         ], layout=shared_layout())
         c.observe(self.refresh, names=["version", "lang", "message", "dice_option", "cpu_busy"])
@@ -81,6 +84,9 @@ class TurnPanel(W.VBox):
         self.dice.layout.display = "" if rolling else "none"
         self.roll_button.description = t("roll", lang)
         self.roll_button.layout.display = "" if rolling else "none"
+        hint = f"<i>{html.escape(t('hint_roll', lang, name=names[me]))}</i>" if rolling else ""
+        if self.hint.value != hint:
+            self.hint.value = hint
         routing = v["phase"] == "route"
         # the buttons change before the route text does: once the text shows a route, its
         # Undo / Confirm state has already arrived (the front end applies messages in order)

@@ -432,3 +432,31 @@ def test_after_only_watching_the_new_game_form_is_the_default(tmp_path):
     app = JapanConquestApp(save_dir=tmp_path / "saves")
     app.controller.watch_cpus(turns=5)
     assert _form_seats(JapanConquestApp(save_dir=tmp_path / "saves")) == default
+
+
+@pytest.mark.parametrize(("lang", "roll", "step", "confirm"), [
+    ("en", "press “Roll”", "Click a highlighted prefecture on the map", "press “Confirm Route”"),
+    ("ja", "「ダイスを振る」を押してください", "地図上の光っている県をクリック", "「このルートで確定」を押す"),
+])
+def test_the_turn_panel_says_what_to_do_first_on_a_turn(tmp_path, lang, roll, step, confirm):
+    """A newcomer's first turn is guided by the page (issue 30): Roll, then the route's
+    steps, then Confirm Route, each said in the turn panel; nothing is said on a CPU's turn."""
+    app = JapanConquestApp(save_dir=None, lang=lang)
+    c = app.controller
+    c.cpu_speed = "instant"
+    c.new_game(GameSetup(players=(PlayerSetup("Me", 13), PlayerSetup("Bot", 27, cpu=True)), turns=5, seed=1))
+    panel = app.turn_panel
+    assert roll in panel.hint.value and "Me" in panel.hint.value
+    assert panel.roll_button.description in panel.hint.value  # it names the button to press
+    panel.roll_button.click()
+    assert panel.hint.value == "" and step in panel.route_info.value
+    while not c.can_confirm:
+        c.click_prefecture(c.legal_steps[0])
+    assert confirm in panel.route_info.value and panel.confirm_button.description in panel.route_info.value
+    c.confirm_route()
+    while c.battle_report or c.phase.startswith("battle"):
+        if c.battle_report:
+            c.dismiss_battle()
+        else:
+            c.battle_roll(1)
+    assert c.current_player == 0 and roll in panel.hint.value  # the CPU played at once; my turn 2
