@@ -12,6 +12,7 @@ it), and remembers the language chosen at its switch.
 from __future__ import annotations
 
 import os
+import weakref
 from typing import Any
 
 import ipywidgets as W
@@ -25,6 +26,10 @@ from conquest_widget.ui.pictures import picture
 from conquest_widget.ui.text import t
 
 LANGS = ("en", "ja")
+
+#: the pickers of this kernel, refreshed from the saves when a page connects (see
+#: :func:`_refresh_when_a_page_connects`)
+_SHELLS: weakref.WeakSet[ConquestApp] = weakref.WeakSet()
 
 
 def saved_language(save_dir: str | os.PathLike[str] | None) -> str:
@@ -87,6 +92,15 @@ class ConquestApp(W.VBox):
         self.continues = W.HBox(layout=Layout(flex_flow="row wrap"))
         self.continues.add_class("cw-continues")
         self._continuable: list[tuple[str, str]] = []
+        self._continue_buttons: dict[str, W.Button] = {}
+        for spec in registry.all_games():
+            if spec.playable:
+                b = W.Button(button_style="primary", layout=Layout(width="auto", margin="2px 6px 6px 4px", display="none"),
+                             style=shared_style(W.Button))
+                b.add_class(f"cw-continue-{spec.id}")
+                b.on_click(lambda _, gid=spec.id: self.continue_game(gid))
+                self._continue_buttons[spec.id] = b
+        self.continues.children = tuple(self._continue_buttons.values())
         self.body = plain(W.VBox, children=[self.continues, self.picker])
         header = W.HBox([self.title, self.back, self.language], layout=Layout(justify_content="space-between"))
         kwargs.setdefault("layout", Layout())
@@ -94,6 +108,8 @@ class ConquestApp(W.VBox):
         self.add_class("cw-shell")
         self._find_continuable()
         self._relabel()
+        _SHELLS.add(self)
+        _refresh_when_a_page_connects()
         if game is not None:
             self.play(game)
 
@@ -119,6 +135,19 @@ class ConquestApp(W.VBox):
         self.back.layout.display = None
         self.body.children = (self.game_widget,)
         return self.game_widget
+
+    def refresh_from_saves(self) -> None:
+        """On the picker, take the saved language and the games to continue as they are
+        now: a kernel Voilà preheated built this picker before its page was asked for, and
+        the player may have switched the language or left a game since (issue 30)."""
+        if self.game_widget is not None:
+            return
+        lang = saved_language(self.save_dir)
+        self._find_continuable()
+        if lang != self.lang:
+            self.language.value = lang  # relabels (and finds the preference already saved)
+        else:
+            self._relabel()
 
     def continue_game(self, game_id: str) -> W.Widget:
         """Open a game and continue its autosave (the picker's "Continue <game>")."""
@@ -199,16 +228,44 @@ class ConquestApp(W.VBox):
                           f"<span>{html_text(spec.blurb[lang])}</span><br>"
                           f"<small>{html_text(t('players', lang, n=players))}</small>")
             button.description = t("play", lang) if spec.playable else t("coming", lang)
-        buttons = []
-        for game_id, when in self._continuable:
-            b = W.Button(description=t("continue_game", lang, game=registry.get(game_id).title[lang]),
-                         tooltip=t("continue_tip", lang, when=when), button_style="primary",
-                         layout=Layout(width="auto", margin="2px 6px 6px 4px"), style=shared_style(W.Button))
-            b.add_class(f"cw-continue-{game_id}")
-            b.on_click(lambda _, gid=game_id: self.continue_game(gid))
-            buttons.append(b)
-        old = self.continues.children
-        self.continues.children = tuple(buttons)
-        for b in old:
-            b.close()
-        self.continues.layout.display = None if buttons else "none"
+        # one button per playable game, made once and shown while its game can be continued:
+        # a refresh (a page connecting to a preheated kernel) makes and closes no widget
+        wanted = dict(self._continuable)
+        for game_id, b in self._continue_buttons.items():
+            if game_id in wanted:
+                b.description = t("continue_game", lang, game=registry.get(game_id).title[lang])
+                b.tooltip = t("continue_tip", lang, when=wanted[game_id])
+            display = None if game_id in wanted else "none"
+            if b.layout.display != display:
+                b.layout.display = display
+        display = None if wanted else "none"
+        if self.continues.layout.display != display:
+            self.continues.layout.display = display
+
+
+def _refresh_pickers() -> None:
+    for shell in list(_SHELLS):
+        shell.refresh_from_saves()
+
+
+def _refresh_when_a_page_connects() -> None:
+    """In a kernel Voilà started ahead of its page (``$VOILA_PREHEAT`` is ``"True"``: see
+    :mod:`conquest_widget.serve`), refresh every picker from the saves when the page's
+    front end asks for the widgets' states (``request_states`` on ipywidgets' control comm),
+    just before they are sent: the page then opens in the language saved at that moment,
+    not the one saved when the kernel ran the notebook.  Installed once per kernel; any
+    other kernel (JupyterLab, a page's own kernel) is left as it is."""
+    if os.environ.get("VOILA_PREHEAT") != "True" or getattr(W.Widget, "_conquest_refresh", False):
+        return
+    original = W.Widget._handle_control_comm_msg.__func__  # type: ignore[attr-defined]
+
+    def handle(cls: type, msg: dict[str, Any]) -> None:
+        if msg.get("content", {}).get("data", {}).get("method") == "request_states":
+            try:
+                _refresh_pickers()
+            except Exception:  # never keep a page from its widgets
+                pass
+        original(cls, msg)
+
+    W.Widget._handle_control_comm_msg = classmethod(handle)  # type: ignore[method-assign, assignment]
+    W.Widget._conquest_refresh = True  # type: ignore[attr-defined]

@@ -43,6 +43,25 @@ def served_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return serve_copy(tmp_path_factory.mktemp("served"))
 
 
+@pytest.fixture(autouse=True)
+def first_visit_in_english(request: pytest.FixtureRequest) -> None:
+    """Every test on the shared server opens the app in English, as a first visit does:
+    the language is remembered in the save folder (issue 30), so a test that switched to
+    日本語 would otherwise leave the next one in Japanese."""
+    if "voila_url" not in request.fixturenames:
+        return
+    from conquest_widget.errors import ConquestError
+    from conquest_widget.saves import SaveStore
+
+    store = SaveStore(request.getfixturevalue("served_dir") / "conquest_saves")
+    try:
+        prefs = store.preferences()
+    except ConquestError:
+        return
+    if "language" in prefs:
+        store.save_preferences({k: v for k, v in prefs.items() if k != "language"})
+
+
 @pytest.fixture(scope="session")
 def voila_url(artifacts: Path, served_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """Voila serving (a copy of) examples/play.ipynb on a free local port; yields the URL

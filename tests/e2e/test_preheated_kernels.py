@@ -46,14 +46,16 @@ def test_two_tabs_get_two_preheated_kernels_that_share_nothing(browser, offline,
         expect(a.get_by_role("button", name="New Game", exact=True)).to_be_visible()
         a.get_by_role("button", name="日本語", exact=True).click()
         expect(a.get_by_role("button", name="New Game", exact=True)).to_have_count(0)
-        # tab B (once the pool is full again, so it is preheated too): the picker, in English
+        # tab B (once the pool is full again, so it is preheated too): the picker, in the
+        # language tab A chose and saved (issue 30), though its kernel ran the notebook before
         wait_for_full_pool(log)
         b.goto(voila_url)
         expect(b.locator(".cw-pick-codex")).to_be_visible()
         expect(b.locator(".cw-picker")).to_be_visible()
         expect(b.locator("path.cw-pref")).to_have_count(0)
+        expect(b.locator(".cw-pick-codex")).to_have_text("遊ぶ")
         b.locator(".cw-pick-codex").click()
-        expect(b.locator(".cw-match-app").get_by_role("button", name="New game", exact=True)).to_be_visible()
+        expect(b.locator(".cw-match-app").get_by_role("button", name="新しいゲーム", exact=True)).to_be_visible()
         # tab A is still its own game: Japan Conquest in Japanese, no Codex
         expect(a.locator("path.cw-pref")).to_have_count(47)
         expect(a.locator(".cw-match-app")).to_have_count(0)

@@ -111,7 +111,7 @@ def test_the_language_chosen_at_the_picker_is_remembered(tmp_path) -> None:
 
 def _continues(app: ConquestApp) -> dict[str, W.Button]:
     return {next(c for c in b._dom_classes if c.startswith("cw-continue-"))[len("cw-continue-"):]: b
-            for b in app.continues.children}
+            for b in app.continues.children if b.layout.display != "none"}
 
 
 def test_after_a_reload_mid_game_the_picker_offers_continue_in_one_click(tmp_path) -> None:
@@ -144,7 +144,7 @@ def test_after_a_reload_mid_game_the_picker_offers_continue_in_one_click(tmp_pat
     assert again.game_id == "japan_conquest" and c.screen == "game" and c.view["turn"] == japan_turn
     again.show_picker()
     again.language.value = "ja"
-    assert {b.description for b in again.continues.children} == {"征服の書の続きから", "全国制覇すごろくの続きから"}
+    assert {b.description for b in _continues(again).values()} == {"征服の書の続きから", "全国制覇すごろくの続きから"}
 
 
 def test_a_finished_game_is_not_offered_to_continue(tmp_path) -> None:
@@ -155,4 +155,31 @@ def test_a_finished_game_is_not_offered_to_continue(tmp_path) -> None:
     app.show_picker()
     assert "japan_conquest" not in _continues(app)
     app.language.value = "ja"
-    assert not [b for b in app.continues.children if "全国制覇" in b.description]
+    assert not [b for b in _continues(app).values() if "全国制覇" in b.description]
+
+
+def test_a_preheated_picker_takes_the_language_saved_when_its_page_connects(tmp_path, monkeypatch) -> None:
+    """A kernel Voilà preheated built the picker before its page was asked for: when the
+    page's front end asks for the widgets' states, the picker first takes the saved language
+    and the games to continue as they are then."""
+    from conquest_widget.saves import SaveStore
+    from conquest_widget.ui import app as shell
+
+    monkeypatch.setenv("VOILA_PREHEAT", "True")
+    monkeypatch.setattr(W.Widget, "_handle_control_comm_msg", W.Widget._handle_control_comm_msg)
+    monkeypatch.delattr(W.Widget, "_conquest_refresh", raising=False)
+    sent = []
+
+    class Comm:
+        def send(self, data, buffers=None):
+            sent.append(data)
+
+    monkeypatch.setattr(W.Widget, "_control_comm", Comm())
+    app = ConquestApp(save_dir=tmp_path)  # the preheated picker: English
+    assert app.lang == "en"
+    SaveStore(tmp_path).save_preferences({"language": "ja"})  # the player chose Japanese since
+    W.Widget._handle_control_comm_msg({"content": {"data": {"method": "request_states"}}})
+    assert app.lang == "ja" and app.language.value == "ja" and "制覇ゲーム集" in app.title.value
+    states = sent[-1]["states"]
+    assert states[app.language.model_id]["state"]["index"] == 1  # the page gets 日本語 selected
+    assert shell._SHELLS  # registered for the refresh
