@@ -202,20 +202,17 @@ class Replay(core_replay.Replay):
     from anything :func:`load_match` reads: a match, its ``to_dict()`` document, a save
     file's document or the path of a JSON file.
 
-        >>> from conquest_widget.games.conquest_cards.engine import ConquestCards
         >>> from conquest_widget.core.bots import RandomBot, play_bots
+        >>> from conquest_widget.games.codex.engine import CodexMatch
         >>> import random
-        >>> m = ConquestCards(ConquestCards.random_setup(random.Random(2), 2), seed=9)
-        >>> _ = play_bots(m, {0: RandomBot(), 1: RandomBot()}, seed=1)
-        >>> r = Replay(m, every=8)
-        >>> r.length == sum(e["seat"] != -1 for e in m.log), r.checkpoints[:3]
-        (True, [0, ...])
-        >>> r.view(5, 0) == ConquestCards.from_dict(r.document(5)).view(0)
-        True
-        >>> r.view(5, 7)
+        >>> m = CodexMatch(CodexMatch.random_setup(random.Random(1), 2), seed=4)
+        >>> _ = play_bots(m, {0: RandomBot(), 1: RandomBot()}, seed=2, max_actions=9)
+        >>> Replay(m.to_dict()).length    # a document: the registry finds its engine
+        9
+        >>> Replay({"game": "chess", "log": []})
         Traceback (most recent call last):
         ...
-        conquest_widget.errors.NoSuchSeatError: there is no seat 7: seats are 0-1 (None = the public view)
+        conquest_widget.errors.SerializationError: not a replayable game: unknown game 'chess': ...
     """
 
     def __init__(self, source: Any, *, every: int = DEFAULT_EVERY, engine: type[Match] | None = None) -> None:
