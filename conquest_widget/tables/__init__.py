@@ -7,10 +7,10 @@ their own page (see :mod:`.table` for the Python API and :mod:`.store` for the s
 """
 
 from .errors import NoSuchTableError, StaleTableError, StoreSchemaError, TableClosedError, TableError
-from .store import SQLiteStore, TableRow
+from .store import PostgresStore, SQLiteStore, SQLStore, TableRow
 from .table import NewTable, SeatClient, close_table, create_table, join, list_tables, open_store
 
 __all__ = [
-    "NewTable", "NoSuchTableError", "SQLiteStore", "SeatClient", "StaleTableError", "StoreSchemaError",
+    "NewTable", "NoSuchTableError", "PostgresStore", "SQLStore", "SQLiteStore", "SeatClient", "StaleTableError", "StoreSchemaError",
     "TableClosedError", "TableError", "TableRow", "close_table", "create_table", "join", "list_tables", "open_store",
 ]

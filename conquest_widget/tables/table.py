@@ -21,6 +21,7 @@ out.  Seat keys are random (128 bits); the store keeps only their SHA-256.
 from __future__ import annotations
 
 import hashlib
+import os
 import secrets
 import time
 import uuid
@@ -37,10 +38,12 @@ from conquest_widget.core.protocol import CHANCE, Action
 from conquest_widget.errors import IllegalActionError, SerializationError, SetupError
 
 from .errors import StaleTableError, TableError
-from .store import SeatRow, SQLiteStore, TableRow
+from .store import PostgresStore, SeatRow, SQLiteStore, SQLStore, TableRow
 
 #: the file of the default store, in the app's data folder
 STORE_FILE = "tables.sqlite3"
+#: the environment variable naming the store (a PostgreSQL URL or a path)
+STORE_ENV = "CONQUEST_TABLES_STORE"
 #: bits of randomness in a seat key
 KEY_BYTES = 16
 HUMAN = "human"
@@ -51,9 +54,15 @@ def key_hash(key: str) -> str:
     return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def open_store(where: str | Path = "conquest_saves") -> SQLiteStore:
-    """The table store of a data folder (``<folder>/tables.sqlite3``) or of a ``.sqlite3``
-    file; created when absent."""
+def open_store(where: str | Path | None = None) -> SQLStore:
+    """The table store at ``where``: a PostgreSQL URL (``postgresql://user@host/db``), a
+    ``.sqlite3`` file, or a data folder (its ``tables.sqlite3``); created when absent.
+    None reads the ``CONQUEST_TABLES_STORE`` environment variable, else the app's data
+    folder ``conquest_saves``."""
+    if where is None:
+        where = os.environ.get(STORE_ENV) or "conquest_saves"
+    if isinstance(where, str) and where.startswith(("postgresql://", "postgres://")):
+        return PostgresStore(where)
     path = Path(where)
     return SQLiteStore(path if path.suffix in (".sqlite3", ".db") else path / STORE_FILE)
 
@@ -69,7 +78,7 @@ class NewTable:
     watch: str
 
 
-def create_table(store: SQLiteStore, game: str, setup: Any, seats: Sequence[str], *, seed: int | None = None,
+def create_table(store: SQLStore, game: str, setup: Any, seats: Sequence[str], *, seed: int | None = None,
                  title: str = "") -> NewTable:
     """A new table of ``game`` with ``setup`` (the engine's setup object or its dict) and
     one entry per seat: ``"human"`` or the label of one of the game's bots."""
@@ -97,17 +106,17 @@ def create_table(store: SQLiteStore, game: str, setup: Any, seats: Sequence[str]
     return NewTable(row.id, invites, watch)
 
 
-def list_tables(store: SQLiteStore, *, status: str | None = None) -> list[TableRow]:
+def list_tables(store: SQLStore, *, status: str | None = None) -> list[TableRow]:
     """Every table of the store (``status``: "open", "over" or "closed" to filter)."""
     return store.tables(status=status)
 
 
-def close_table(store: SQLiteStore, table_id: str) -> None:
+def close_table(store: SQLStore, table_id: str) -> None:
     """Close a table: it keeps its log; nobody can act any more."""
     store.close(table_id)
 
 
-def join(store: SQLiteStore, key: str) -> SeatClient:
+def join(store: SQLStore, key: str) -> SeatClient:
     """The seat a key opens (a watch key opens the public view)."""
     if not isinstance(key, str) or not 8 <= len(key) <= 200:
         raise TableError("not a table key (check the link)")
@@ -122,7 +131,7 @@ class SeatClient:
     with what other pages did; :meth:`act` applies an action in one store transaction
     checked against that version."""
 
-    def __init__(self, store: SQLiteStore, table_id: str, seat: int | None) -> None:
+    def __init__(self, store: SQLStore, table_id: str, seat: int | None) -> None:
         self.store = store
         self.table_id = table_id
         self.seat = seat

@@ -9,9 +9,7 @@ import multiprocessing as mp
 import os
 import random
 import signal
-import sqlite3
 import time
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -56,8 +54,8 @@ def play_to_the_end(clients: dict[int, tables.SeatClient], rng: random.Random) -
 
 
 # ------------------------------------------------------------ a game, seat by seat
-def test_two_seats_play_a_card_game_to_the_end_each_from_its_own_client(tmp_path: Path) -> None:
-    store = tables.open_store(tmp_path)
+def test_two_seats_play_a_card_game_to_the_end_each_from_its_own_client(where: str) -> None:
+    store = tables.open_store(where)
     new = new_cards_table(store)
     clients = {s: tables.join(store, key) for s, key in new.invites.items()}
     watch = tables.join(store, new.watch)
@@ -74,8 +72,8 @@ def test_two_seats_play_a_card_game_to_the_end_each_from_its_own_client(tmp_path
     assert [t.id for t in tables.list_tables(store, status="over")] == [new.id]
 
 
-def test_each_client_sees_only_its_seat_and_the_watch_key_only_the_public(tmp_path: Path) -> None:
-    store = tables.open_store(tmp_path)
+def test_each_client_sees_only_its_seat_and_the_watch_key_only_the_public(where: str) -> None:
+    store = tables.open_store(where)
     new = new_cards_table(store)
     ann, ben, watch = (tables.join(store, k) for k in (new.invites[0], new.invites[1], new.watch))
     truth = replayed(store, new.id)
@@ -87,20 +85,30 @@ def test_each_client_sees_only_its_seat_and_the_watch_key_only_the_public(tmp_pa
         watch.act({"type": "pass"})
 
 
-def test_keys_are_random_and_only_their_hashes_are_stored(tmp_path: Path) -> None:
-    store = tables.open_store(tmp_path)
+def everything_stored(store: Any) -> str:
+    """Every value of every row of the store, as text."""
+    with store._connect() as db:
+        return "\n".join(repr(row) for name in ("meta", "tables", "seats", "log", "leases", "results")
+                         for row in db.execute(f"SELECT * FROM {name}").fetchall())
+
+
+def test_keys_are_random_and_only_their_hashes_are_stored(where: str) -> None:
+    store = tables.open_store(where)
     new = new_cards_table(store)
     keys = [*new.invites.values(), new.watch]
     assert len(set(keys)) == 3 and all(len(k) >= 22 for k in keys)  # 16 random bytes, base64url
-    raw = b"".join(p.read_bytes() for p in tmp_path.iterdir() if p.name.startswith("tables.sqlite3"))
-    assert raw and not any(k.encode() in raw for k in keys)
-    assert all(tables.table.key_hash(k).encode() in raw for k in keys)
+    stored = everything_stored(store)
+    assert not any(k in stored for k in keys)
+    assert all(tables.table.key_hash(k) in stored for k in keys)
+    if isinstance(store, tables.SQLiteStore):  # nor anywhere in the files (journal included)
+        raw = b"".join(p.read_bytes() for p in store.path.parent.glob("tables.sqlite3*"))
+        assert raw and not any(k.encode() in raw for k in keys)
     with pytest.raises(tables.NoSuchTableError, match="no table has a seat with this key"):
         tables.join(store, keys[0][:-2] + "xx")
 
 
-def test_a_cpu_seat_is_played_by_the_lease_holder_with_its_view(tmp_path: Path) -> None:
-    store = tables.open_store(tmp_path)
+def test_a_cpu_seat_is_played_by_the_lease_holder_with_its_view(where: str) -> None:
+    store = tables.open_store(where)
     new = tables.create_table(store, CARDS, cards_setup(), ["human", "normal"], seed=5)
     me = tables.join(store, new.invites[0])
     assert list(new.invites) == [0]
@@ -116,8 +124,8 @@ def test_a_cpu_seat_is_played_by_the_lease_holder_with_its_view(tmp_path: Path) 
 
 
 # ------------------------------------------------------------ concurrency
-def test_an_action_decided_on_an_old_version_is_refused_and_nothing_is_applied(tmp_path: Path) -> None:
-    store = tables.open_store(tmp_path)
+def test_an_action_decided_on_an_old_version_is_refused_and_nothing_is_applied(where: str) -> None:
+    store = tables.open_store(where)
     new = new_cards_table(store)
     seat = tables.join(store, new.invites[0]).to_act()[0]
     first, second = tables.join(store, new.invites[seat]), tables.join(store, new.invites[seat])  # two tabs
@@ -130,8 +138,8 @@ def test_an_action_decided_on_an_old_version_is_refused_and_nothing_is_applied(t
     assert second.refresh() and second.view() == first.view()
 
 
-def test_an_illegal_action_changes_nothing(tmp_path: Path) -> None:
-    store = tables.open_store(tmp_path)
+def test_an_illegal_action_changes_nothing(where: str) -> None:
+    store = tables.open_store(where)
     new = new_cards_table(store)
     mover = tables.join(store, new.invites[0]).to_act()[0]
     idle = tables.join(store, new.invites[1 - mover])
@@ -143,7 +151,7 @@ def test_an_illegal_action_changes_nothing(tmp_path: Path) -> None:
 
 def _race(path: str, keys: list[str], attempts: int, start: Any, out: Any) -> None:
     """A kernel with both seats' pages open, acting for whoever is to act, as fast as it can."""
-    store = tables.open_store(Path(path))
+    store = tables.open_store(path)
     clients = [tables.join(store, key) for key in keys]
     start.wait()
     applied = stale = 0
@@ -164,17 +172,17 @@ def _race(path: str, keys: list[str], attempts: int, start: Any, out: Any) -> No
     out.put((applied, stale))
 
 
-def test_two_processes_acting_at_once_apply_each_action_exactly_once(tmp_path: Path) -> None:
+def test_two_processes_acting_at_once_apply_each_action_exactly_once(where: str) -> None:
     """Two kernels with the same two seat pages open, 50 attempts each, as fast as they can:
     every applied action is in the log once, every refused one not at all."""
-    store = tables.open_store(tmp_path)
+    store = tables.open_store(where)
     new = tables.create_table(store, "codex", registry.get("codex").engine_class().random_setup(random.Random(4), 2),
                               ["human", "human"], seed=2)
     before = len(store.log(new.id))
     ctx = mp.get_context("spawn")
     start, out = ctx.Event(), ctx.Queue()
     keys = [new.invites[0], new.invites[1]]
-    procs = [ctx.Process(target=_race, args=(str(tmp_path), keys, 50, start, out)) for _ in range(2)]
+    procs = [ctx.Process(target=_race, args=(where, keys, 50, start, out)) for _ in range(2)]
     for p in procs:
         p.start()
     start.set()
@@ -190,21 +198,21 @@ def test_two_processes_acting_at_once_apply_each_action_exactly_once(tmp_path: P
 
 
 def _die_mid_action(path: str, table_id: str, ready: Any) -> None:
-    store = tables.open_store(Path(path))
+    store = tables.open_store(path)
     with store.transaction() as db:  # an action half written ...
-        n = db.execute("SELECT version FROM tables WHERE id = ?", (table_id,)).fetchone()[0]
-        db.execute("INSERT INTO log (table_id, n, entry) VALUES (?, ?, ?)", (table_id, n, '{"seat": 0}'))
+        n = store._run(db, "SELECT version FROM tables WHERE id = ?", (table_id,)).fetchone()[0]
+        store._run(db, "INSERT INTO log (table_id, n, entry) VALUES (?, ?, ?)", (table_id, n, '{"seat": 0}'))
         ready.set()
         time.sleep(600)  # ... when the kernel is killed
 
 
-def test_a_kernel_killed_in_the_middle_of_an_action_loses_nothing(tmp_path: Path) -> None:
-    store = tables.open_store(tmp_path)
+def test_a_kernel_killed_in_the_middle_of_an_action_loses_nothing(where: str) -> None:
+    store = tables.open_store(where)
     new = new_cards_table(store)
     version = store.version(new.id)
     ctx = mp.get_context("spawn")
     ready = ctx.Event()
-    p = ctx.Process(target=_die_mid_action, args=(str(tmp_path), new.id, ready))
+    p = ctx.Process(target=_die_mid_action, args=(where, new.id, ready))
     p.start()
     assert ready.wait(120)
     os.kill(p.pid, signal.SIGKILL)
@@ -217,18 +225,18 @@ def test_a_kernel_killed_in_the_middle_of_an_action_loses_nothing(tmp_path: Path
 
 
 def _cpu_kernel(path: str, table_id: str, key: str) -> None:
-    store = tables.open_store(Path(path))
+    store = tables.open_store(path)
     client = tables.join(store, key)
     client.play_cpus("kernel-a", ttl=1.0)
     time.sleep(600)  # the kernel stays alive holding the lease until it is killed
 
 
-def test_when_the_kernel_playing_the_cpus_dies_another_takes_over(tmp_path: Path) -> None:
-    store = tables.open_store(tmp_path)
+def test_when_the_kernel_playing_the_cpus_dies_another_takes_over(where: str) -> None:
+    store = tables.open_store(where)
     new = tables.create_table(store, CARDS, cards_setup(), ["normal", "normal"], seed=5)
     assert new.invites == {}
     ctx = mp.get_context("spawn")
-    p = ctx.Process(target=_cpu_kernel, args=(str(tmp_path), new.id, new.watch))
+    p = ctx.Process(target=_cpu_kernel, args=(where, new.id, new.watch))
     p.start()
     deadline = time.time() + 120
     while store.lease_holder(new.id) != "kernel-a" and time.time() < deadline:
@@ -248,8 +256,8 @@ def test_when_the_kernel_playing_the_cpus_dies_another_takes_over(tmp_path: Path
 
 
 # ------------------------------------------------------------ the store
-def test_closing_a_table_stops_its_actions_and_keeps_its_log(tmp_path: Path) -> None:
-    store = tables.open_store(tmp_path)
+def test_closing_a_table_stops_its_actions_and_keeps_its_log(where: str) -> None:
+    store = tables.open_store(where)
     new = new_cards_table(store)
     seat = tables.join(store, new.invites[0]).to_act()[0]
     me = tables.join(store, new.invites[seat])
@@ -262,8 +270,8 @@ def test_closing_a_table_stops_its_actions_and_keeps_its_log(tmp_path: Path) -> 
         tables.close_table(store, "nope")
 
 
-def test_bad_seat_kinds_are_refused_before_anything_is_stored(tmp_path: Path) -> None:
-    store = tables.open_store(tmp_path)
+def test_bad_seat_kinds_are_refused_before_anything_is_stored(where: str) -> None:
+    store = tables.open_store(where)
     with pytest.raises(SetupError, match="'genius' is neither 'human' nor a bot of conquest_cards"):
         tables.create_table(store, CARDS, cards_setup(), ["human", "genius"])
     with pytest.raises(SetupError, match="2 seats, but 3 seat kinds"):
@@ -271,11 +279,11 @@ def test_bad_seat_kinds_are_refused_before_anything_is_stored(tmp_path: Path) ->
     assert tables.list_tables(store) == []
 
 
-def test_a_store_of_a_newer_version_is_refused_and_left_alone(tmp_path: Path) -> None:
-    store = tables.open_store(tmp_path)
-    with sqlite3.connect(store.path) as db:
+def test_a_store_of_a_newer_version_is_refused_and_left_alone(where: str) -> None:
+    store = tables.open_store(where)
+    with store.transaction() as db:
         db.execute("UPDATE meta SET value = '99' WHERE key = 'schema_version'")
-    data = store.path.read_bytes()
+    before = everything_stored(store)
     with pytest.raises(StoreSchemaError, match="newer conquest_widget .table schema 99"):
-        tables.open_store(tmp_path)
-    assert store.path.read_bytes() == data
+        tables.open_store(where)
+    assert everything_stored(store) == before
