@@ -85,6 +85,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "ui_count": ("How many", "数"),
     "ui_deploy": ("Bring onto the board", "盤上に出す"),
     "ui_use_ninjas": ("Send ninjas instead of armies", "部隊の代わりに忍者を送る"),
+    "ui_fresh_first": ("Send the ones with 2 moves left first", "残り2歩の部隊から先に送る"),
     "ui_pick_dest": ("Click a green territory to move, a red one to attack.",
                      "緑の領地をクリックで移動、赤の領地で攻撃。"),
     "ui_pick_src": ("Click one of your territories with armies to select them.",
