@@ -589,6 +589,40 @@ def test_defender_brings_reserve_ninjas_into_the_battle_and_they_stay():
     assert m.view(2)["territories"][10]["ninjas"] == 2
 
 
+def test_defending_ninjas_and_armies_are_one_force_armies_fall_first():
+    # decision (rules table #60): in a castle every defender takes two hits, armies fall first
+    m = turn_of(new_match(2))
+    put(m, 9, 0, board=3)
+    put(m, 11, 1, board=1, castle=True)
+    m.state["ninjas"][11] = [1]
+    m.apply(Attack(9, 11, 3), 0)
+    m.apply(Launch(), 0)
+    m.chance.forced.extend([[1, 6, 6], [6, 6]])  # 1 hit of 4 hit points; two defending dice
+    m.apply(Commit(0), 1)
+    assert (m.state["board"][11], m.state["wounded"][11], m.state["ninjas"][11]) == (1, 1, [1])
+    m.chance.forced.extend([[1, 1, 6], [6, 6]])  # 2 more hits: the army falls, the ninja is wounded
+    m.apply(Commit(0), 1)
+    assert (m.state["board"][11], m.state["wounded"][11], m.state["ninjas"][11]) == (0, 1, [1])
+    m.chance.forced.extend([[1, 6, 6], [1]])     # the last hit point; its die still hits back
+    m.apply(Commit(0), 1)
+    assert m.state["owner"][11] == 0 and m.state["board"][11] == 2 and m.state["ninjas"][11] == []
+
+
+def test_defending_ninjas_roll_in_the_sea_pre_roll():
+    # "the defender gets one free dice roll once for each army they have on the invaded
+    # territory": the owner's ninja there is one of its defenders (rules table #60)
+    m = turn_of(new_match(2))
+    put(m, 1, 0, board=2)
+    put(m, 2, 1, board=1)
+    m.state["ninjas"][2] = [1]
+    m.apply(Attack(1, 2, 2), 0)
+    m.apply(Launch(), 0)
+    m.chance.forced.extend([[6, 6]])  # two pre-roll dice: the army and the ninja
+    m.apply(Commit(0), 1)
+    pre = [e for e in m.events_for(None) if e["type"] == "preroll"]
+    assert pre == [{"type": "preroll", "territory": 2, "dice": [6, 6], "hits": 0}]
+
+
 def test_reserve_ninjas_alone_do_not_stop_a_hand_over():
     # seed: "If the owner has no armies on the territory card or already on the gameboard,
     # he/she must hand over the territory card without a battle" (decision: reserve ninjas
@@ -622,15 +656,12 @@ def test_a_hand_over_leaves_the_winners_their_second_move():
 def test_the_player_chooses_which_armies_move():
     # seed: "Your armies can keep moving until they use up their two moves each"
     m = turn_of(new_match(2))
-    put(m, 13, 0, board=2)
+    put(m, 13, 0, board=1)
+    put(m, 12, 0, board=1)
     put(m, 11, 0)
     put(m, 10, 0)
-    put(m, 12, 0)
-    m.apply(Move(13, 12, 1, fresh=1), 0)  # one army to Chiba and back: it has moved once
-    m.apply(Move(12, 13, 1), 0)
-    assert (m.state["fresh"][13], m.state["half"][13]) == (1, 0)
-    m.state["half"][13] = 1  # one fresh and one once-moved army on Tokyo
-    m.state["board"][13] = 2
+    m.apply(Move(12, 13, 1), 0)  # one fresh and one once-moved army on Tokyo
+    assert (m.state["fresh"][13], m.state["half"][13]) == (1, 1)
     before = m.snapshot()
     m.apply(Move(13, 11, 1), 0)  # default: the once-moved one goes, as before
     with pytest.raises(IllegalActionError, match="only 0 armies in Saitama can still move"):
