@@ -52,6 +52,17 @@ def _json(value: Any) -> Any:
     return json.loads(json.dumps(value))
 
 
+def reads_as(match: Any, expected: dict[str, Any]) -> None:
+    """``match`` reads as ``expected`` did: the same everything, except that a public view
+    may have gained fields since (a game's view grows; what it showed then stays)."""
+    got = _json(reading(match))
+    view, then = got.pop("public_view", None), dict(expected)
+    old_view = then.pop("public_view", None)
+    assert got == then
+    if old_view is not None:
+        assert {k: view.get(k) for k in old_view} == old_view
+
+
 def files(folder: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted(folder.glob("*.json"))}
 
@@ -78,14 +89,12 @@ def test_every_fixture_is_here_and_the_folder_has_no_problem(folder: Path) -> No
 
 @pytest.mark.parametrize("slot", sorted(SLOTS))
 def test_each_slot_reads_as_it_did(folder: Path, slot: int) -> None:
-    match = SaveStore(folder).load_slot(slot, game=SLOTS[slot])
-    assert _json(reading(match)) == EXPECTED[f"slot-{slot}.json"]
+    reads_as(SaveStore(folder).load_slot(slot, game=SLOTS[slot]), EXPECTED[f"slot-{slot}.json"])
 
 
 @pytest.mark.parametrize("name", sorted(AUTOSAVES))
 def test_each_autosave_reads_as_it_did(folder: Path, name: str) -> None:
-    match = SaveStore(folder).load_autosave(AUTOSAVES[name])
-    assert _json(reading(match)) == EXPECTED[name]
+    reads_as(SaveStore(folder).load_autosave(AUTOSAVES[name]), EXPECTED[name])
 
 
 def test_the_two_japan_document_forms_are_both_here() -> None:
@@ -114,9 +123,9 @@ def test_the_backup_restores_to_a_folder_that_reads_the_same(tmp_path: Path) -> 
     assert summary.valid
     assert target.problems() == {}
     for slot, game in SLOTS.items():
-        assert _json(reading(target.load_slot(slot, game=game))) == EXPECTED[f"slot-{slot}.json"]
+        reads_as(target.load_slot(slot, game=game), EXPECTED[f"slot-{slot}.json"])
     for name, game in AUTOSAVES.items():
-        assert _json(reading(target.load_autosave(game))) == EXPECTED[name]
+        reads_as(target.load_autosave(game), EXPECTED[name])
     assert len(target.results()) == 4 and target.preferences()["language"] == "ja"
 
 
@@ -162,4 +171,5 @@ def test_japan_conquests_app_continues_the_autosave_and_opens_both_slot_forms(fo
             n = expected["log"]
             assert match.to_dict()["log"][:n] == _log_of(document)  # from exactly the saved position
             if len(match.log) == n:  # (and no CPU moved since)
-                assert _json(match.view(None)) == expected["public_view"]
+                view = _json(match.view(None))
+                assert {k: view.get(k) for k in expected["public_view"]} == expected["public_view"]
