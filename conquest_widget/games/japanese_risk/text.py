@@ -85,6 +85,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "ui_count": ("How many", "数"),
     "ui_deploy": ("Bring onto the board", "盤上に出す"),
     "ui_use_ninjas": ("Send ninjas instead of armies", "部隊の代わりに忍者を送る"),
+    "ui_fresh_first": ("Send the ones with 2 moves left first", "残り2歩の部隊から先に送る"),
     "ui_pick_dest": ("Click a green territory to move, a red one to attack.",
                      "緑の領地をクリックで移動、赤の領地で攻撃。"),
     "ui_pick_src": ("Click one of your territories with armies to select them.",
@@ -147,6 +148,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "own_target": ("{pref} is yours: moving there is not an attack", "{pref}はあなたの領地です"),
     "not_adjacent": ("{src} and {pref} are not connected", "{src}と{pref}はつながっていません"),
     "too_many": ("only {n} can do that there", "そこで動けるのは{n}まで"),
+    # defending ninjas (issue 30): added to the line of the event that carries them
+    "committed_ninjas": (", and {ninjas} ninjas from reserve", "、予備の忍者{ninjas}体も投入"),
+    "revealed_ninjas": ("; {ninjas} of its owner's ninjas there defend it", "（そこに立つ持ち主の忍者{ninjas}体が防衛）"),
+    "battle_round_ninjas": ("; {ninjas} defending ninjas left", "（防衛の忍者 残り{ninjas}体）"),
 }
 
 
@@ -182,7 +187,10 @@ def describe_event(event: dict[str, Any], lang: str = "en", names: Sequence[str]
         kw["owner"] = who(event["owner"])
     if kind in STRINGS:
         try:
-            return t(kind, lang, **kw)
+            line = t(kind, lang, **kw)
+            if "ninjas" in event and f"{kind}_ninjas" in STRINGS:
+                line += t(f"{kind}_ninjas", lang, **kw)
+            return line
         except (KeyError, IndexError):
             pass
     return kind

@@ -24,3 +24,13 @@ def test_every_event_type_has_a_line_in_both_languages():
     assert {"round", "income", "turn", "battle_round", "captured", "revealed"} <= seen
     for key, (en, ja) in STRINGS.items():
         assert en and ja, key
+
+
+def test_defending_ninjas_are_told_in_both_languages():
+    committed = {"type": "committed", "seat": 1, "territory": 11, "n": 0, "ninjas": 2}
+    assert describe_event(committed, "en", ["Ann", "Bo"]) == (
+        "Bo brings 0 armies from the card of Saitama, and 2 ninjas from reserve")
+    assert "忍者2体" in describe_event(committed, "ja", ["Ann", "Bo"])
+    revealed = {"type": "revealed", "territory": 11, "owner": 1, "ninjas": 1}
+    assert describe_event(revealed, "en", ["Ann", "Bo"]).endswith("1 of its owner's ninjas there defend it")
+    assert "ninja" not in describe_event({"type": "revealed", "territory": 11, "owner": 1}, "en", ["Ann", "Bo"])

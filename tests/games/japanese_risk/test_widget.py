@@ -551,3 +551,34 @@ def test_results_html_escapes_names() -> None:
     html = results_html({"reason": "shogun", "ranks": [1, 2], "details": {"winner": 0, "territories": [25, 10]}},
                         {"players": [{"seat": 0, "name": "<script>"}, {"seat": 1, "name": "Bo"}]}, "ja")
     assert "<script>" not in html and "&lt;script&gt;" in html and "将軍" in html
+
+
+def test_stack_dialog_lets_the_player_choose_which_armies_move() -> None:
+    # issue 30: with fresh and once-moved armies together, the stack dialog offers to send the
+    # ones with two moves left first; unticked, the once-moved ones go first as before
+    from conquest_widget.games.japanese_risk.engine import Deploy, Hold, Move, Place
+
+    m = JapaneseRisk(RiskSetup(("Ann", "Bo"), bots=("human", "easy")), seed=1,
+                     forced=[list(range(47)), [6, 5]])      # Ann holds 1-9 and plays first
+    m.apply(Place(8, 8), 0)
+    m.apply(Place(7, 1), 0)
+    m.apply(Place(10, 9), 1)
+    m.apply(Hold(), 0)
+    m.apply(Hold(), 1)
+    m.apply(Deploy(8, 2), 0)
+    m.apply(Deploy(7, 1), 0)
+    m.apply(Move(7, 8, 1), 0)                              # Ibaraki: 2 fresh, 1 moved once
+    board = RiskBoard(MatchController(m, humans={0}), "en")
+    select(board, 9)
+    assert board.fresh_first not in shown(board)           # Tochigi has nobody to choose among
+    select(board, 8)
+    assert board.fresh_first in shown(board)
+    assert board.fresh_first.description == "Send the ones with 2 moves left first"
+    board.count.value = 1
+    board.fresh_first.value = True
+    board.map.click(9)                                     # one army to Tochigi: a fresh one
+    moves = {c: (f, h) for c, f, h in board.controller.view["turn"]["moves"]}
+    assert moves[8] == (1, 1) and moves[9] == (0, 1)       # it can go on from Tochigi
+    assert m.log[-1]["action"] == {"type": "move", "src": 8, "dst": 9, "count": 1, "fresh": 1}
+    board.set_lang("ja")
+    assert board.fresh_first.description == "残り2歩の部隊から先に送る"

@@ -127,6 +127,9 @@ class RiskBoard(W.VBox):
         self.use_ninjas = W.Checkbox(value=False, indent=False, description=t("ui_use_ninjas", lang))
         self.use_ninjas.add_class("cw-use-ninjas")
         self.use_ninjas.observe(lambda _c: self.render(force=True), names="value")
+        # which armies of a stack go (issue 30): off = the once-moved ones first, as before
+        self.fresh_first = W.Checkbox(value=False, indent=False, description=t("ui_fresh_first", lang))
+        self.fresh_first.add_class("cw-fresh-first")
         self.buttons: dict[str, W.Button] = {
             "place_confirm": _button("cw-place-confirm", self._place_confirm, button_style="primary"),
             "place_reset": _button("cw-place-reset", self._place_reset),
@@ -175,6 +178,7 @@ class RiskBoard(W.VBox):
         self.lang = lang
         self.count.description = t("ui_count", lang)
         self.use_ninjas.description = t("ui_use_ninjas", lang)
+        self.fresh_first.description = t("ui_fresh_first", lang)
         self.render(force=True)
 
     def _t(self, key: str, **kw: Any) -> str:
@@ -215,7 +219,7 @@ class RiskBoard(W.VBox):
             elif k == "attack":
                 key = (a["src"], a["target"], a["ninja"])
                 out["attack"][key] = max(out["attack"].get(key, 0), a["count"])
-            elif k == "commit":
+            elif k == "commit" and not a.get("ninjas"):  # reserve ninjas: not offered on this board yet
                 out["commit"].append(a["count"])
             elif k == "strike":
                 out["strike"][a["target"]] = max(out["strike"].get(a["target"], 0), a["count"])
@@ -247,6 +251,12 @@ class RiskBoard(W.VBox):
             self._acting = False
         self.render(force=True)
 
+    def _which(self, src: int, k: int) -> dict[str, int]:
+        """The ``fresh`` field of ``k`` armies sent from ``src``: the ones with two moves
+        first when the stack dialog's box is ticked, else nothing (the once-moved first)."""
+        fresh, half = self._my_moves()[0].get(src, (0, 0))
+        return {"fresh": min(k, fresh)} if self.fresh_first.value and fresh and half else {}
+
     def click(self, code: int) -> None:
         """A click on prefecture ``code`` (from the map or a test)."""
         mode = self.mode()
@@ -263,7 +273,8 @@ class RiskBoard(W.VBox):
                 ninja = bool(self.use_ninjas.value)
                 n = int(self.count.value)
                 if not ninja and (src, code) in leg["move"]:
-                    self._act({"type": "move", "src": src, "dst": code, "count": min(n, leg["move"][(src, code)])})
+                    k = min(n, leg["move"][(src, code)])
+                    self._act({"type": "move", "src": src, "dst": code, "count": k, **self._which(src, k)})
                     return
                 if ninja and (src, code) in leg["ninja_move"] and (src, code, True) not in leg["attack"]:
                     self._act({"type": "ninja_move", "src": src, "dst": code,
@@ -271,8 +282,9 @@ class RiskBoard(W.VBox):
                     return
                 if (src, code, ninja) in leg["attack"]:
                     self.selected = None
-                    self._act({"type": "attack", "src": src, "target": code, "ninja": ninja,
-                               "count": min(n, leg["attack"][(src, code, ninja)])})
+                    k = min(n, leg["attack"][(src, code, ninja)])
+                    self._act({"type": "attack", "src": src, "target": code, "ninja": ninja, "count": k,
+                               **({} if ninja else self._which(src, k))})
                     return
             self.selected = None if code == src else code
             self.use_ninjas.value = False if self.selected is None else self.use_ninjas.value
@@ -527,6 +539,8 @@ class RiskBoard(W.VBox):
                 rows.append(self.count)
             if nmv:
                 rows.append(self.use_ninjas)
+            if all(moves.get(sel, (0, 0))) and not ninja:  # fresh and once-moved stand together
+                rows.append(self.fresh_first)
             b["deploy"].description = self._t("ui_deploy")
             if dep:
                 rows.append(b["deploy"])
