@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -26,32 +27,36 @@ STRINGS: dict[str, tuple[str, str]] = {
     "ninja": ("ninja", "忍者"),
     "castle": ("castle", "城"),
     # events
-    "dealt": ("{player} was dealt {n} territory cards", "{player}に領地カード{n}枚"),
+    "dealt": ("{player} was dealt {n|territory card}", "{player}に領地カード{n}枚"),
     "round": ("Round {round}: turn order {order}", "第{round}巡: 手番 {order}"),
-    "income": ("{player} receives {n} armies", "{player}に{n}部隊の収入"),
-    "placed": ("{player} placed {n} armies on the card of {pref}", "{player}は{pref}のカードに{n}部隊を配置"),
+    "income": ("{player} receives {n|army}", "{player}に{n}部隊の収入"),
+    "placed": ("{player} placed {n|army} on the card of {pref}", "{player}は{pref}のカードに{n}部隊を配置"),
     "castle_built": ("{player} built a castle in {pref}", "{player}が{pref}に築城"),
-    "ninja_bought": ("{player} bought {n} ninjas", "{player}は忍者を{n}人雇った"),
+    "ninja_bought": ("{player} bought {n|ninja}", "{player}は忍者を{n}人雇った"),
     "turn": ("{player}'s turn", "{player}の手番"),
     "order_roll": ("Turn order dice: {dice}", "手番決めのダイス: {dice}"),
-    "launch": ("{player} attacks {pref} with {armies} armies and {ninjas} ninjas", "{player}が{pref}へ攻撃（{armies}部隊、忍者{ninjas}）"),
+    "launch": ("{player} attacks {pref} with {armies|army}{with_ninjas}", "{player}が{pref}へ攻撃（{armies}部隊{with_ninjas}）"),
+    "launch_ninjas": (" and {n|ninja}", "、忍者{n}人"),
     "end_turn": ("{player} ends the turn", "{player}の手番終了"),
     "undefended": ("{pref} has no defenders", "{pref}に守備兵なし"),
-    "deployed": ("{player} brought {n} armies onto the board in {pref}", "{player}が{pref}に{n}部隊を出陣"),
-    "moved": ("{player} moved {n} armies from {src} to {pref}", "{player}が{src}から{pref}へ{n}部隊移動"),
-    "ninja_moved": ("{n} ninjas moved from {src} to {pref}", "忍者{n}人が{src}から{pref}へ移動"),
-    "muster": ("{player} sends {n} {what} from {src} against {pref}", "{player}が{src}から{pref}へ{what}{n}を差し向けた"),
+    "deployed": ("{player} brought {n|army} onto the board in {pref}", "{player}が{pref}に{n}部隊を出陣"),
+    "moved": ("{player} moved {n|army} from {src} to {pref}", "{player}が{src}から{pref}へ{n}部隊移動"),
+    "ninja_moved": ("{n|ninja} moved from {src} to {pref}", "忍者{n}人が{src}から{pref}へ移動"),
+    "muster": ("{player} sends {n|army} from {src} against {pref}", "{player}が{src}から{pref}へ{n}部隊を差し向けた"),
+    "muster_ninjas": ("{player} sends {n|ninja} from {src} against {pref}", "{player}が{src}から{pref}へ忍者{n}人を差し向けた"),
     "revealed": ("{pref} belongs to {owner}", "{pref}の持ち主は{owner}"),
+    "revealed_neutral": ("{pref} is neutral", "{pref}は中立"),
     "neutral_armies": ("{pref} is neutral: two neutral armies defend it", "{pref}は中立: 中立軍2部隊が防衛"),
-    "committed": ("{player} brings {n} armies from the card of {pref}", "{player}が{pref}のカードから{n}部隊を投入"),
+    "committed": ("{player} brings {n|army} from the card of {pref}", "{player}が{pref}のカードから{n}部隊を投入"),
     "handed_over": ("{player} hands over {pref} without a battle", "{player}は{pref}を戦わずに明け渡した"),
-    "preroll": ("Sea crossing: the defender of {pref} rolls {dice}, {hits} hits", "渡海: {pref}の守備側が{dice}、{hits}命中"),
-    "battle_round": ("{pref}: attack {att} ({ah} hits), defence {dfn} ({dh} hits)", "{pref}: 攻撃{att}（{ah}命中）、防御{dfn}（{dh}命中）"),
-    "captured": ("{player} took {pref} with {n} armies", "{player}が{pref}を{n}部隊で奪取"),
+    "preroll": ("Sea crossing: the defender of {pref} rolls {dice}: {hits|hit}", "渡海: {pref}の守備側のダイス {dice}: {hits}命中"),
+    "battle_round": ("Battle for {pref}: the attacker rolls {att}: {ah|hit}; the defender rolls {dfn}: {dh|hit}",
+                     "{pref}の戦い: 攻撃側のダイス {att}: {ah}命中、防御側のダイス {dfn}: {dh}命中"),
+    "captured": ("{player} took {pref} with {n|army}", "{player}が{pref}を{n}部隊で奪取"),
     "held": ("{pref} holds", "{pref}は守り切った"),
     "ninjas_won": ("The ninjas cleared {pref}; it stays with its owner, empty", "忍者が{pref}の守備隊を全滅させた（領地は持ち主のまま）"),
-    "strike": ("{n} ninjas strike {pref}", "忍者{n}人が{pref}を急襲"),
-    "strike_declared": ("You send {n} ninjas against {pref}", "{pref}へ忍者{n}人を送る"),
+    "strike": ("{pref} is struck by {n|ninja}", "忍者{n}人が{pref}を急襲"),
+    "strike_declared": ("You send {n|ninja} against {pref}", "{pref}へ忍者{n}人を送る"),
     "game_over": ("Game over: {reason}", "ゲーム終了: {reason}"),
     # the board (widget)
     "ui_round_limit": ("Round limit (0 = off)", "巡の上限（0 = なし）"),
@@ -64,7 +69,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "ui_phase_over": ("Game over", "ゲーム終了"),
     "ui_waiting": ("Waiting for {players}", "{players}を待っています"),
     "ui_you": ("You are {player}", "あなたは{player}"),
-    "ui_income_left": ("Income left: {n} armies", "残りの収入: {n}部隊"),
+    "ui_income_left": ("Income left: {n|army}", "残りの収入: {n}部隊"),
     "ui_to_place": ("To place: {n}", "配置予定: {n}"),
     "ui_reserve": ("Ninjas in reserve: {n}", "待機中の忍者: {n}"),
     "ui_click_own": ("Click your territories to put armies on their cards (+1 each click).",
@@ -89,21 +94,21 @@ STRINGS: dict[str, tuple[str, str]] = {
                      "緑の領地をクリックで移動、赤の領地で攻撃。"),
     "ui_pick_src": ("Click one of your territories with armies to select them.",
                     "部隊のいる自分の領地をクリックして選びます。"),
-    "ui_pending": ("Attack on {pref} being gathered: {armies} armies, {ninjas} ninjas ({sea} across the sea)",
-                   "{pref}への攻撃を準備中: {armies}部隊、忍者{ninjas}（渡海{sea}）"),
+    "ui_pending": ("Attack on {pref} being gathered: {armies|army}, {ninjas|ninja} ({sea} across the sea)",
+                   "{pref}への攻撃を準備中: {armies}部隊、忍者{ninjas}人（渡海{sea}）"),
     "ui_pending_hint": ("Add more groups by selecting another stack and clicking {pref}, or launch.",
                         "別の部隊を選んで{pref}をクリックすると合流できます。準備ができたら攻撃開始。"),
     "ui_odds_title": ("Exact odds", "正確な勝率"),
-    "ui_odds_vs": ("against {n} defenders{castle}: win {win}, your survivors {ea}, theirs {ed}",
+    "ui_odds_vs": ("against {n|defender}{castle}: win {win}, your survivors {ea}, theirs {ed}",
                    "守備{n}部隊{castle}に対して: 勝率{win}、味方の残り{ea}、敵の残り{ed}"),
     "ui_odds_castle": (" in a castle", "（城内）"),
     "ui_odds_neutral": ("if neutral (2 fresh armies)", "中立なら（新たに2部隊）"),
-    "ui_odds_hidden": ("if its owner brings {n} armies from the card", "持ち主がカードから{n}部隊出すなら"),
+    "ui_odds_hidden": ("if its owner brings {n|army} from the card", "持ち主がカードから{n}部隊出すなら"),
     "ui_end_turn": ("End turn", "ターン終了"),
     "ui_launch": ("Launch the attack", "攻撃開始"),
     "ui_clear": ("Deselect", "選択解除"),
-    "ui_commit_title": ("{pref} is attacked by {attacker} ({armies} armies, {ninjas} ninjas)",
-                        "{pref}が{attacker}に攻撃されています（{armies}部隊、忍者{ninjas}）"),
+    "ui_commit_title": ("{pref} is attacked by {attacker} ({armies|army}, {ninjas|ninja})",
+                        "{pref}が{attacker}に攻撃されています（{armies}部隊、忍者{ninjas}人）"),
     "ui_commit_card": ("Armies on your card there: {n}; on the board: {b}", "そのカード上の部隊: {n}、盤上: {b}"),
     "ui_commit": ("Bring this many", "この数を出す"),
     "ui_commit_all": ("Bring all ({n})", "全部出す（{n}）"),
@@ -119,9 +124,9 @@ STRINGS: dict[str, tuple[str, str]] = {
     "ui_attack_dice": ("attack", "攻撃"),
     "ui_defence_dice": ("defence", "防御"),
     "ui_sea_dice": ("sea crossing", "渡海"),
-    "ui_hits": ("{n} hits", "{n}命中"),
+    "ui_hits": ("{n|hit}", "{n}命中"),
     "ui_knowledge": ("What you know", "わかっていること"),
-    "ui_k_player": ("{player}: {n} territories, {castles} castles, {pool} armies unaccounted for (cards, ninjas, income)",
+    "ui_k_player": ("{player}: {n|territory}, {castles|castle}, {pool|army} unaccounted for (cards, ninjas, income)",
                     "{player}: 領地{n}、城{castles}、所在不明の兵力{pool}（カード・忍者・収入）"),
     "ui_k_known": ("known: {known} of {n}", "判明: {n}のうち{known}"),
     "ui_k_row": ("{pref}: {armies} on the board{castle} — learned round {round} ({how})",
@@ -150,10 +155,44 @@ STRINGS: dict[str, tuple[str, str]] = {
 }
 
 
+#: English nouns counted in the strings (``{n|army}`` reads "1 army", "2 armies")
+NOUNS: dict[str, tuple[str, str]] = {
+    "army": ("army", "armies"), "ninja": ("ninja", "ninjas"), "hit": ("hit", "hits"),
+    "defender": ("defender", "defenders"), "territory": ("territory", "territories"),
+    "territory card": ("territory card", "territory cards"), "castle": ("castle", "castles"),
+}
+_COUNTED = re.compile(r"\{(\w+)\|([\w ]+)\}")
+#: a die's face (1-6)
+DICE = "⚀⚁⚂⚃⚄⚅"
+
+
+def counted(n: Any, noun: str) -> str:
+    """``n`` and the English ``noun``, singular for exactly one.
+
+    >>> counted(1, "army"), counted(2, "army"), counted(0, "hit")
+    ('1 army', '2 armies', '0 hits')
+    """
+    one, many = NOUNS[noun]
+    return f"{n} {one if n == 1 else many}"
+
+
+def dice_text(dice: Any) -> str:
+    """Dice as die faces: ``[1, 3]`` reads "⚀ ⚂" (anything else is left out).
+
+    >>> dice_text([1, 3, 6])
+    '⚀ ⚂ ⚅'
+    """
+    return " ".join(DICE[d - 1] for d in (dice if isinstance(dice, list | tuple) else [])
+                    if isinstance(d, int) and 1 <= d <= 6)
+
+
 def t(key: str, lang: str = "en", **kw: Any) -> str:
-    """The text ``key`` in ``lang`` ("en" or "ja"), formatted with ``kw``."""
+    """The text ``key`` in ``lang`` ("en" or "ja"), formatted with ``kw``; ``{n|army}``
+    is a count with its noun ("1 army", "2 armies")."""
     en, ja = STRINGS[key]
-    return (ja if lang == "ja" else en).format(**kw)
+    text = ja if lang == "ja" else en
+    text = _COUNTED.sub(lambda m: counted(kw[m.group(1)], m.group(2)), text)
+    return text.format(**kw)
 
 
 def _pref(code: Any, lang: str) -> str:
@@ -170,6 +209,9 @@ def describe_event(event: dict[str, Any], lang: str = "en", names: Sequence[str]
         return t("neutral", lang) if seat == "neutral" else str(seat)
 
     kind = event.get("type", "")
+    if kind == "round":
+        order = ", ".join(who(s) if isinstance(s, int) and 0 <= s < len(names) else "?" for s in event.get("order", []))
+        return t("round", lang, round=event.get("round", "?"), order=order)
     kw: dict[str, Any] = {k: v for k, v in event.items() if k != "type"}
     kw.setdefault("player", who(event.get("seat")))
     if "territory" in event:
@@ -180,6 +222,15 @@ def describe_event(event: dict[str, Any], lang: str = "en", names: Sequence[str]
         kw.setdefault("n", event["armies"])
     if "owner" in event:
         kw["owner"] = who(event["owner"])
+        if event["owner"] == "neutral":
+            kind = "revealed_neutral"
+    for k in ("dice", "att", "dfn"):
+        if k in event:
+            kw[k] = dice_text(event[k])
+    if kind == "muster" and event.get("ninja"):
+        kind = "muster_ninjas"
+    if kind == "launch":
+        kw["with_ninjas"] = t("launch_ninjas", lang, n=event.get("ninjas", 0)) if event.get("ninjas") else ""
     if kind in STRINGS:
         try:
             return t(kind, lang, **kw)

@@ -32,7 +32,7 @@ from conquest_widget.maps.japan.prefecture_map import PrefectureMap
 
 from ..engine import CASTLE_COST, NINJA_COST
 from ..odds import MAX_ARMIES, battle_odds_float
-from ..text import t
+from ..text import DICE, t
 
 #: seat colours (5 players at most)
 COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e")
@@ -41,7 +41,6 @@ NEUTRAL_FILL = "#efe3c2"
 MOVE_BORDER = "#00a651"
 ATTACK_BORDER = "#d50000"
 SELECT_BORDER = "#111111"
-DICE = "⚀⚁⚂⚃⚄⚅"
 #: events that tell a seat who owns a territory (the knowledge panel's "how")
 #: labels are see-through and let clicks reach the prefecture under them
 CSS = ("<style>.cw-risk-board .leaflet-div-icon { background: transparent; border: none; pointer-events: none; }"
