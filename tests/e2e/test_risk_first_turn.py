@@ -3,7 +3,8 @@
 reads the guide box (``.cw-guide``) and does only what it says — click a territory
 "outlined in yellow" or "marked ⚔" / "marked ➜" (found by that outline on the map), or
 press the button it quotes (“...”, found by its name) — until it has ended the turn.
-It also points at a prefecture (the name chip), and reads the log.
+It also points at a prefecture (the name chip), reads the log, and zooms in (the names
+written on the map).
 
 Screenshots: ``test-artifacts/e2e/risk-first-<nn>-<step>.png``.
 """
@@ -65,15 +66,25 @@ def test_the_guide_leads_a_newcomer_through_the_first_turn(page: Page, voila_url
         code = click_pref(page, f'path.cw-pref[stroke="{colour}"]')
         assert code is not None, f"the guide says {label!r} but no such territory can be clicked"
         steps.append(step)
-    shot(page, artifacts, "first-99-turn-ended")
+    shot(page, artifacts, "first-98-turn-ended")
+    # zoomed in (four clicks on "+", 5.25 -> 7.25), every prefecture's name is written on the map
+    names = page.locator(".cw-map-name", has_text="Tokyo")
+    for _ in range(8):
+        if names.count():
+            break
+        page.locator(".leaflet-control-zoom-in").click()
+        page.wait_for_timeout(700)  # a click during Leaflet's zoom animation is ignored
+    expect(names).to_have_count(1, timeout=30_000)
+    shot(page, artifacts, "first-99-names-zoomed-in")
     assert steps[0] == "income" and "place" in steps and "deploy" in steps and steps[-1] == "end", steps
     assert "attack" in steps or "move" in steps, steps
     if "attack" in steps:
         assert "launch" in steps, steps
+    said = "\n".join(texts)  # the guide named every step it led
+    for words in ("outlined in yellow", "“Place these armies”", "“Bring onto the board”", "“End turn”"):
+        assert words in said, words
     # the log reads as sentences
     log = page.locator(".cw-log").inner_text()
     assert "Ann receives" in log and "armies" in log
     assert not re.search(r"\[\d|\b1 (armies|hits)\b|belongs to neutral", log), log
     assert page.page_errors == []  # type: ignore[attr-defined]
-    print(steps)
-    print("\n---\n".join(texts))
