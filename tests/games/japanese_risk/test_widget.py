@@ -682,6 +682,10 @@ def test_a_gathered_attack_can_be_cancelled_and_nothing_was_sent() -> None:
     assert button(board, "cw-cancel-attack") and button(board, "cw-launch") and not button(board, "cw-end-turn")
     assert "Cancel the attack" in guide(board) and lit(board, ATTACK_BORDER) == [targets[0]]
     assert c.view["turn"]["pending"] is None and len(c.events) == before   # nothing sent yet
+    board.set_lang("ja")                         # the guide in Japanese names the same buttons
+    assert "「攻撃開始」" in guide(board) and "「攻撃を取りやめる」" in guide(board)
+    assert button(board, "cw-cancel-attack").description == "攻撃を取りやめる"
+    board.set_lang("en")
     press(board, "cw-cancel-attack")
     assert board.plan is None and button(board, "cw-end-turn") and not button(board, "cw-launch")
     assert len(c.events) == before and c.view["turn"]["pending"] is None
