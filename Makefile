@@ -15,7 +15,7 @@ LAB_PORT  := $(PORT)
 endif
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: play lab test lint bench strength venv chromium clean
+.PHONY: play lab test lint bench strength venv chromium postgresql clean
 
 # $(VENV)/.installed-app  : the package + Voila/JupyterLab   (extra "app")
 # $(VENV)/.installed-test : the package + test tools         (extra "test")
@@ -47,7 +47,7 @@ lab: $(VENV)/.installed-app
 	  --ServerApp.port_retries=0 $$([ "$$(id -u)" = 0 ] && echo --allow-root)
 
 ## Run the whole test suite (unit, notebooks, browser end-to-end tests), after the gate.
-test: $(VENV)/.installed-test chromium lint
+test: $(VENV)/.installed-test chromium postgresql lint
 	$(PY) -m pytest
 
 ## The quality gate (configured in pyproject.toml): ruff; mypy on core, the saves and every
@@ -69,6 +69,16 @@ chromium:
 	  else echo "The browser tests need $(CHROMIUM): run  sudo apt-get install -y --no-install-recommends $(BROWSER_PACKAGES)  and retry."; exit 1; fi; \
 	  echo "==> Installing $(BROWSER_PACKAGES) with apt (about 100 MB, 1-3 minutes)"; \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $(BROWSER_PACKAGES); }
+
+## The table tests run every store test on a real PostgreSQL server too: tests/tables/conftest.py
+## starts a private one (a Unix socket in a temporary folder) from Debian's `postgresql`.
+postgresql:
+	@command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; \
+	  elif sudo -n true 2>/dev/null; then SUDO="sudo -n"; \
+	  else echo "The table tests need PostgreSQL: run  sudo apt-get install -y --no-install-recommends postgresql  and retry."; exit 1; fi; \
+	  echo "==> Installing postgresql with apt (about 50 MB, 1-2 minutes)"; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends postgresql; }
 
 ## Speed benchmarks (on demand, about 15 minutes); figures go to docs/performance.md.
 bench: $(VENV)/.installed-test chromium

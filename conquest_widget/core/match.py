@@ -264,6 +264,17 @@ class Match(ABC):
         del self.events[n_events:]
         self.chance.draws = draws
 
+    def history(self) -> list[list[Any]]:
+        """The lists this match grows as it is played and :meth:`restore` cuts back: the
+        log and the events (a game keeping more such lists adds them)."""
+        return [self.log, self.events]
+
+    @classmethod
+    def adopt(cls, obj: object) -> Self | None:
+        """A match of this game made from another object of the same game (an older
+        engine object, say), or None when ``obj`` is not one: how a replay opens it."""
+        return None
+
     def copy(self) -> Self:
         """An independent copy (replays the log)."""
         return type(self).from_dict(self.to_dict())

@@ -266,6 +266,14 @@ class JapanMatch(Match):
         g = self.game
         return (copy.deepcopy(g.state), len(self.log), len(self.events), self.chance.draws, len(g.log), len(g.events))
 
+    def history(self) -> list[list[Any]]:
+        return [self.log, self.events, self.game.log, self.game.events]
+
+    @classmethod
+    def adopt(cls, obj: object) -> JapanMatch | None:
+        """A match from an engine :class:`~.game.Game` (see :meth:`from_game`)."""
+        return cls.from_game(obj) if isinstance(obj, Game) else None
+
     def restore(self, snap: Any) -> None:
         state, n_log, n_events, draws, g_log, g_events = snap
         g = self.game

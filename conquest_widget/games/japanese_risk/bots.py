@@ -6,10 +6,15 @@
   with the best exact odds (:func:`~.odds.battle_odds_float`) against the expected defence,
   only when the chance is at least 70% (never where it cannot win), committing every army
   it has next to the target;
+- **normal** and **hard** defending: bring every card army, and reserve ninjas too when each
+  one lowers the attacker's exact chance by at least 20 points (:func:`defence`);
 - **hard**: determinization — draws hidden states consistent with its view
   (:func:`~.resample.resample_hidden`), and for every target and commitment size averages
   the exact odds over the drawn defences; commits just enough for an 85% chance, so the
-  rest of its armies attack elsewhere in the same turn; brings idle armies to the front.
+  rest of its armies attack elsewhere in the same turn; brings idle armies to the front,
+  sending only the fresh ones on a two-step march (the once-moved ones could not finish
+  it); keeps one ninja in reserve (bought when its income is 10 or more) to defend
+  wherever it is attacked.
 
     >>> import random
     >>> from conquest_widget.core.bots import play_bots
@@ -29,11 +34,11 @@ from typing import Any
 from conquest_widget.core.bots import Bot
 from conquest_widget.core.protocol import Action
 
-from .engine import ADJ, CODES, SEA, Attack, Deploy, EndTurn, Hold, Launch, Move, Place
+from .engine import ADJ, CODES, SEA, Attack, BuyNinja, Commit, Deploy, EndTurn, Hold, Launch, Move, Place
 from .odds import battle_odds_float
 from .resample import resample_hidden
 
-__all__ = ["BOTS", "DEFAULT_BOT", "EasyBot", "HardBot", "NormalBot", "attack_estimate"]
+__all__ = ["BOTS", "DEFAULT_BOT", "EasyBot", "HardBot", "NormalBot", "attack_estimate", "defence"]
 
 
 class _Info:
@@ -114,6 +119,34 @@ def attack_estimate(view: Mapping[str, Any], target: int, attackers: int, sea: i
     return _win(attackers, _Info(view).defence_mix(target), sea)
 
 
+#: the chance of holding a territory that one reserve ninja must buy to be committed
+NINJA_PRICE = 0.2
+
+
+def defence(view: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+    """The defender's answer: every card army (``legal[0]``), plus the number of reserve
+    ninjas ``k`` that lowers the attacker's exact chance of taking the territory most for
+    its price: the largest ``(p(0) - p(k)) - NINJA_PRICE * k``, none unless it is positive
+    (a ninja has to buy at least 20 points of safety; one that survives stays there)."""
+    base = legal[0]
+    b = view["battle"]
+    reserve = view["me"]["reserve"]
+    if not reserve or not isinstance(base, Commit) or Commit(base.count, 1) not in legal:
+        return base
+    att = min(b["armies"] + b["ninjas"], 200)
+    dfn = b["defenders"] + b.get("defending_ninjas", 0) + base.count
+    sea = min(b["sea"], att) if b["preroll"] else 0
+
+    def p(k: int) -> float:
+        if dfn + k == 0:
+            return 1.0
+        return battle_odds_float(att, min(dfn + k, 200), castle=b["castle"], wounded=b["wounded"], sea=sea).win
+
+    p0 = p(0)
+    gain, k = max(((p0 - p(k)) - NINJA_PRICE * k, k) for k in range(1, reserve + 1))
+    return Commit(base.count, k) if gain > 0 else base
+
+
 def _pick(legal: Sequence[Action], want: Action) -> Action | None:
     return want if want in legal else None
 
@@ -171,7 +204,7 @@ class NormalBot:
     def choose(self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random) -> Action:
         kinds = {a.kind for a in legal}
         if "commit" in kinds:
-            return legal[0]  # all of them: never worse
+            return defence(view, legal)
         if "hold" in kinds:
             return Hold()
         info = _Info(view)
@@ -213,11 +246,13 @@ class HardBot:
     label = "hard"
     samples = 24
     target_p = 0.85
+    #: the income from which one ninja is kept in reserve for the defence
+    ninja_income = 10
 
     def choose(self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random) -> Action:
         kinds = {a.kind for a in legal}
         if "commit" in kinds:
-            return legal[0]
+            return defence(view, legal)
         if "hold" in kinds:
             return Hold()
         info = _Info(view)
@@ -244,7 +279,10 @@ class HardBot:
 
     # .......................................................... income
     def _income(self, info: _Info, legal: Sequence[Action], rng: random.Random) -> Action:
-        left = info.view["me"]["income_left"]
+        me = info.view["me"]
+        left = me["income_left"]
+        if left >= self.ninja_income and me["reserve"] == 0 and BuyNinja(1) in legal:
+            return BuyNinja(1)
 
         def score(c: int) -> tuple[float, ...]:
             soft = sum(1 for d in ADJ[c] if d not in info.own and
@@ -334,6 +372,9 @@ class HardBot:
         return Launch()
 
     def _move_to_front(self, info: _Info, legal: Sequence[Action]) -> Action | None:
+        """Idle armies one step to a frontier territory; armies two steps away send only
+        their fresh ones (``Move.fresh``) halfway, so they reach the front this turn."""
+        fresh = {c: f for c, f, _ in (info.view.get("turn") or {}).get("moves", [])}
         for c in sorted(info.own):
             k = info.movable.get(c, 0)
             if not k or info.frontier(c):
@@ -341,6 +382,14 @@ class HardBot:
             dests = [d for d in ADJ[c] if d in info.own and info.frontier(d)]
             if dests:
                 a = _pick(legal, Move(c, min(dests), k))
+                if a is not None:
+                    return a
+                continue
+            f = fresh.get(c, 0)
+            halfway = [d for d in ADJ[c] if d in info.own
+                       and any(e in info.own and info.frontier(e) for e in ADJ[d])]
+            if f and halfway:
+                a = _pick(legal, Move(c, min(halfway), f, fresh=f if f < k else None))
                 if a is not None:
                     return a
         return None

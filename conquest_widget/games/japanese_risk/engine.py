@@ -25,6 +25,7 @@ into a document ("what player 2 knows").
 from __future__ import annotations
 
 import copy
+import dataclasses
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -48,6 +49,7 @@ __all__ = [
     "NINJA_COST",
     "PILES",
     "PILE_SIZE",
+    "RULES",
     "SEA",
     "Attack",
     "BuildCastle",
@@ -80,11 +82,29 @@ NINJA_COST = 3
 PILES = 5
 PILE_SIZE = 9
 MAX_ROUND_LIMIT = 500
+#: the rules edition of new games: 2 = placed and reserve ninjas defend (issue 30); 1 = the
+#: rules of issue 14 (ninjas never defend), which documents without a ``rules`` field keep
+RULES = 2
 
 codec = ActionCodec("japanese_risk")
 
 
 # ------------------------------------------------------------ actions
+class _Optional(Action):
+    """An action whose ``optional`` fields are left out of its document while they hold
+    their default, so that documents written before the field existed stay byte-identical
+    (and replay: an old document without the field reads the default)."""
+
+    optional: ClassVar[tuple[str, ...]] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        d = super().to_dict()
+        for f in dataclasses.fields(self):
+            if f.name in self.optional and d[f.name] == f.default:
+                del d[f.name]
+        return d
+
+
 @codec.register
 @dataclass(frozen=True)
 class Place(Action):
@@ -121,24 +141,35 @@ class Deploy(Action):
 
 @codec.register
 @dataclass(frozen=True)
-class Move(Action):
-    """Move ``count`` of your board armies from ``src`` to your adjacent ``dst`` (one move each)."""
+class Move(_Optional):
+    """Move ``count`` of your board armies from ``src`` to your adjacent ``dst`` (one move each).
+    ``fresh``: how many of them have not moved yet this turn (the rest have moved once);
+    None = the once-moved ones go first.
+
+    >>> Move(13, 11, 2).to_dict(), Move(13, 11, 2, fresh=1).to_dict()["fresh"]
+    ({'type': 'move', 'src': 13, 'dst': 11, 'count': 2}, 1)
+    """
     kind = "move"
+    optional = ("fresh",)
     src: int
     dst: int
     count: int = 1
+    fresh: int | None = None
 
 
 @codec.register
 @dataclass(frozen=True)
-class Attack(Action):
+class Attack(_Optional):
     """Send ``count`` armies (or your ninjas on the board, ``ninja=True``) from ``src``
-    against the adjacent ``target``; groups gather until :class:`Launch`."""
+    against the adjacent ``target``; groups gather until :class:`Launch`.  ``fresh`` as
+    for :class:`Move` (it matters when the target is handed over without a battle)."""
     kind = "attack"
+    optional = ("fresh",)
     src: int
     target: int
     count: int = 1
     ninja: bool = False
+    fresh: int | None = None
 
 
 @codec.register
@@ -167,10 +198,13 @@ class EndTurn(Action):
 
 @codec.register
 @dataclass(frozen=True)
-class Commit(Action):
-    """Defender: bring ``count`` armies from the card of the attacked territory onto the board."""
+class Commit(_Optional):
+    """Defender: bring ``count`` armies from the card of the attacked territory onto the
+    board, and ``ninjas`` ninjas from reserve into the battle (they stay on the board)."""
     kind = "commit"
+    optional = ("ninjas",)
     count: int
+    ninjas: int = 0
 
 
 @codec.register
@@ -236,7 +270,9 @@ class RiskSetup:
     neutral ones included) or ``"players"`` (more than the other players' together);
     ``round_limit``: None (off) or the last round, after which most territories wins;
     ``bots``: who plays each seat, ``"human"`` or one of :data:`CPU_LEVELS` (empty =
-    all human), so that a reloaded game knows its CPUs.
+    all human), so that a reloaded game knows its CPUs; ``rules``: the rules edition
+    (:data:`RULES` for new games; a document without the field was written under edition 1,
+    in which ninjas never defend, and replays under it).
 
     >>> RiskSetup.from_dict({"players": ["A", "B", "C"], "round_limit": 10}).round_limit
     10
@@ -257,6 +293,7 @@ class RiskSetup:
     shogun: str = "all"
     round_limit: int | None = None
     bots: tuple[str, ...] = ()
+    rules: int = RULES
 
     def __post_init__(self) -> None:
         players = self.players
@@ -278,6 +315,8 @@ class RiskSetup:
         for i, b in enumerate(bots):
             if not isinstance(b, str) or (b != HUMAN and b not in levels):
                 raise SetupError(f"bots[{i}] must be 'human' or a CPU level {levels}, got {b!r}"[:200])
+        if self.rules not in (1, RULES) or isinstance(self.rules, bool):
+            raise SetupError(f"rules must be 1 or {RULES}, got {self.rules!r}"[:200])
         bots = tuple(bots) if any(b != HUMAN for b in bots) else ()  # all human: the default
         object.__setattr__(self, "bots", bots)
         object.__setattr__(self, "players", tuple(RiskPlayer(str(p), bots[i] if bots else HUMAN)
@@ -293,13 +332,15 @@ class RiskSetup:
                              "round_limit": self.round_limit}
         if self.bots:  # documents of all-human games stay as they were
             d["bots"] = list(self.bots)
+        if self.rules != 1:  # a document without the field is an edition-1 game
+            d["rules"] = self.rules
         return d
 
     @classmethod
     def from_dict(cls, data: Any) -> RiskSetup:
         if not isinstance(data, Mapping):
             raise SetupError(f"a setup must be an object, got {type(data).__name__}")
-        extra = set(data) - {"players", "shogun", "round_limit", "bots"}
+        extra = set(data) - {"players", "shogun", "round_limit", "bots", "rules"}
         if extra:
             raise SetupError(f"unknown setup fields {sorted(extra)}"[:200])
         if "players" not in data:
@@ -308,7 +349,7 @@ class RiskSetup:
         if not isinstance(bots, (list, tuple)):
             raise SetupError(f"bots must be a list, got {type(bots).__name__}")
         return cls(players=data["players"], shogun=data.get("shogun", "all"), round_limit=data.get("round_limit"),
-                   bots=tuple(bots))
+                   bots=tuple(bots), rules=data.get("rules", 1))
 
 
 def _err(msg: str, reason: str, **details: Any) -> IllegalActionError:
@@ -386,6 +427,16 @@ class JapaneseRisk(Match):
         """Territories owned by ``seat`` (public: income is counted openly)."""
         own = self.state["owner"]
         return sum(1 for c in CODES if own[c] == seat)
+
+    def defending_ninjas(self, t: int) -> int:
+        """Placed ninjas that fight for territory ``t`` when it is attacked: its owner's own
+        (edition 2; never a neutral territory's, never another player's standing there)."""
+        s = self.state
+        o = s["owner"][t]
+        return s["ninjas"][t].count(o) if o != NEUTRAL and self.setup.rules >= 2 else 0
+
+    def _defenders(self, t: int) -> int:
+        return self.state["board"][t] + self.defending_ninjas(t)
 
     def current(self) -> int | None:
         s = self.state
@@ -498,19 +549,25 @@ class JapaneseRisk(Match):
 
     # ............................................................ battles
     def _begin_battle(self, target: int, armies: int, ninjas: list[int], sea_armies: int,
-                      sea_ninjas: list[int], attacker: int | None) -> None:
+                      sea_ninjas: list[int], attacker: int | None, fresh: int = 0, nfresh: int = 0) -> None:
+        """``fresh``/``nfresh``: attacking armies/ninjas that set out with two moves (they keep
+        one if the territory is handed over without a battle)."""
         s = self.state
         owner = s["owner"][target]
         s["revealed"][target] = True
-        self.emit({"type": "revealed", "territory": target, "owner": "neutral" if owner == NEUTRAL else owner})
+        ev = {"type": "revealed", "territory": target, "owner": "neutral" if owner == NEUTRAL else owner}
+        if self.defending_ninjas(target):  # the owner's placed ninjas there fight (shown by the battle)
+            ev["ninjas"] = self.defending_ninjas(target)
+        self.emit(ev)
         b = {"target": target, "attacker": attacker, "armies": armies, "ninjas": ninjas,
              "sea_armies": sea_armies, "sea_ninjas": sea_ninjas, "defender": owner,
-             "asked": False, "rounds": 0, "preroll": bool(sea_armies or sea_ninjas)}
+             "asked": False, "rounds": 0, "preroll": bool(sea_armies or sea_ninjas), "rolled": False,
+             "fresh": fresh, "nfresh": nfresh}
         if owner == NEUTRAL:
             if s["board"][target] == 0:
                 s["board"][target] = 2
                 self.emit({"type": "neutral_armies", "territory": target, "n": 2})
-        elif s["board"][target] == 0 and s["card"][target] == 0:
+        elif self._defenders(target) == 0 and s["card"][target] == 0:
             if armies and attacker is not None:
                 self.emit({"type": "handed_over", "seat": owner, "territory": target})
             else:
@@ -529,7 +586,7 @@ class JapaneseRisk(Match):
         # card; only with no army on the board nor on the card is there nothing to ask
         # (the territory is lost: that the card was empty is shown by the loss itself)
         return (q != NEUTRAL and not b["asked"] and self._attackers() > 0
-                and (self.state["card"][t] > 0 or self.state["board"][t] > 0))
+                and (self.state["card"][t] > 0 or self._defenders(t) > 0))
 
     def _attackers(self) -> int:
         b = self.state["battle"]
@@ -539,12 +596,13 @@ class JapaneseRisk(Match):
         s = self.state
         b = s["battle"]
         t = b["target"]
-        if self._attackers() == 0 or s["board"][t] == 0:
+        if self._attackers() == 0 or self._defenders(t) == 0:
             self._finish_battle()
             return
         if b["preroll"]:
             b["preroll"] = False
-            dice = self.chance.roll(s["board"][t], kind="sea_defence")
+            b["rolled"] = True
+            dice = self.chance.roll(self._defenders(t), kind="sea_defence")
             hits = sum(1 for d in dice if d <= 4)
             self.emit({"type": "preroll", "territory": t, "dice": list(dice), "hits": hits})
             b["asked"] = False  # the defender may answer the pre-roll before the first round
@@ -558,16 +616,21 @@ class JapaneseRisk(Match):
             return
         att = self.chance.roll(self._attackers(), kind="attack")
         castle = s["castle"][t]
-        ndef = s["board"][t]
+        ndef = self._defenders(t)
         dfn = self.chance.roll(ndef, kind="defence")
         ah = sum(1 for d in att if d <= 3)
         dh = sum(1 for d in dfn if d <= 4)
         if castle:
             hp = max(0, 2 * ndef - s["wounded"][t] - ah)
-            s["board"][t] = (hp + 1) // 2
+            left = (hp + 1) // 2
             s["wounded"][t] = hp % 2
         else:
-            s["board"][t] = max(0, ndef - ah)
+            left = max(0, ndef - ah)
+        # hits fall on the armies first, then on the owner's ninjas
+        lost_armies = min(s["board"][t], ndef - left)
+        s["board"][t] -= lost_armies
+        for _ in range(ndef - left - lost_armies):
+            s["ninjas"][t].remove(b["defender"])
         for _ in range(dh):
             if b["ninjas"]:
                 b["ninjas"].pop()
@@ -576,8 +639,11 @@ class JapaneseRisk(Match):
         b["rounds"] += 1
         b["asked"] = False
         self._clip_moves(t)
-        self.emit({"type": "battle_round", "territory": t, "att": list(att), "dfn": list(dfn), "ah": ah, "dh": dh,
-                   "attackers": self._attackers(), "defenders": s["board"][t], "wounded": s["wounded"][t]})
+        ev = {"type": "battle_round", "territory": t, "att": list(att), "dfn": list(dfn), "ah": ah, "dh": dh,
+              "attackers": self._attackers(), "defenders": s["board"][t], "wounded": s["wounded"][t]}
+        if ndef > s["board"][t] + lost_armies or self.defending_ninjas(t):
+            ev["ninjas"] = self.defending_ninjas(t)  # the defending ninjas left
+        self.emit(ev)
 
     def _clip_moves(self, t: int) -> None:
         s = self.state
@@ -590,15 +656,20 @@ class JapaneseRisk(Match):
         b = s["battle"]
         t = b["target"]
         s["battle"] = None
-        won = s["board"][t] == 0 and self._attackers_of(b) > 0
+        won = self._defenders(t) == 0 and self._attackers_of(b) > 0
         if won and b["armies"] > 0 and b["attacker"] is not None:
             old = s["owner"][t]
             s["owner"][t] = b["attacker"]
             s["board"][t] = b["armies"]
             s["card"][t] = 0
             s["wounded"][t] = 0
-            s["fresh"][t] = s["half"][t] = 0
             s["ninjas"][t].extend(b["ninjas"])
+            # an army that fought stops; a hand-over (no battle round, no pre-roll) is no fight:
+            # the armies that set out fresh have their second move left
+            handed = b["rounds"] == 0 and not b["rolled"]
+            s["fresh"][t] = 0
+            s["half"][t] = b["fresh"] if handed else 0
+            s["nhalf"][t] += b["nfresh"] if handed else 0
             self.emit({"type": "captured", "seat": b["attacker"], "territory": t, "armies": b["armies"],
                        "ninjas": len(b["ninjas"]), "from": "neutral" if old == NEUTRAL else old})
         elif won:
@@ -649,8 +720,11 @@ class JapaneseRisk(Match):
         out: list[Action] = []
         if mode == "commit":
             t = s["battle"]["target"]
-            lo = 1 if s["board"][t] == 0 else 0
-            return [Commit(n) for n in range(s["card"][t], lo - 1, -1)]
+            lo = 1 if self._defenders(t) == 0 else 0
+            out = [Commit(n) for n in range(s["card"][t], lo - 1, -1)]  # first: all armies, no ninja
+            if self.setup.rules >= 2:
+                out += [Commit(n, k) for k in range(1, s["reserve"][seat] + 1) for n in range(s["card"][t], -1, -1)]
+            return out
         if mode == "window":
             out.append(Hold())
             if s["reserve"][seat]:
@@ -678,6 +752,7 @@ class JapaneseRisk(Match):
                 for d in ADJ[c]:
                     if owner[d] == seat:
                         out += [Move(c, d, n) for n in range(1, mv + 1)]
+                        out += [Move(c, d, n, fresh=f) for n, f in self._splits(s["fresh"][c], s["half"][c])]
         for c in CODES:
             mv = (s["fresh"][c] + s["half"][c]) if owner[c] == seat else 0
             nmv = s["nfresh"][c] + s["nhalf"][c]
@@ -687,12 +762,22 @@ class JapaneseRisk(Match):
                 if owner[d] == seat or d in s["attacked"] or (pend is not None and pend["target"] != d):
                     continue
                 out += [Attack(c, d, n) for n in range(1, mv + 1)]
+                if mv:
+                    out += [Attack(c, d, n, fresh=f) for n, f in self._splits(s["fresh"][c], s["half"][c])]
                 out += [Attack(c, d, n, True) for n in range(1, nmv + 1)]
+                out += [Attack(c, d, n, True, fresh=f) for n, f in self._splits(s["nfresh"][c], s["nhalf"][c])]
             if nmv and pend is None:
                 for d in ADJ[c]:
                     out += [NinjaMove(c, d, n) for n in range(1, nmv + 1)]
         out.append(Launch() if pend is not None else EndTurn())
         return out
+
+    @staticmethod
+    def _splits(fresh: int, half: int) -> list[tuple[int, int]]:
+        """(count, fresh) choices worth naming: only where fresh and once-moved stand together."""
+        if not (fresh and half):
+            return []
+        return [(n, f) for n in range(1, fresh + half + 1) for f in range(max(0, n - half), min(n, fresh) + 1)]
 
     def _explain(self, seat: int, action: Action) -> IllegalActionError | None:
         s = self.state
@@ -711,12 +796,20 @@ class JapaneseRisk(Match):
                 return _err(f"count must be a positive integer, got {n!r}", "bad_count")
         if isinstance(action, Attack) and not isinstance(action.ninja, bool):
             return _err(f"ninja must be true or false, got {action.ninja!r}", "bad_flag")
+        for f in ("fresh", "ninjas"):
+            v = getattr(action, f, None)
+            if v is not None and (not isinstance(v, int) or isinstance(v, bool) or v < 0):
+                return _err(f"{f} must be a whole number 0 or more, got {v!r}", "bad_count")
         owner = s["owner"]
         if isinstance(action, Commit):
             t = s["battle"]["target"]
             if action.count > s["card"][t]:
                 return _err(f"only {s['card'][t]} armies are on the card of {_name(t)}", "too_many", have=s["card"][t])
-            if action.count == 0 and s["board"][t] == 0:
+            if action.ninjas and self.setup.rules < 2:
+                return _err("in this game (rules edition 1) ninjas do not defend", "no_ninja_defence")
+            if action.ninjas > s["reserve"][seat]:
+                return _err(f"you have {s['reserve'][seat]} ninjas in reserve", "too_many", have=s["reserve"][seat])
+            if action.count + action.ninjas == 0 and self._defenders(t) == 0:
                 return _err(f"{_name(t)} has no defender on the board: bring at least one army", "must_commit")
             return None
         if isinstance(action, Hold):
@@ -772,12 +865,21 @@ class JapaneseRisk(Match):
             have = s["nfresh"][src] + s["nhalf"][src]
             if action.count > have:
                 return _err(f"only {have} of your ninjas in {_name(src)} can still move", "too_many", have=have)
+            fk, hk = "nfresh", "nhalf"
         else:
             if owner[src] != seat:
                 return _err(f"{_name(src)} is not one of your territories", "not_own")
             have = s["fresh"][src] + s["half"][src]
             if action.count > have:
                 return _err(f"only {have} armies in {_name(src)} can still move", "too_many", have=have)
+            fk, hk = "fresh", "half"
+        fresh = getattr(action, "fresh", None)
+        if fresh is not None:
+            if fresh > min(action.count, s[fk][src]):
+                return _err(f"only {min(action.count, s[fk][src])} of them can be ones that have not moved yet",
+                            "too_many_fresh", have=s[fk][src])
+            if action.count - fresh > s[hk][src]:
+                return _err(f"only {s[hk][src]} in {_name(src)} have moved once", "too_many_moved", have=s[hk][src])
         if isinstance(action, NinjaMove):
             if pend is not None:
                 return _err("launch the gathered attack first", "pending_attack")
@@ -805,7 +907,12 @@ class JapaneseRisk(Match):
             s["board"][t] += action.count
             s["deployed"][seat] += action.count
             s["battle"]["asked"] = True
-            self.emit({"type": "committed", "seat": seat, "territory": t, "n": action.count})
+            ev = {"type": "committed", "seat": seat, "territory": t, "n": action.count}
+            if action.ninjas:  # reserve ninjas join the defence: placed there for good
+                s["reserve"][seat] -= action.ninjas
+                s["ninjas"][t].extend([seat] * action.ninjas)
+                ev["ninjas"] = action.ninjas
+            self.emit(ev)
         elif isinstance(action, Hold):
             s["window"]["queue"].pop(0)
         elif isinstance(action, Strike):
@@ -840,7 +947,7 @@ class JapaneseRisk(Match):
             s["revealed"][t] = True
             self.emit({"type": "deployed", "seat": seat, "territory": t, "n": action.count})
         elif isinstance(action, Move):
-            self._take(action.src, action.count, False, dst=action.dst)
+            self._take(action.src, action.count, False, dst=action.dst, fresh=action.fresh)
             self.emit({"type": "moved", "seat": seat, "src": action.src, "territory": action.dst, "n": action.count})
             s["revealed"][action.dst] = True
         elif isinstance(action, NinjaMove):
@@ -848,9 +955,10 @@ class JapaneseRisk(Match):
             self.emit({"type": "ninja_moved", "src": action.src, "territory": action.dst, "n": action.count})
         elif isinstance(action, Attack):
             sea = frozenset((action.src, action.target)) in SEA
-            self._take(action.src, action.count, action.ninja, seat=seat)
+            fresh = self._take(action.src, action.count, action.ninja, seat=seat, fresh=action.fresh)
             if s["pending"] is None:
-                s["pending"] = {"target": action.target, "groups": []}
+                s["pending"] = {"target": action.target, "groups": [], "fresh": 0, "nfresh": 0}
+            s["pending"]["nfresh" if action.ninja else "fresh"] += fresh
             s["pending"]["groups"].append([action.src, action.count, sea, action.ninja])
             self.emit({"type": "muster", "seat": seat, "src": action.src, "territory": action.target,
                        "n": action.count, "ninja": action.ninja, "sea": sea,
@@ -866,18 +974,21 @@ class JapaneseRisk(Match):
             sea_ninjas = [seat] * sum(g[1] for g in pend["groups"] if g[2] and g[3])
             self.emit({"type": "launch", "seat": seat, "territory": t, "armies": armies, "ninjas": len(ninjas),
                        "sea": sea_armies + len(sea_ninjas)})
-            self._begin_battle(t, armies, ninjas, sea_armies, sea_ninjas, seat)
+            self._begin_battle(t, armies, ninjas, sea_armies, sea_ninjas, seat,
+                               pend.get("fresh", 0), pend.get("nfresh", 0))
         elif isinstance(action, EndTurn):
             self.emit({"type": "end_turn", "seat": seat})
             self._end_turn()
         self._advance()
 
-    def _take(self, src: int, count: int, ninja: bool, *, dst: int | None = None, seat: int | None = None) -> None:
-        """Remove ``count`` movers from ``src`` (once-moved ones first); with ``dst``, they
-        arrive there with one move fewer."""
+    def _take(self, src: int, count: int, ninja: bool, *, dst: int | None = None, seat: int | None = None,
+              fresh: int | None = None) -> int:
+        """Remove ``count`` movers from ``src``, ``fresh`` of them not yet moved (None:
+        once-moved ones first); with ``dst``, they arrive there with one move fewer.
+        Returns how many fresh ones went."""
         s = self.state
         fk, hk = ("nfresh", "nhalf") if ninja else ("fresh", "half")
-        from_half = min(s[hk][src], count)
+        from_half = min(s[hk][src], count) if fresh is None else count - fresh
         from_fresh = count - from_half
         s[hk][src] -= from_half
         s[fk][src] -= from_fresh
@@ -892,6 +1003,7 @@ class JapaneseRisk(Match):
                 s["board"][dst] += count
         if dst is not None:
             s[hk][dst] += from_fresh
+        return from_fresh
 
     def _end_turn(self) -> None:
         s = self.state
@@ -951,7 +1063,7 @@ class JapaneseRisk(Match):
             })
         v: dict[str, Any] = {
             "game": "japanese_risk", "seat": seat, "round": s["round"], "round_limit": self.setup.round_limit,
-            "shogun": self.setup.shogun, "phase": s["phase"], "order": list(s["order"]),
+            "shogun": self.setup.shogun, "rules": self.setup.rules, "phase": s["phase"], "order": list(s["order"]),
             "current": cur, "to_act": list(self.to_act()), "territories": terr, "players": players,
         }
         if cur is not None:
@@ -969,6 +1081,7 @@ class JapaneseRisk(Match):
                            "preroll": b["preroll"], "rounds": b["rounds"],
                            "defender": "neutral" if b["defender"] == NEUTRAL else b["defender"],
                            "defenders": s["board"][b["target"]], "castle": s["castle"][b["target"]],
+                           "defending_ninjas": self.defending_ninjas(b["target"]),
                            "wounded": s["wounded"][b["target"]]}
         w = s["window"]
         if w is not None:

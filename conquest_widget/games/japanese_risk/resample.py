@@ -31,9 +31,9 @@ __all__ = ["resample_hidden", "resample_match", "setup_from_view"]
 
 
 def setup_from_view(view: Mapping[str, Any]) -> RiskSetup:
-    """The match setup as a view shows it (names, Shogun rule, round limit)."""
+    """The match setup as a view shows it (names, Shogun rule, round limit, rules edition)."""
     return RiskSetup(players=tuple(p["name"] for p in view["players"]), shogun=view["shogun"],
-                     round_limit=view["round_limit"])
+                     round_limit=view["round_limit"], rules=view.get("rules", 1))
 
 
 def _spread(total: int, slots: list[int], rng: random.Random, out: list[int]) -> None:
@@ -88,6 +88,12 @@ def resample_hidden(view: Mapping[str, Any], rng: random.Random) -> dict[str, An
         ninjas[c] = [seat] * k_own + [rng.choice(others) for _ in range(terr[c]["ninjas"] - k_own)]
     battle_v = view.get("battle")
     battle_owners: list[int] = []
+    if battle_v is not None and battle_v.get("defending_ninjas") and battle_v["defender"] != seat:
+        # the defender's own ninjas there fight (the battle shows how many); the rest are others'
+        t, q = battle_v["target"], battle_v["defender"]
+        k_def = battle_v["defending_ninjas"]
+        ninjas[t] = [q] * k_def + [rng.choice([p for p in others if p != q] or [q])
+                                   for _ in range(terr[t]["ninjas"] - k_def)]
     if battle_v is not None:
         if battle_v["attacker"] is not None:
             battle_owners = [battle_v["attacker"]] * battle_v["ninjas"]
@@ -115,7 +121,7 @@ def resample_hidden(view: Mapping[str, Any], rng: random.Random) -> dict[str, An
     wait_target: int | None = None
     if battle_v is not None:
         asking = battle_v["defender"] != "neutral" and battle_v["defender"] in to_act
-        if asking and board[battle_v["target"]] == 0:
+        if asking and board[battle_v["target"]] + battle_v.get("defending_ninjas", 0) == 0:
             wait_target = battle_v["target"]
     for p in others:
         pool = view["players"][p]["hidden_pool"]
@@ -156,7 +162,8 @@ def resample_hidden(view: Mapping[str, Any], rng: random.Random) -> dict[str, An
                   "ninjas": battle_owners, "sea_armies": sea_armies,
                   "sea_ninjas": battle_owners[:sea - sea_armies],
                   "defender": NEUTRAL if battle_v["defender"] == "neutral" else battle_v["defender"],
-                  "asked": not asking, "rounds": battle_v["rounds"], "preroll": battle_v["preroll"]}
+                  "asked": not asking, "rounds": battle_v["rounds"], "preroll": battle_v["preroll"],
+                  "rolled": battle_v["rounds"] > 0 or (sea > 0 and not battle_v["preroll"]), "fresh": 0, "nfresh": 0}
     window = None
     wv = view.get("window")
     if wv is not None:
@@ -179,7 +186,8 @@ def resample_hidden(view: Mapping[str, Any], rng: random.Random) -> dict[str, An
         "fresh": fresh, "half": half, "nfresh": nfresh, "nhalf": nhalf,
         "attacked": list(turn.get("attacked", [])),
         "pending": None if pending is None else {"target": pending["target"],
-                                                 "groups": [list(g) for g in pending["groups"]]},
+                                                 "groups": [list(g) for g in pending["groups"]],
+                                                 "fresh": 0, "nfresh": 0},
         "battle": battle, "window": window,
         "over": None if over is None else dict(over),
     }

@@ -88,6 +88,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "ui_count": ("How many", "数"),
     "ui_deploy": ("Bring onto the board", "盤上に出す"),
     "ui_use_ninjas": ("Send ninjas instead of armies", "部隊の代わりに忍者を送る"),
+    "ui_fresh_first": ("Send the ones with 2 moves left first", "残り2歩の部隊から先に送る"),
     "ui_pending": ("Attack on {pref} gathered: {armies|army}{ninjas}{sea}", "{pref}への攻撃を準備中: {armies}部隊{ninjas}{sea}"),
     "ui_pending_ninjas": (" and {n|ninja}", "、忍者{n}人"),
     "ui_pending_sea": (" ({n} across the sea)", "（渡海{n}）"),
@@ -127,6 +128,10 @@ STRINGS: dict[str, tuple[str, str]] = {
                            "「{launch}」で戦闘開始（以前に準備した攻撃は取りやめできません）。"),
     "guide_gather_more": ("To send more, click another territory outlined in yellow, then {pref}.",
                           "さらに送るには、黄色の枠の別の領地をクリックしてから{pref}をクリック。"),
+    "guide_handed_over": ("{pref} was handed over without a battle, so the armies that took it did not fight: those "
+                          "that set out with 2 moves can still move once (it is outlined in yellow).",
+                          "{pref}は戦わずに明け渡されたので、奪った部隊は戦っていません。2歩残して出た部隊は"
+                          "もう1歩動けます（黄色の枠）。"),
     "guide_end": ("When you are done, press “{button}”.", "終わったら「{button}」を押します。"),
     "guide_nothing": ("Nothing more can move or attack this turn: press “{button}”.",
                       "この手番でできることはもうありません。「{button}」を押してください。"),
@@ -185,6 +190,17 @@ STRINGS: dict[str, tuple[str, str]] = {
     "own_target": ("{pref} is yours: moving there is not an attack", "{pref}はあなたの領地です"),
     "not_adjacent": ("{src} and {pref} are not connected", "{src}と{pref}はつながっていません"),
     "too_many": ("only {n} can do that there", "そこで動けるのは{n}まで"),
+    # defending ninjas (issue 30): added to the line of the event that carries them
+    # (each is the whole line of its event when the event carries ``ninjas``)
+    "committed_ninjas": ("{player} brings {n|army} from the card of {pref} and {ninjas|ninja} from reserve",
+                         "{player}が{pref}のカードから{n}部隊と予備の忍者{ninjas}人を投入"),
+    "committed_only_ninjas": ("{player} brings {ninjas|ninja} from reserve to defend {pref}",
+                              "{player}が予備の忍者{ninjas}人を{pref}の防衛に投入"),
+    "revealed_ninjas": ("{pref} belongs to {owner}, who also defends it with {ninjas|ninja} standing there",
+                        "{pref}の持ち主は{owner}（そこに立つ{owner}の忍者{ninjas}人も防衛）"),
+    "battle_round_ninjas": ("Battle for {pref}: the attacker rolls {att}: {ah|hit}; the defender rolls {dfn}: {dh|hit}; "
+                            "the defender has {ninjas|ninja} left there",
+                            "{pref}の戦い: 攻撃側のダイス {att}: {ah}命中、防御側のダイス {dfn}: {dh}命中（防衛の忍者 残り{ninjas}人）"),
 }
 
 
@@ -264,6 +280,8 @@ def describe_event(event: dict[str, Any], lang: str = "en", names: Sequence[str]
         kind = "muster_ninjas"
     if kind == "launch":
         kw["with_ninjas"] = t("launch_ninjas", lang, n=event.get("ninjas", 0)) if event.get("ninjas") else ""
+    if kind in ("committed", "revealed", "battle_round") and "ninjas" in event:  # defending ninjas (issue 30)
+        kind = "committed_only_ninjas" if kind == "committed" and not event.get("n") else f"{kind}_ninjas"
     if kind in STRINGS:
         try:
             return t(kind, lang, **kw)

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from conquest_widget.core.protocol import CHANCE
-from conquest_widget.errors import IllegalActionError, SetupError
+from conquest_widget.errors import IllegalActionError, SerializationError, SetupError
 from conquest_widget.games.japanese_risk.engine import (
     ADJ,
     CODES,
     NEUTRAL,
+    RULES,
     Attack,
     BuildCastle,
     BuyNinja,
@@ -533,3 +537,152 @@ def test_illegal_actions_change_nothing():
         with pytest.raises(IllegalActionError):
             m.apply(action, seat)
     assert before == (m.to_dict(), [m.view(s) for s in (0, 1)], len(m.events))
+
+
+# ------------------------------------------------------------ issue 30: the seed's rules
+# Tokyo 13, Saitama 11, Gunma 10, Kanagawa 14, Yamanashi 19, Tochigi 9 (identity deal:
+# seat 0 holds 1-9, seat 1 10-18, seat 2 19-27).
+DATA = Path(__file__).parent / "data"
+
+
+def test_ninjas_defend_placed_ones_fight_for_their_owner_others_do_not():
+    # seed: ninjas "attack and defend with the same dice rolls as normal army units, but they
+    # cannot claim land"; only the owner's own ninjas standing there defend
+    m = turn_of(new_match(3))
+    put(m, 9, 0, board=2)
+    put(m, 11, 1)                   # Saitama: no army on the board nor on the card ...
+    m.state["ninjas"][11] = [2, 1]  # ... but one of its owner's ninjas (and one of seat 2's)
+    m.apply(Attack(9, 11, 2), 0)
+    m.apply(Launch(), 0)
+    assert m.state["battle"] is not None, "not handed over: the owner's ninja defends"
+    assert m.to_act() == (1,)       # the defender is asked, as before any battle round
+    m.chance.forced.extend([[6, 6], [1]])  # the one defending die (not two) hits
+    m.apply(Commit(0), 1)
+    rnd = [e for e in m.events_for(None) if e["type"] == "battle_round"][-1]
+    assert rnd["dfn"] == [1] and rnd["ninjas"] == 1
+    revealed = [e for e in m.events_for(None) if e["type"] == "revealed"][-1]
+    assert revealed == {"type": "revealed", "territory": 11, "owner": 1, "ninjas": 1}
+    m.chance.forced.extend([[1], [6]])
+    defend(m)
+    assert m.state["owner"][11] == 0 and m.state["board"][11] == 1
+    assert m.state["ninjas"][11] == [2]  # seat 2's ninja took no part and still stands there
+
+
+def test_defender_brings_reserve_ninjas_into_the_battle_and_they_stay():
+    # seed: ninjas are placed "anywhere on the board wherever and whenever you need them"
+    m = new_match(3)
+    m.apply(BuyNinja(2), 1)
+    place_all(m)
+    hold_windows(m)
+    put(m, 9, 0, board=3)
+    put(m, 11, 1, board=1)
+    m.apply(Attack(9, 11, 3), 0)
+    m.apply(Launch(), 0)
+    assert Commit(0, 2) in m.legal_actions(1) and m.legal_actions(1)[0] == Commit(0)
+    m.chance.forced.extend([[6, 6, 6], [1, 1, 1]])  # three defending dice: 1 army + 2 ninjas
+    m.apply(Commit(0, 2), 1)
+    defend(m)
+    assert m.state["owner"][11] == 1 and m.state["board"][11] == 1
+    assert m.state["ninjas"][11] == [1, 1] and m.state["reserve"][1] == 0  # placed for good
+    committed = [e for e in m.events_for(2) if e["type"] == "committed"]
+    assert committed == [{"type": "committed", "seat": 1, "territory": 11, "n": 0, "ninjas": 2}]
+    assert m.view(2)["territories"][10]["ninjas"] == 2
+
+
+def test_defending_ninjas_and_armies_are_one_force_armies_fall_first():
+    # decision (rules table #60): in a castle every defender takes two hits, armies fall first
+    m = turn_of(new_match(2))
+    put(m, 9, 0, board=3)
+    put(m, 11, 1, board=1, castle=True)
+    m.state["ninjas"][11] = [1]
+    m.apply(Attack(9, 11, 3), 0)
+    m.apply(Launch(), 0)
+    m.chance.forced.extend([[1, 6, 6], [6, 6]])  # 1 hit of 4 hit points; two defending dice
+    m.apply(Commit(0), 1)
+    assert (m.state["board"][11], m.state["wounded"][11], m.state["ninjas"][11]) == (1, 1, [1])
+    m.chance.forced.extend([[1, 1, 6], [6, 6]])  # 2 more hits: the army falls, the ninja is wounded
+    m.apply(Commit(0), 1)
+    assert (m.state["board"][11], m.state["wounded"][11], m.state["ninjas"][11]) == (0, 1, [1])
+    m.chance.forced.extend([[1, 6, 6], [1]])     # the last hit point; its die still hits back
+    m.apply(Commit(0), 1)
+    assert m.state["owner"][11] == 0 and m.state["board"][11] == 2 and m.state["ninjas"][11] == []
+
+
+def test_defending_ninjas_roll_in_the_sea_pre_roll():
+    # "the defender gets one free dice roll once for each army they have on the invaded
+    # territory": the owner's ninja there is one of its defenders (rules table #60)
+    m = turn_of(new_match(2))
+    put(m, 1, 0, board=2)
+    put(m, 2, 1, board=1)
+    m.state["ninjas"][2] = [1]
+    m.apply(Attack(1, 2, 2), 0)
+    m.apply(Launch(), 0)
+    m.chance.forced.extend([[6, 6]])  # two pre-roll dice: the army and the ninja
+    m.apply(Commit(0), 1)
+    pre = [e for e in m.events_for(None) if e["type"] == "preroll"]
+    assert pre == [{"type": "preroll", "territory": 2, "dice": [6, 6], "hits": 0}]
+
+
+def test_reserve_ninjas_alone_do_not_stop_a_hand_over():
+    # seed: "If the owner has no armies on the territory card or already on the gameboard,
+    # he/she must hand over the territory card without a battle" (decision: reserve ninjas
+    # are not asked for, so no question shows who holds a reserve)
+    m = new_match(3)
+    m.apply(BuyNinja(1), 1)
+    place_all(m, {1: 10})
+    hold_windows(m)
+    put(m, 9, 0, board=2)
+    m.apply(Attack(9, 11, 2), 0)
+    m.apply(Launch(), 0)
+    assert m.state["owner"][11] == 0 and m.state["reserve"][1] == 1
+
+
+def test_a_hand_over_leaves_the_winners_their_second_move():
+    # seed: "Each army gets two moves"; only an army that fought stops
+    m = turn_of(new_match(2))
+    put(m, 13, 0, board=2)
+    put(m, 19, 0)
+    put(m, 14, 1)  # Kanagawa: its owner has no armies at all
+    m.apply(Attack(13, 14, 2), 0)
+    m.apply(Launch(), 0)
+    assert m.state["owner"][14] == 0
+    hold_windows(m)
+    m.apply(Move(14, 19, 2), 0)  # on to Yamanashi: the second move
+    assert m.state["board"][19] == 2
+    with pytest.raises(IllegalActionError, match="only 0 armies in Yamanashi can still move"):
+        m.apply(Move(19, 14, 1), 0)
+
+
+def test_the_player_chooses_which_armies_move():
+    # seed: "Your armies can keep moving until they use up their two moves each"
+    m = turn_of(new_match(2))
+    put(m, 13, 0, board=1)
+    put(m, 12, 0, board=1)
+    put(m, 11, 0)
+    put(m, 10, 0)
+    m.apply(Move(12, 13, 1), 0)  # one fresh and one once-moved army on Tokyo
+    assert (m.state["fresh"][13], m.state["half"][13]) == (1, 1)
+    before = m.snapshot()
+    m.apply(Move(13, 11, 1), 0)  # default: the once-moved one goes, as before
+    with pytest.raises(IllegalActionError, match="only 0 armies in Saitama can still move"):
+        m.apply(Move(11, 10, 1), 0)
+    m.restore(before)
+    assert Move(13, 11, 1, fresh=1) in m.legal_actions(0)
+    m.apply(Move(13, 11, 1, fresh=1), 0)  # the fresh one: to Saitama, then on to Gunma
+    m.apply(Move(11, 10, 1), 0)
+    assert m.state["board"][10] == 1 and (m.state["fresh"][13], m.state["half"][13]) == (0, 1)
+    with pytest.raises(IllegalActionError, match="have not moved yet"):
+        m.apply(Move(13, 11, 1, fresh=1), 0)
+    assert Move(13, 11, 1).to_dict() == {"type": "move", "src": 13, "dst": 11, "count": 1}
+
+
+def test_a_document_of_rules_edition_1_replays_identically():
+    # written by main before issue 30 (3 random players, one battle on a territory where one
+    # of its owner's ninjas stood): without a "rules" field it replays under edition 1
+    text = (DATA / "rules_edition_1_save.json").read_text()
+    doc = json.loads(text)
+    m = JapaneseRisk.from_dict(doc)
+    assert m.setup.rules == 1 and json.dumps(m.to_dict(), sort_keys=True) == text
+    with pytest.raises(SerializationError):  # under edition 2 that ninja would have defended
+        JapaneseRisk.from_dict(dict(doc, setup=dict(doc["setup"], rules=2)))
+    assert RiskSetup(players=("A", "B")).to_dict()["rules"] == RULES == 2

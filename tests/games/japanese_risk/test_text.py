@@ -76,3 +76,25 @@ def test_no_line_of_a_real_game_reads_as_raw_data() -> None:
         assert "[" not in line and "belongs to neutral" not in line, line
         assert not re.search(r"\b1 (armies|hits|ninjas|defenders|territories)\b", line), line
         assert not re.search(r"\b([02-9]|\d\d+) (army|hit|ninja)\b(?! )", line), line
+
+
+def test_defending_ninjas_are_told_in_sentences_in_both_languages() -> None:
+    """A defence with ninjas (issue 30) reads as one sentence, with plurals, in EN and JA."""
+    names = ["Ann", "Bo"]
+    committed = {"type": "committed", "seat": 1, "territory": 11, "n": 2, "ninjas": 1}
+    assert describe_event(committed, "en", names) == "Bo brings 2 armies from the card of Saitama and 1 ninja from reserve"
+    assert describe_event(committed, "ja", names) == "Boが埼玉県のカードから2部隊と予備の忍者1人を投入"
+    only = {"type": "committed", "seat": 1, "territory": 11, "n": 0, "ninjas": 2}
+    assert describe_event(only, "en", names) == "Bo brings 2 ninjas from reserve to defend Saitama"
+    assert describe_event(only, "ja", names) == "Boが予備の忍者2人を埼玉県の防衛に投入"
+    assert describe_event({"type": "committed", "seat": 1, "territory": 11, "n": 1}, "en", names) == \
+        "Bo brings 1 army from the card of Saitama"
+    revealed = {"type": "revealed", "territory": 11, "owner": 1, "ninjas": 1}
+    assert describe_event(revealed, "en", names) == "Saitama belongs to Bo, who also defends it with 1 ninja standing there"
+    assert describe_event(revealed, "ja", names) == "埼玉県の持ち主はBo（そこに立つBoの忍者1人も防衛）"
+    assert describe_event({"type": "revealed", "territory": 11, "owner": 1}, "en", names) == "Saitama belongs to Bo"
+    rnd = {"type": "battle_round", "territory": 11, "att": [2], "dfn": [5, 6], "ah": 1, "dh": 0,
+           "attackers": 1, "defenders": 0, "wounded": 0, "ninjas": 1}
+    assert describe_event(rnd, "en", names) == ("Battle for Saitama: the attacker rolls ⚁: 1 hit; the defender rolls "
+                                                "⚄ ⚅: 0 hits; the defender has 1 ninja left there")
+    assert describe_event(rnd, "ja", names).endswith("（防衛の忍者 残り1人）")

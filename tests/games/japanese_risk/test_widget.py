@@ -727,3 +727,101 @@ def test_prefecture_names_on_hover_and_when_zoomed_in_whoever_looks() -> None:
     assert "東京都" in board.map.labels[13].icon.html
     board.map.hover_over(13)
     assert "東京都" in board.map.hover.value
+
+
+def test_stack_dialog_lets_the_player_choose_which_armies_move() -> None:
+    # issue 30: with fresh and once-moved armies together, the stack dialog offers to send the
+    # ones with two moves left first; unticked, the once-moved ones go first as before
+    from conquest_widget.games.japanese_risk.engine import Deploy, Hold, Move, Place
+
+    m = JapaneseRisk(RiskSetup(("Ann", "Bo"), bots=("human", "easy")), seed=1,
+                     forced=[list(range(47)), [6, 5]])      # Ann holds 1-9 and plays first
+    m.apply(Place(8, 8), 0)
+    m.apply(Place(7, 1), 0)
+    m.apply(Place(10, 9), 1)
+    m.apply(Hold(), 0)
+    m.apply(Hold(), 1)
+    m.apply(Deploy(8, 2), 0)
+    m.apply(Deploy(7, 1), 0)
+    m.apply(Move(7, 8, 1), 0)                              # Ibaraki: 2 fresh, 1 moved once
+    board = RiskBoard(MatchController(m, humans={0}), "en")
+    select(board, 9)
+    assert board.fresh_first not in shown(board)           # Tochigi has nobody to choose among
+    select(board, 8)
+    assert board.fresh_first in shown(board)
+    assert board.fresh_first.description == "Send the ones with 2 moves left first"
+    board.count.value = 1
+    board.fresh_first.value = True
+    board.map.click(9)                                     # one army to Tochigi: a fresh one
+    moves = {c: (f, h) for c, f, h in board.controller.view["turn"]["moves"]}
+    assert moves[8] == (1, 1) and moves[9] == (0, 1)       # it can go on from Tochigi
+    assert m.log[-1]["action"] == {"type": "move", "src": 8, "dst": 9, "count": 1, "fresh": 1}
+    board.set_lang("ja")
+    assert board.fresh_first.description == "残り2歩の部隊から先に送る"
+
+
+def kanto_turn(place_7: int = 0, then: tuple[Any, ...] = ()) -> tuple[JapaneseRisk, RiskBoard]:
+    """Ann (human) holds 1-9 and plays first, Bo (easy CPU) holds 10-18 with all his income
+    on Gunma (10): Chiba (12) next to Ann's Ibaraki (8) is Bo's and empty.  Ann put 9 - place_7
+    armies on Ibaraki's card and ``place_7`` on Tochigi's; the ninja windows are passed; then
+    Ann's actions ``then``."""
+    from conquest_widget.games.japanese_risk.engine import Hold, Place
+
+    m = JapaneseRisk(RiskSetup(("Ann", "Bo"), bots=("human", "easy")), seed=1,
+                     forced=[list(range(47)), [6, 5]])
+    m.apply(Place(8, 9 - place_7), 0)
+    if place_7:
+        m.apply(Place(7, place_7), 0)
+    m.apply(Place(10, 9), 1)
+    m.apply(Hold(), 0)
+    m.apply(Hold(), 1)
+    for action in then:
+        m.apply(action, 0)
+    return m, RiskBoard(MatchController(m, humans={0}), "en")
+
+
+def test_after_a_hand_over_the_guide_lets_the_winners_move_on() -> None:
+    """Issue 30: armies that take a territory by hand-over keep their second move; the guide
+    no longer says nothing can move: it lights the taken territory, says why, and the
+    armies there move on by clicks."""
+    m, board = kanto_turn()
+    select(board, 8)
+    board.count.value = 2
+    press(board, "cw-deploy")
+    select(board, 8)
+    board.count.value = 2
+    board.map.click(12)                                    # Chiba, Bo's, nobody there
+    press(board, "cw-launch")
+    assert m.state["owner"][12] == 0 and "hands over Chiba without a battle" in board.battle.value
+    text = guide(board)
+    assert "Chiba was handed over without a battle" in text and "Nothing more" not in text
+    assert 12 in lit(board, PICK_BORDER)
+    select(board, 12)
+    assert 11 in lit(board, ATTACK_BORDER) and 8 in lit(board, MOVE_BORDER)
+    board.map.click(8)                                     # back to Ibaraki: their second move
+    assert m.state["board"][8] == 2 and m.state["board"][12] == 0
+    assert "handed over" not in guide(board)               # told once, while it still matters
+    board.set_lang("ja")
+    assert "ターン終了" in guide(board)
+
+
+def test_the_ones_with_2_moves_left_go_first_in_a_gathered_attack_too() -> None:
+    """The stack dialog's box also picks the armies of an attack gathered on the screen;
+    a second group from the same stack counts what the first one took."""
+    from conquest_widget.games.japanese_risk.engine import Deploy, Move
+
+    m, board = kanto_turn(1, (Deploy(8, 2), Deploy(7, 1), Move(7, 8, 1)))  # Ibaraki: 2 fresh, 1 moved once
+    select(board, 8)
+    board.count.value = 2
+    board.fresh_first.value = True
+    board.map.click(12)                                    # the two fresh ones against Chiba
+    select(board, 8)
+    assert board.fresh_first not in shown(board)           # only the once-moved one is left
+    board.map.click(12)
+    assert [g[1] for g in board.plan["groups"]] == [2, 1]
+    press(board, "cw-launch")
+    sent = [e["action"] for e in m.log if e.get("action", {}).get("type") == "attack"]
+    assert sent == [{"type": "attack", "src": 8, "target": 12, "count": 2, "ninja": False, "fresh": 2},
+                    {"type": "attack", "src": 8, "target": 12, "count": 1, "ninja": False}]
+    moves = {c: (f, h) for c, f, h in board.controller.view["turn"]["moves"]}
+    assert m.state["owner"][12] == 0 and moves[12] == (0, 2)   # handed over: the fresh two move on

@@ -120,7 +120,8 @@ class RiskBoard(W.VBox):
         self.alloc: dict[int, int] = {}
         self.strike_target: int | None = None
         #: the attack being gathered on this screen, not yet sent: ``{"target": code,
-        #: "groups": [[src, count, sea, ninja], ...]}``; "Launch the attack" sends its groups
+        #: "groups": [[src, count, sea, ninja, fresh], ...]}`` (``fresh``: the attack's
+        #: ``fresh`` field, None = once-moved first); "Launch the attack" sends its groups
         #: and the launch, "Cancel the attack" forgets it (the engine has no way back)
         self.plan: dict[str, Any] | None = None
         self.renders = 0
@@ -141,6 +142,9 @@ class RiskBoard(W.VBox):
         self.use_ninjas = W.Checkbox(value=False, indent=False, description=t("ui_use_ninjas", lang))
         self.use_ninjas.add_class("cw-use-ninjas")
         self.use_ninjas.observe(lambda _c: self.render(force=True), names="value")
+        # which armies of a stack go (issue 30): off = the once-moved ones first, as before
+        self.fresh_first = W.Checkbox(value=False, indent=False, description=t("ui_fresh_first", lang))
+        self.fresh_first.add_class("cw-fresh-first")
         self.buttons: dict[str, W.Button] = {
             "place_confirm": _button("cw-place-confirm", self._place_confirm, button_style="primary"),
             "place_reset": _button("cw-place-reset", self._place_reset),
@@ -193,6 +197,7 @@ class RiskBoard(W.VBox):
         self.lang = lang
         self.count.description = t("ui_count", lang)
         self.use_ninjas.description = t("ui_use_ninjas", lang)
+        self.fresh_first.description = t("ui_fresh_first", lang)
         self.map.set_lang(lang)
         self.render(force=True)
 
@@ -234,7 +239,7 @@ class RiskBoard(W.VBox):
             elif k == "attack":
                 key = (a["src"], a["target"], a["ninja"])
                 out["attack"][key] = max(out["attack"].get(key, 0), a["count"])
-            elif k == "commit":
+            elif k == "commit" and not a.get("ninjas"):  # reserve ninjas: not offered on this board yet
                 out["commit"].append(a["count"])
             elif k == "strike":
                 out["strike"][a["target"]] = max(out["strike"].get(a["target"], 0), a["count"])
@@ -282,6 +287,23 @@ class RiskBoard(W.VBox):
             self._acting = False
         self.render(force=True)
 
+    def _which(self, src: int, k: int) -> dict[str, int]:
+        """The ``fresh`` field of ``k`` armies sent from ``src``: the ones with two moves
+        first when the stack dialog's box is ticked, else nothing (the once-moved first).
+        Counts only the armies the attack gathered on this screen leaves there."""
+        fresh, half = self._left_moves(src)
+        return {"fresh": min(k, fresh)} if self.fresh_first.value and fresh and half else {}
+
+    def _left_moves(self, src: int) -> tuple[int, int]:
+        """The armies of ``src`` with two moves and with one left, less the groups this
+        screen's gathered attack takes from there (in order, as the engine will take them)."""
+        fresh, half = self._my_moves()[0].get(src, (0, 0))
+        for g in (self.plan or {}).get("groups", []):
+            if g[0] == src and not g[3]:
+                from_fresh = g[4] if g[4] is not None else g[1] - min(half, g[1])
+                fresh, half = fresh - from_fresh, half - (g[1] - from_fresh)
+        return max(fresh, 0), max(half, 0)
+
     def click(self, code: int) -> None:
         """A click on prefecture ``code`` (from the map or a test)."""
         mode = self.mode()
@@ -299,7 +321,8 @@ class RiskBoard(W.VBox):
                 n = int(self.count.value)
                 planning = self.plan is not None  # while an attack is gathered nothing else moves
                 if not planning and not ninja and (src, code) in leg["move"]:
-                    self._act({"type": "move", "src": src, "dst": code, "count": min(n, leg["move"][(src, code)])})
+                    k = min(n, leg["move"][(src, code)])
+                    self._act({"type": "move", "src": src, "dst": code, "count": k, **self._which(src, k)})
                     return
                 if not planning and ninja and (src, code) in leg["ninja_move"] and (src, code, True) not in leg["attack"]:
                     self._act({"type": "ninja_move", "src": src, "dst": code,
@@ -323,15 +346,18 @@ class RiskBoard(W.VBox):
             if (src, target, ninja) not in self._legal()["attack"]:
                 return False
             self.selected = None
-            self._act({"type": "attack", "src": src, "target": target, "ninja": ninja,
-                       "count": min(n, self._legal()["attack"][(src, target, ninja)])})
+            k = min(n, self._legal()["attack"][(src, target, ninja)])
+            self._act({"type": "attack", "src": src, "target": target, "ninja": ninja, "count": k,
+                       **({} if ninja else self._which(src, k))})
             return True
         free = self._attack_free().get((src, target, ninja), 0)
         if free <= 0 or (self.plan is not None and self.plan["target"] != target):
             return False
         if self.plan is None:
             self.plan = {"target": target, "groups": []}
-        self.plan["groups"].append([src, min(n, free), frozenset((src, target)) in SEA, ninja])
+        k = min(n, free)
+        fresh = None if ninja else self._which(src, k).get("fresh")
+        self.plan["groups"].append([src, k, frozenset((src, target)) in SEA, ninja, fresh])
         self.selected = None
         self.render(force=True)
         return True
@@ -339,7 +365,7 @@ class RiskBoard(W.VBox):
     def _attack_free(self) -> dict[tuple[int, int, bool], int]:
         """The legal attack groups less what the plan already gathers from each source."""
         free = dict(self._legal()["attack"])
-        for src, count, _sea, ninja in (self.plan or {}).get("groups", []):
+        for src, count, _sea, ninja, _fresh in (self.plan or {}).get("groups", []):
             for key in [k for k in free if k[0] == src and k[2] == ninja]:
                 free[key] -= count
         return {k: v for k, v in free.items() if v > 0 and (self.plan is None or k[1] == self.plan["target"])}
@@ -348,14 +374,35 @@ class RiskBoard(W.VBox):
         """Send the gathered groups, then the launch (one battle)."""
         plan, self.plan = self.plan, None
         if plan:
-            self._act_all([{"type": "attack", "src": src, "target": plan["target"], "ninja": ninja, "count": count}
-                           for src, count, _sea, ninja in plan["groups"]] + [{"type": "launch"}])
+            self._act_all([{"type": "attack", "src": src, "target": plan["target"], "ninja": ninja, "count": count,
+                            **({} if fresh is None else {"fresh": fresh})}
+                           for src, count, _sea, ninja, fresh in plan["groups"]] + [{"type": "launch"}])
 
     def _cancel_attack(self) -> None:
         """Release the gathered groups: nothing was sent, they can move or attack again."""
         self.plan = None
         self.selected = None
         self.render(force=True)
+
+    def _handed_over(self) -> int | None:
+        """The territory the viewer's last attack of this turn took by hand-over (no battle),
+        or None."""
+        events = self.controller.events
+        seat = self.view.get("seat")
+        for i in range(len(events) - 1, -1, -1):
+            e = events[i]
+            if e.get("type") in ("turn", "round"):
+                return None
+            if e.get("type") == "launch":
+                if e.get("seat") != seat:
+                    return None
+                after = events[i + 1:]
+                t_ = e.get("territory")
+                if any(x.get("type") == "handed_over" and x.get("territory") == t_ for x in after) and \
+                        any(x.get("type") == "captured" and x.get("territory") == t_ and x.get("seat") == seat for x in after):
+                    return t_ if isinstance(t_, int) else None
+                return None
+        return None
 
     def _pending(self) -> dict[str, Any] | None:
         """The attack being gathered: this screen's plan, or the engine's (an older save)."""
@@ -698,7 +745,11 @@ class RiskBoard(W.VBox):
             if not pick:
                 rows.append(self._guide([self._t("guide_nothing", button=self._t("ui_end_turn"))]))
             else:
-                rows.append(self._guide([self._t("guide_pick_deploy" if deployable else "guide_pick_src"), end]))
+                lines = [self._t("guide_pick_deploy" if deployable else "guide_pick_src")]
+                taken = self._handed_over()
+                if taken in pick:  # issue 30: a hand-over is no fight, the winners keep their second move
+                    lines.append(self._t("guide_handed_over", pref=pref_name(taken, self.lang)))
+                rows.append(self._guide(lines + [end]))
         else:
             pref = pref_name(sel, self.lang)
             count = self._t("ui_count")
@@ -728,6 +779,8 @@ class RiskBoard(W.VBox):
             rows.append(self.count)
         if nmv:
             rows.append(self.use_ninjas)
+        if sel is not None and mv and not ninja and all(self._left_moves(sel)):  # fresh and once-moved together
+            rows.append(self.fresh_first)
         if dep:
             rows.append(b["deploy"])
         b["launch"].disabled = gathering is None

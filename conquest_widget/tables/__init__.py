@@ -1,0 +1,16 @@
+"""Game tables: a match kept in a store, with a key per seat, so that each player acts from
+their own page (see :mod:`.table` for the Python API and :mod:`.store` for the store).
+
+    >>> from conquest_widget import tables
+    >>> sorted(n for n in tables.__all__ if n[0].islower())
+    ['close_table', 'create_table', 'join', 'list_tables', 'open_store']
+"""
+
+from .errors import NoSuchTableError, StaleTableError, StoreSchemaError, TableClosedError, TableError
+from .store import PostgresStore, SQLiteStore, SQLStore, TableRow
+from .table import NewTable, SeatClient, close_table, create_table, join, list_tables, open_store
+
+__all__ = [
+    "NewTable", "NoSuchTableError", "PostgresStore", "SQLStore", "SQLiteStore", "SeatClient", "StaleTableError", "StoreSchemaError",
+    "TableClosedError", "TableError", "TableRow", "close_table", "create_table", "join", "list_tables", "open_store",
+]
