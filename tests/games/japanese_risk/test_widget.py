@@ -825,3 +825,95 @@ def test_the_ones_with_2_moves_left_go_first_in_a_gathered_attack_too() -> None:
                     {"type": "attack", "src": 8, "target": 12, "count": 1, "ninja": False}]
     moves = {c: (f, h) for c, f, h in board.controller.view["turn"]["moves"]}
     assert m.state["owner"][12] == 0 and moves[12] == (0, 2)   # handed over: the fresh two move on
+
+
+def saitama_attacked(ninja: bool) -> tuple[JapaneseRisk, MatchController, RiskBoard]:
+    """Hot seat P0 / P1 (identity deal: P0 holds 1-9, P1 10-18): P1 put 6 armies on
+    Saitama's card and bought a ninja (``ninja``) or put 3 more armies on Chiba's card; P0
+    brings 3 armies onto Ibaraki and attacks Saitama with them: P1 is asked."""
+    from conquest_widget.games.japanese_risk.engine import Attack, BuyNinja, Deploy, Launch, Place
+
+    from .helpers import hold_windows, new_match
+
+    m = new_match(2)
+    m.apply(BuyNinja(1) if ninja else Place(12, 3), 1)
+    m.apply(Place(11, 6), 1)
+    m.apply(Place(8, 9), 0)
+    hold_windows(m)
+    for action in (Deploy(8, 3), Attack(8, 11, 3), Launch()):
+        m.apply(action, 0)
+    c = MatchController(m, humans={0, 1})
+    return m, c, RiskBoard(c, "en")
+
+
+def last_action(m: JapaneseRisk) -> dict[str, Any]:
+    return next(e["action"] for e in reversed(m.log) if "action" in e)
+
+
+def screen(board: RiskBoard) -> list[Any]:
+    """What anyone looking at the board sees: the shown widgets' words and values, the map."""
+    out: list[Any] = [(type(w).__name__, getattr(w, "description", None), getattr(w, "value", None))
+                      for w in shown(board) if not isinstance(w, W.Box)]
+    return out + [(code, p.fill_color, p.color) for code, p in sorted(board.map.polygons.items())]
+
+
+def test_a_human_defender_brings_a_reserve_ninja_into_the_battle_by_clicks() -> None:
+    """Issue 30: the defence question offers the defender's reserve ninjas (a count next to
+    the commit buttons, on the defender's own screen only); 1 ninja and 2 card armies go in,
+    the battle rolls 3 defence dice, the ninja stays on Saitama."""
+    m, c, board = saitama_attacked(ninja=True)
+    assert c.cover == "P1" and board.commit_ninjas not in shown(board)
+    c.uncover()
+    assert board.mode() == "commit" and board.commit_ninjas in shown(board)
+    assert board.commit_ninjas.description == "Ninjas from your reserve (0-1)" and board.commit_ninjas.value == 0
+    assert button(board, "cw-commit-all").description == "Bring all (6)"
+    board.commit_ninjas.value = 1
+    assert button(board, "cw-commit-all").description == "Bring all (6) + 1 ninja"
+    board.count.value = 2
+    assert button(board, "cw-commit").description == "Bring this many + 1 ninja"
+    m.chance.forced.extend([[6, 6, 6], [6, 6, 6]])        # no hit either way: 3 attackers, 3 defenders
+    press(board, "cw-commit")
+    assert last_action(m) == {"type": "commit", "count": 2, "ninjas": 1}
+    rnd = [e for e in m.events_for(0) if e["type"] == "battle_round"]
+    assert len(rnd) == 1 and len(rnd[0]["dfn"]) == 3 and rnd[0]["ninjas"] == 1   # the ninja rolled
+    assert m.state["ninjas"][11] == [1] and m.state["reserve"][1] == 0
+    assert "P1 brings 2 armies from the card of Saitama and 1 ninja from reserve" in board.battle.value
+    assert "3 : 2 + 🥷1" in board.battle.value
+    assert board.mode() == "commit" and board.commit_ninjas not in shown(board)   # none left in reserve
+    board.set_lang("ja")
+    assert "予備の忍者1人を投入" in board.battle.value or "忍者1人を投入" in board.battle.value
+
+
+def test_the_ninja_count_is_offered_only_where_it_is_legal_and_in_japanese() -> None:
+    """With the ninja chosen, "no armies, only the ninja" is legal even with nobody on the
+    board (the engine's Commit(0, 1)); every button sends one of the controller's legal actions."""
+    m, c, board = saitama_attacked(ninja=True)
+    c.uncover()
+    assert button(board, "cw-commit-none") is None         # nobody on the board: bring at least one
+    board.commit_ninjas.value = 1
+    assert button(board, "cw-commit-none").description == "No armies, only 1 ninja"
+    board.set_lang("ja")
+    assert board.commit_ninjas.description == "予備の忍者も投入（0〜1人）"
+    assert button(board, "cw-commit-none").description == "部隊は出さず忍者1人だけ"
+    legal = list(c.legal)
+    press(board, "cw-commit-none")
+    assert last_action(m) == {"type": "commit", "count": 0, "ninjas": 1} and last_action(m) in legal
+
+
+def test_the_defence_question_looks_the_same_to_watchers_with_or_without_reserve_ninjas() -> None:
+    """Every human away from the screen is asked through their cover (docs rows 19, 51): two
+    matches that differ only in whether the defender holds a ninja look the same at the
+    cover; the ninja count shows only on the defender's own screen, and is empty afterwards."""
+    seen = []
+    for ninja in (True, False):
+        W.Widget.close_all()
+        m, c, board = saitama_attacked(ninja)
+        assert c.cover == "P1"
+        seen.append(screen(board))
+        c.uncover()
+        assert (board.commit_ninjas in shown(board)) == ninja
+        m.chance.forced.extend([[1, 1, 1], [1] * 6])      # the 3 attackers fall in the first round
+        press(board, "cw-commit-all")
+        assert m.state["battle"] is None and c.cover     # the window after the battle: a cover again
+        assert (board.commit_ninjas.max, board.commit_ninjas.value) == (0, 0)   # the reserve is not kept
+    assert seen[0] == seen[1]

@@ -145,6 +145,14 @@ class RiskBoard(W.VBox):
         # which armies of a stack go (issue 30): off = the once-moved ones first, as before
         self.fresh_first = W.Checkbox(value=False, indent=False, description=t("ui_fresh_first", lang))
         self.fresh_first.add_class("cw-fresh-first")
+        # the defence question (issue 30): how many reserve ninjas join the battle; shown only
+        # to the defender at the screen, and emptied for any other screen (the reserve is secret)
+        self.commit_ninjas = W.BoundedIntText(value=0, min=0, max=0, description=t("ui_commit_ninjas", lang, n=0),
+                                              style={"description_width": "initial"}, layout=Layout(width="260px"))
+        self.commit_ninjas.add_class("cw-commit-ninjas")
+        self.commit_ninjas.observe(lambda _c: self._drawing or self.render(force=True), names="value")
+        self._drawing = False
+        self._commit_key: Any = None
         self.buttons: dict[str, W.Button] = {
             "place_confirm": _button("cw-place-confirm", self._place_confirm, button_style="primary"),
             "place_reset": _button("cw-place-reset", self._place_reset),
@@ -158,9 +166,9 @@ class RiskBoard(W.VBox):
             "cancel": _button("cw-cancel-attack", self._cancel_attack),
             "end_turn": _button("cw-end-turn", lambda: self._act({"type": "end_turn"}), button_style="primary"),
             "clear": _button("cw-clear", self._clear),
-            "commit": _button("cw-commit", lambda: self._act({"type": "commit", "count": int(self.count.value)})),
+            "commit": _button("cw-commit", lambda: self._commit(int(self.count.value))),
             "commit_all": _button("cw-commit-all", self._commit_all, button_style="primary"),
-            "commit_none": _button("cw-commit-none", lambda: self._act({"type": "commit", "count": 0})),
+            "commit_none": _button("cw-commit-none", lambda: self._commit(0)),
             "strike": _button("cw-strike", self._strike, button_style="danger"),
             "hold": _button("cw-hold", lambda: self._act({"type": "hold"}), button_style="primary"),
         }
@@ -221,7 +229,7 @@ class RiskBoard(W.VBox):
     def _legal(self) -> dict[str, Any]:
         """The legal actions sorted for drawing: per kind, the largest count per key."""
         out: dict[str, Any] = {"place": {}, "castle": set(), "ninja": 0, "deploy": {}, "move": {}, "attack": {},
-                               "ninja_move": {}, "launch": False, "end_turn": False, "commit": [], "hold": False,
+                               "ninja_move": {}, "launch": False, "end_turn": False, "commit": [], "commits": set(), "hold": False,
                                "strike": {}}
         for a in self.controller.legal:
             k = a["type"]
@@ -239,8 +247,10 @@ class RiskBoard(W.VBox):
             elif k == "attack":
                 key = (a["src"], a["target"], a["ninja"])
                 out["attack"][key] = max(out["attack"].get(key, 0), a["count"])
-            elif k == "commit" and not a.get("ninjas"):  # reserve ninjas: not offered on this board yet
-                out["commit"].append(a["count"])
+            elif k == "commit":  # the commit buttons' counts are the card armies alone (no ninja)
+                if not a.get("ninjas"):
+                    out["commit"].append(a["count"])
+                out["commits"].add((a["count"], a.get("ninjas", 0)))
             elif k == "strike":
                 out["strike"][a["target"]] = max(out["strike"].get(a["target"], 0), a["count"])
             elif k in ("launch", "end_turn", "hold"):
@@ -467,9 +477,21 @@ class RiskBoard(W.VBox):
         self.render(force=True)
 
     def _commit_all(self) -> None:
-        leg = self._legal()
-        if leg["commit"]:
-            self._act({"type": "commit", "count": max(leg["commit"])})
+        counts = self._commit_counts(int(self.commit_ninjas.value))
+        if counts:
+            self._commit(max(counts))
+
+    def _commit_counts(self, ninjas: int) -> list[int]:
+        """The card armies the defender may bring together with ``ninjas`` reserve ninjas."""
+        return sorted(n for n, k in self._legal()["commits"] if k == ninjas)
+
+    def _commit(self, count: int) -> None:
+        """Answer the defence question: ``count`` card armies and the ninjas chosen, only
+        as one of the controller's legal actions."""
+        ninjas = int(self.commit_ninjas.value)
+        action: dict[str, Any] = {"type": "commit", "count": count, **({"ninjas": ninjas} if ninjas else {})}
+        if action in self.controller.legal:
+            self._act(action)
 
     def _strike(self) -> None:
         target = self.strike_target
@@ -509,13 +531,22 @@ class RiskBoard(W.VBox):
         if mode != "turn":
             self.plan = None
         self.renders += 1
-        self._draw_map(mode)
-        self._draw_status(mode)
-        self._draw_actions(mode)
-        self._draw_info(mode)
-        self._draw_odds(mode)
-        self._draw_battle()
-        self._draw_knowledge()
+        self._drawing = True  # the ninja count's own changes redraw, not the drawing's
+        try:
+            if mode != "commit":  # the defender's reserve stays on the defender's screen only
+                self._commit_key = None
+                self.commit_ninjas.value = 0
+                self.commit_ninjas.max = 0
+                self.commit_ninjas.description = t("ui_commit_ninjas", self.lang, n=0)
+            self._draw_map(mode)
+            self._draw_status(mode)
+            self._draw_actions(mode)
+            self._draw_info(mode)
+            self._draw_odds(mode)
+            self._draw_battle()
+            self._draw_knowledge()
+        finally:
+            self._drawing = False
         self.message.value = (f"<div style='color:#b00020'>{html_text(c.message)}</div>" if c.message else "")
         # the last update of a render: browser tests wait for the class of a newer version
         for cls in [x for x in self._dom_classes if x.startswith("cw-v-")]:
@@ -665,14 +696,26 @@ class RiskBoard(W.VBox):
                 "ui_commit_title", pref=pref_name(t_, self.lang), attacker=self._who(bt["attacker"]) if bt["attacker"] is not None else "🥷",
                 armies=bt["armies"], ninjas=bt["ninjas"])) + "</b><br>"
                 + html_text(self._t("ui_commit_card", n=card, b=bt["defenders"])) + "</div>"))
-            top = max(leg["commit"])
-            lo = min(leg["commit"])
-            self.count.max = max(top, 1)
-            self.count.min = 1
-            self.count.value = top
-            b["commit"].description = self._t("ui_commit")
-            b["commit_all"].description = self._t("ui_commit_all", n=top)
-            b["commit_none"].description = self._t("ui_commit_none")
+            reserve = max(k for _n, k in leg["commits"])  # 0 unless reserve ninjas may join
+            key = (self.controller.version, t_, bt["rounds"])
+            if key != self._commit_key:  # a new question: all the card, no ninja (the first legal answer)
+                self._commit_key = key
+                self.commit_ninjas.max = reserve
+                self.commit_ninjas.value = 0
+                self.count.max = max(max(leg["commit"]), 1)
+                self.count.min = 1
+                self.count.value = max(max(leg["commit"]), 1)
+            ninjas = int(self.commit_ninjas.value)
+            counts = self._commit_counts(ninjas)
+            top, lo = max(counts), min(counts)
+            plus = self._t("ui_commit_plus_ninjas", k=ninjas) if ninjas else ""
+            self.commit_ninjas.description = self._t("ui_commit_ninjas", n=reserve)
+            b["commit"].description = self._t("ui_commit") + plus
+            b["commit_all"].description = self._t("ui_commit_all", n=top) + plus
+            b["commit_none"].description = (self._t("ui_commit_only_ninjas", k=ninjas) if ninjas
+                                            else self._t("ui_commit_none"))
+            if reserve:
+                rows.append(self.commit_ninjas)
             if top == 0:  # an empty card: asked all the same (issue 27), the only answer is none
                 rows.append(self._row(0, [b["commit_none"]]))
             else:
@@ -863,6 +906,8 @@ class RiskBoard(W.VBox):
         terr = terrs[target - 1]
         rows = []
         dfn = terr["armies"]
+        if mode != "turn":  # a battle under way: the owner's ninjas there defend too (issue 30)
+            dfn += int(v["battle"].get("defending_ninjas", 0))
         castle = terr["castle"]
         if dfn:
             rows.append(self._odds_line(att, dfn, castle=castle, wounded=terr["wounded"], sea=sea))
@@ -907,7 +952,9 @@ class RiskBoard(W.VBox):
                 rows.append(f"<div class='cw-battle-round'><b>{html_text(self._t('ui_battle_round', n=n))}</b> "
                             f"{html_text(self._t('ui_attack_dice'))} {self._dice(e['att'], 3)} ({int(e['ah'])}) · "
                             f"{html_text(self._t('ui_defence_dice'))} {self._dice(e['dfn'], 4)} ({int(e['dh'])}) → "
-                            f"{int(e['attackers'])} : {int(e['defenders'])}</div>")
+                            f"{int(e['attackers'])} : {int(e['defenders'])}"
+                            # the defender's ninjas left (issue 30), their dice rolled in the open
+                            + (f" + 🥷{int(e['ninjas'])}" if isinstance(e.get("ninjas"), int) else "") + "</div>")
             elif k in ("committed", "captured", "held", "ninjas_won", "handed_over", "undefended", "neutral_armies",
                        "revealed"):
                 from . import event_text
