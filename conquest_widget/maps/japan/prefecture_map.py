@@ -34,6 +34,7 @@ import ipywidgets as W
 from shapely.geometry import MultiPolygon, Polygon
 from traitlets import Unicode
 
+from conquest_widget.core.safe_text import html_text
 from conquest_widget.errors import ConquestError
 from conquest_widget.lean import Layout
 from conquest_widget.maps import lean
@@ -41,7 +42,7 @@ from conquest_widget.maps.japan.board import japan
 from conquest_widget.maps.japan.geo import prefecture_shapes
 from conquest_widget.maps.quiet_pointer import QuietPointer
 
-__all__ = ["BASE_STYLE", "STYLE_KEYS", "PrefectureMap", "PrefecturePolygon", "fit_view", "japan_bounds", "visible_bounds"]
+__all__ = ["BASE_STYLE", "NAME_ZOOM", "STYLE_KEYS", "PrefectureMap", "PrefecturePolygon", "fit_view", "japan_bounds", "visible_bounds"]
 
 #: the style traits :meth:`PrefectureMap.apply_styles` may set
 STYLE_KEYS = ("fill_color", "fill_opacity", "color", "weight", "dash_array", "opacity")
@@ -52,7 +53,10 @@ CENTER = [37.0, 137.5]
 #: the default view keeps every prefecture at least this far from the map's edges
 FIT_MARGIN_PX = 20
 #: the narrowest map the default view is fitted for (the height is the map's own)
-FIT_MIN_WIDTH_PX = 480
+FIT_MIN_WIDTH_PX = 560
+#: with ``names``, prefecture names are written on the map from this zoom on (they fit
+#: without overlapping); at any zoom the prefecture under the pointer is named in a chip
+NAME_ZOOM = 7
 #: Leaflet's zoom step on this map
 ZOOM_SNAP = 0.25
 
@@ -154,10 +158,15 @@ class PrefectureMap(W.VBox):
     ``sea_links`` draws the board's sea connections as dashed lines; ``labels`` adds one
     marker per prefecture whose HTML :meth:`set_labels` changes (clicking a label counts
     as clicking its prefecture).
+
+    ``names`` names the prefecture under the pointer in a chip at the map's top right
+    (``hover``) and writes every name above its label from :data:`NAME_ZOOM` on, in the
+    language of :meth:`set_lang`; names are the board's, the same whoever owns what.
     """
 
     def __init__(self, *, height: str = "520px", sea_links: bool = True, labels: bool = True,
-                 zoom: float | None = None, center: list[float] | None = None, **kwargs: Any) -> None:
+                 zoom: float | None = None, center: list[float] | None = None, names: bool = False,
+                 lang: str = "en", **kwargs: Any) -> None:
         if zoom is None and center is None and _pixels(height):
             # every prefecture in view, Okinawa included (:func:`fit_view`)
             center, zoom = fit_view(_pixels(height))
@@ -197,8 +206,67 @@ class PrefectureMap(W.VBox):
                 self._label_html[p.code] = ""
                 layers.append(marker)
         self.map.layers = tuple(layers)
+        self.names = names and labels
+        self.lang = lang
+        #: the name of the prefecture under the pointer (with ``names``)
+        self.hover = W.HTML("", layout=Layout(display="none"))
+        self.hover.add_class("cw-hover-name")
+        self.hovered = 0
+        if self.names:
+            for code, poly in self.polygons.items():
+                poly.on_mouseover(self._hoverer(code))
+            self.map.add(L.WidgetControl(widget=self.hover, position="topright"))
+            self.map.observe(lambda _c: self._relabel(), names="zoom")
         super().__init__(children=[self.map, QuietPointer(self.map)], **kwargs)
         self.add_class("cw-prefecture-map")
+
+    # ------------------------------------------------------------ names
+    def name(self, code: int) -> str:
+        """Prefecture ``code``'s name in the map's language."""
+        return japan().prefecture(code).name(self.lang)
+
+    def set_lang(self, lang: str) -> None:
+        """Write the names (hover chip, labels) in ``lang`` ("en" or "ja")."""
+        self.lang = lang
+        self.hover_over(self.hovered)
+        self._relabel()
+
+    def hover_over(self, code: int) -> None:
+        """Name prefecture ``code`` in the hover chip (what the pointer entering it does)."""
+        self.hovered = code
+        if code in self.polygons:
+            value = f"<div class='cw-hover'>{html_text(self.name(code))}</div>"
+            if self.hover.value != value:
+                self.hover.value = value
+            self.hover.layout.display = ""
+
+    def _hoverer(self, code: int) -> Callable[..., None]:
+        def on_mouseover(**_: Any) -> None:
+            self.hover_over(code)
+        return on_mouseover
+
+    def _shown(self, code: int) -> str:
+        """The label HTML drawn: the game's, under the name when names are written."""
+        html = self._label_html[code]
+        if self.names and self.map.zoom >= NAME_ZOOM:
+            name = (f"<div class='cw-map-name' style='font-size:11px;text-align:center;white-space:nowrap;"
+                    f"pointer-events:none;text-shadow:0 0 2px #fff,0 0 2px #fff'>{html_text(self.name(code))}</div>")
+            return name + html
+        return html
+
+    def _relabel(self) -> None:
+        if not self.labels:
+            return
+        for code, marker in self.labels.items():
+            icon = self._icon(self._shown(code))
+            if marker.icon is not icon:
+                marker.icon = icon
+        self._close_unused()
+
+    def _close_unused(self) -> None:
+        used = {self._shown(code) for code in self.labels}
+        for html in [h for h in self._icons if h not in used]:
+            self._icons.pop(html).close()
 
     # ------------------------------------------------------------ clicks
     def on_region_click(self, callback: Callable[[int], Any]) -> None:
@@ -267,13 +335,11 @@ class PrefectureMap(W.VBox):
             if code not in self.labels:
                 raise ConquestError(f"a label for an unknown prefecture {code!r} (expected 1-47)")
             if html != self._label_html[code]:
-                self.labels[code].icon = self._icon(html)
                 self._label_html[code] = html
+                self.labels[code].icon = self._icon(self._shown(code))
                 changed.append(code)
         if changed:
-            used = set(self._label_html.values())
-            for html in [h for h in self._icons if h not in used]:
-                self._icons.pop(html).close()
+            self._close_unused()
         return changed
 
     def label_of(self, code: int) -> str:

@@ -26,13 +26,17 @@ from conquest_widget.games.japanese_risk.widget import (
 )
 from conquest_widget.games.japanese_risk.widget.board import (
     ATTACK_BORDER,
+    ATTACK_MARK,
     COLOURS,
     MOVE_BORDER,
+    MOVE_MARK,
+    PICK_BORDER,
 )
 from conquest_widget.maps.japan.board import japan
 from conquest_widget.maps.japan.geo import prefecture_shapes
 from conquest_widget.maps.japan.prefecture_map import (
     FIT_MIN_WIDTH_PX,
+    NAME_ZOOM,
     PrefectureMap,
     visible_bounds,
 )
@@ -93,6 +97,35 @@ def lit(board: RiskBoard, colour: str) -> list[int]:
     return [c for c, p in board.map.polygons.items() if p.color == colour]
 
 
+def ready_to_attack(accept: Any = None) -> tuple[MatchController, RiskBoard, int, list[int]]:
+    """Ann (human, against an easy CPU) puts all her income on her first card, brings it onto
+    the board and selects it: the controller, board, that territory and the attack targets
+    lit from it, for the first seed that gives a turn and a target (``accept(c, targets)``)."""
+    for seed in range(1, 40):
+        W.Widget.close_all()
+        ready = _ready_to_attack(seed)
+        if ready is not None and (accept is None or accept(ready[0], ready[3])):
+            return ready
+    pytest.fail("no seed gave an attack to gather")
+
+
+def _ready_to_attack(seed: int) -> tuple[MatchController, RiskBoard, int, list[int]] | None:
+    c = MatchController(JapaneseRisk(RiskSetup(("Ann", "Bo"), bots=("human", "easy")), seed=seed), humans={0})
+    board = RiskBoard(c, "en")
+    me = c.view["me"]
+    src = me["cards"][0]
+    for _ in range(me["income_left"]):
+        board.map.click(src)
+    press(board, "cw-place-confirm")
+    if board.mode() != "turn":
+        return None
+    select(board, src)
+    press(board, "cw-deploy")
+    select(board, src)
+    targets = lit(board, ATTACK_BORDER)
+    return (c, board, src, targets) if targets else None
+
+
 def play_turn_step(board: RiskBoard, rng: random.Random, steps: int) -> None:
     """One player's decision, taken by clicking what the board shows."""
     c = board.controller
@@ -120,7 +153,7 @@ def play_turn_step(board: RiskBoard, rng: random.Random, steps: int) -> None:
     elif mode == "turn":
         if button(board, "cw-launch"):
             if rng.random() < 0.3:  # add a group to the attack if one can join it
-                target = v["turn"]["pending"]["target"]
+                target = board.plan["target"]  # gathered on the screen until "Launch the attack"
                 srcs = [m[0] for m in v["turn"]["moves"]]
                 rng.shuffle(srcs)
                 for s in srcs:
@@ -277,38 +310,17 @@ def test_exact_odds_are_shown_before_launching() -> None:
     odds for exactly that battle."""
     from conquest_widget.games.japanese_risk.odds import battle_odds
 
-    for seed in range(1, 40):
-        W.Widget.close_all()
-        c = MatchController(JapaneseRisk(RiskSetup(("Ann", "Bo"), bots=("human", "easy")), seed=seed), humans={0})
-        board = RiskBoard(c, "en")
-        me = c.view["me"]
-        board.map.click(me["cards"][0])
-        for _ in range(me["income_left"] - 1):
-            board.map.click(me["cards"][0])
-        press(board, "cw-place-confirm")
-        if board.mode() != "turn":
-            continue
-        src = me["cards"][0]
-        select(board, src)
-        press(board, "cw-deploy")
-        select(board, src)
-        targets = lit(board, ATTACK_BORDER)
-        if not targets:
-            continue
-        terr = c.view["territories"][targets[0] - 1]
-        if terr["armies"]:
-            continue
-        n = board.count.value
-        board.map.click(targets[0])
-        assert button(board, "cw-launch") is not None
-        sea = sum(g[1] for g in c.view["turn"]["pending"]["groups"] if g[2])
-        win = float(battle_odds(n, 2, sea=sea).win)
-        assert f"{100 * win:.1f}%" in board.odds.value
-        press(board, "cw-launch")
-        assert "cw-battle-round" in board.battle.value or "hands over" in board.battle.value \
-            or "took" in board.battle.value or "holds" in board.battle.value
-        return
-    pytest.fail("no seed gave an attack on an empty territory")
+    c, board, _src, targets = ready_to_attack(lambda c, targets: not c.view["territories"][targets[0] - 1]["armies"])
+    n = board.count.value
+    board.map.click(targets[0])
+    assert button(board, "cw-launch") is not None
+    assert c.view["turn"]["pending"] is None         # gathered on the screen, nothing sent yet
+    sea = sum(g[1] for g in board.plan["groups"] if g[2])
+    win = float(battle_odds(n, 2, sea=sea).win)
+    assert f"{100 * win:.1f}%" in board.odds.value
+    press(board, "cw-launch")
+    assert "cw-battle-round" in board.battle.value or "hands over" in board.battle.value \
+        or "took" in board.battle.value or "holds" in board.battle.value
 
 
 # ------------------------------------------------------------------ hot seat secrecy
@@ -510,8 +522,10 @@ def test_the_board_map_opens_on_all_47_prefectures_okinawa_included(width) -> No
     assert sorted(visible) == list(range(1, 48))
     # the view the board had before (Okinawa cut off at the bottom in the page) kept neither
     # Okinawa nor eastern Hokkaido half a degree clear of the edges: this test tells them apart
-    old = _in_view([36.0, 136.2], 5.25, height, FIT_MIN_WIDTH_PX, margin_deg=0.5)
+    old = _in_view([36.0, 136.2], 5.25, 660, 480, margin_deg=0.5)
     assert 47 not in old and 1 not in old
+    # issue 30: it opens larger than the old 660-pixel map's zoom 5 (Japan 19% larger, all 47 still in view)
+    assert lmap.zoom >= 5.25 and height >= 760
 
 
 # ------------------------------------------------------------------ the shell's pieces
@@ -553,6 +567,168 @@ def test_results_html_escapes_names() -> None:
     assert "<script>" not in html and "&lt;script&gt;" in html and "将軍" in html
 
 
+# ------------------------------------------------------------------ a newcomer's first turn (issue 30)
+def guide(board: RiskBoard) -> str:
+    """The guide's words as shown (tags dropped)."""
+    return re.sub(r"<[^>]+>", " ", board.guide.value) if board.guide in shown(board) else ""
+
+
+def quoted(text: str) -> list[str]:
+    """The button names the guide quotes (“...”)."""
+    return re.findall(r"“([^”]+)”", text)
+
+
+def press_named(board: RiskBoard, name: str) -> None:
+    for w in shown(board):
+        if isinstance(w, W.Button) and w.description == name and not w.disabled:
+            w.click()
+            assert not board.controller.message, board.controller.message
+            return
+    raise AssertionError(f"no enabled button named {name!r}")
+
+
+def _rgb(colour: str) -> tuple[int, int, int]:
+    return int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
+
+
+def _apart(a: str, b: str) -> float:
+    """The "redmean" colour distance (a cheap perceptual one: 0 same, about 765 black-white)."""
+    (r1, g1, b1), (r2, g2, b2) = _rgb(a), _rgb(b)
+    r = (r1 + r2) / 2
+    return ((2 + r / 256) * (r1 - r2) ** 2 + 4 * (g1 - g2) ** 2 + (2 + (255 - r) / 256) * (b1 - b2) ** 2) ** 0.5
+
+
+def _hue(c: str) -> float:
+    import colorsys
+
+    return 360 * colorsys.rgb_to_hls(*[x / 255 for x in _rgb(c)])[0]
+
+
+def test_no_seat_colour_looks_like_an_attack_move_or_click_outline() -> None:
+    """Own territories were red like the attack outline (issue 30): every seat colour is now
+    far from the red attack, green move and yellow "click here" outlines, and at least 25
+    degrees of hue from the red and the green (the old red and green seats were 0 and 3 away)."""
+    for seat_colour in COLOURS:
+        for outline in (ATTACK_BORDER, MOVE_BORDER, PICK_BORDER):
+            assert _apart(seat_colour, outline) > 170, (seat_colour, outline)
+        for outline in (ATTACK_BORDER, MOVE_BORDER):
+            gap = abs(_hue(seat_colour) - _hue(outline)) % 360
+            assert min(gap, 360 - gap) >= 25, (seat_colour, outline)
+    assert _apart("#d62728", ATTACK_BORDER) < 170                    # the old red seat fails the test
+
+
+def first_turn_board(seed: int = 3) -> tuple[MatchController, RiskBoard]:
+    c = MatchController(JapaneseRisk(RiskSetup(("Ann", "Bo"), bots=("human", "easy")), seed=seed), humans={0})
+    return c, RiskBoard(c, "en")
+
+
+def test_the_guide_leads_a_first_turn_and_names_only_what_is_lit() -> None:
+    """Following only the guide's words (click what is outlined in yellow / marked ⚔ or ➜,
+    press the quoted button) plays a whole first turn: income, bringing armies onto the
+    board, an attack or a move, the end of the turn.  Whenever the guide names a kind of
+    territory, the map lights exactly such territories, with their mark."""
+    for seed in range(1, 30):
+        W.Widget.close_all()
+        c, board = first_turn_board(seed)
+        steps: list[str] = []
+        start_round = c.view["round"]
+        for _ in range(80):
+            if board.mode() not in ("income", "turn"):
+                break
+            text = guide(board)
+            assert text, board.mode()
+            yellow, red, green = lit(board, PICK_BORDER), lit(board, ATTACK_BORDER), lit(board, MOVE_BORDER)
+            labels = {code: board.map.label_of(code) for code in range(1, 48)}
+            assert all(ATTACK_MARK in labels[x] for x in red) and all(MOVE_MARK in labels[x] for x in green)
+            assert sum(ATTACK_MARK in v for v in labels.values()) == len(red)
+            if "marked ⚔" in text:
+                assert red
+                steps.append("attack")
+                board.map.click(red[0])
+            elif "marked ➜" in text:
+                assert green
+                steps.append("move")
+                board.map.click(green[0])
+            elif "outlined in yellow" in text and yellow and not (steps and steps[-1] == "launch"):
+                steps.append("income" if board.mode() == "income" else "select")
+                board.map.click(yellow[0])
+            else:
+                names = quoted(text)
+                assert names, text
+                # a step that is done goes on to the next button named; the turn ends last
+                name = names[0]
+                if steps.count("launch") and any(n == "End turn" for n in names):
+                    name = "End turn"
+                steps.append({"Place these armies": "place", "Bring onto the board": "deploy",
+                              "Launch the attack": "launch", "End turn": "end", "Deselect": "clear"}.get(name, name))
+                press_named(board, name)
+                if name == "End turn":
+                    break
+            assert not c.message, c.message
+        if "deploy" in steps and "launch" in steps:
+            assert steps[0] == "income" and "place" in steps and steps[-1] == "end", steps
+            assert c.view["round"] >= start_round
+            assert board.mode() != "turn" or c.view["current"] != 0
+            return
+    pytest.fail("no seed led a first turn through income, deploy, an attack and the end")
+
+
+def test_a_gathered_attack_can_be_cancelled_and_nothing_was_sent() -> None:
+    """"Cancel the attack" releases the gathered groups: nothing reached the engine (no
+    event, no pending attack), the armies can move again; "Launch the attack" sends it."""
+    c, board, src, targets = ready_to_attack()
+    before = len(c.events)
+    board.map.click(targets[0])
+    assert button(board, "cw-cancel-attack") and button(board, "cw-launch") and not button(board, "cw-end-turn")
+    assert "Cancel the attack" in guide(board) and lit(board, ATTACK_BORDER) == [targets[0]]
+    assert c.view["turn"]["pending"] is None and len(c.events) == before   # nothing sent yet
+    board.set_lang("ja")                         # the guide in Japanese names the same buttons
+    assert "「攻撃開始」" in guide(board) and "「攻撃を取りやめる」" in guide(board)
+    assert button(board, "cw-cancel-attack").description == "攻撃を取りやめる"
+    board.set_lang("en")
+    press(board, "cw-cancel-attack")
+    assert board.plan is None and button(board, "cw-end-turn") and not button(board, "cw-launch")
+    assert len(c.events) == before and c.view["turn"]["pending"] is None
+    assert src in lit(board, PICK_BORDER)                                    # its armies are free again
+    select(board, src)
+    assert targets[0] in lit(board, ATTACK_BORDER)
+    board.map.click(targets[0])
+    press(board, "cw-launch")
+    assert c.view["turn"]["attacked"] == [targets[0]] or targets[0] in c.view["turn"].get("attacked", [])
+
+
+def test_prefecture_names_on_hover_and_when_zoomed_in_whoever_looks() -> None:
+    """The map names the prefecture under the pointer (EN and JA) and writes every name from
+    NAME_ZOOM on; a name is the same for every viewer, whatever each knows of its owner."""
+    m = JapaneseRisk(RiskSetup(("Ann", "Bo")), seed=9)
+    c = MatchController(m, humans={0, 1})
+    board = RiskBoard(c, "en")
+    c.uncover()
+    hidden = c.view["me"]["cards"][0]           # Ann's, unknown to Bo
+    board.map.hover_over(hidden)
+    ann_chip = board.map.hover.value
+    assert japan().prefecture(hidden).name("en") in ann_chip and board.map.hover.layout.display == ""
+    assert "cw-map-name" not in board.map.labels[hidden].icon.html       # the whole map: no names yet
+    board.map.map.zoom = NAME_ZOOM
+    ann_names = {code: re.search(r"cw-map-name[^>]*>([^<]*)<", mk.icon.html).group(1)
+                 for code, mk in board.map.labels.items()}
+    assert ann_names[13] == "Tokyo"
+    for _ in range(9):
+        board.map.click(hidden)
+    press(board, "cw-place-confirm")
+    c.uncover()                                  # Bo's view: Ann's territory is unknown there
+    assert c.view["territories"][hidden - 1]["owner"] is None
+    board.map.hover_over(hidden)
+    assert board.map.hover.value == ann_chip
+    bo_names = {code: re.search(r"cw-map-name[^>]*>([^<]*)<", mk.icon.html).group(1)
+                for code, mk in board.map.labels.items()}
+    assert bo_names == ann_names
+    board.set_lang("ja")
+    assert "東京都" in board.map.labels[13].icon.html
+    board.map.hover_over(13)
+    assert "東京都" in board.map.hover.value
+
+
 def test_stack_dialog_lets_the_player_choose_which_armies_move() -> None:
     # issue 30: with fresh and once-moved armies together, the stack dialog offers to send the
     # ones with two moves left first; unticked, the once-moved ones go first as before
@@ -582,3 +758,162 @@ def test_stack_dialog_lets_the_player_choose_which_armies_move() -> None:
     assert m.log[-1]["action"] == {"type": "move", "src": 8, "dst": 9, "count": 1, "fresh": 1}
     board.set_lang("ja")
     assert board.fresh_first.description == "残り2歩の部隊から先に送る"
+
+
+def kanto_turn(place_7: int = 0, then: tuple[Any, ...] = ()) -> tuple[JapaneseRisk, RiskBoard]:
+    """Ann (human) holds 1-9 and plays first, Bo (easy CPU) holds 10-18 with all his income
+    on Gunma (10): Chiba (12) next to Ann's Ibaraki (8) is Bo's and empty.  Ann put 9 - place_7
+    armies on Ibaraki's card and ``place_7`` on Tochigi's; the ninja windows are passed; then
+    Ann's actions ``then``."""
+    from conquest_widget.games.japanese_risk.engine import Hold, Place
+
+    m = JapaneseRisk(RiskSetup(("Ann", "Bo"), bots=("human", "easy")), seed=1,
+                     forced=[list(range(47)), [6, 5]])
+    m.apply(Place(8, 9 - place_7), 0)
+    if place_7:
+        m.apply(Place(7, place_7), 0)
+    m.apply(Place(10, 9), 1)
+    m.apply(Hold(), 0)
+    m.apply(Hold(), 1)
+    for action in then:
+        m.apply(action, 0)
+    return m, RiskBoard(MatchController(m, humans={0}), "en")
+
+
+def test_after_a_hand_over_the_guide_lets_the_winners_move_on() -> None:
+    """Issue 30: armies that take a territory by hand-over keep their second move; the guide
+    no longer says nothing can move: it lights the taken territory, says why, and the
+    armies there move on by clicks."""
+    m, board = kanto_turn()
+    select(board, 8)
+    board.count.value = 2
+    press(board, "cw-deploy")
+    select(board, 8)
+    board.count.value = 2
+    board.map.click(12)                                    # Chiba, Bo's, nobody there
+    press(board, "cw-launch")
+    assert m.state["owner"][12] == 0 and "hands over Chiba without a battle" in board.battle.value
+    text = guide(board)
+    assert "Chiba was handed over without a battle" in text and "Nothing more" not in text
+    assert 12 in lit(board, PICK_BORDER)
+    select(board, 12)
+    assert 11 in lit(board, ATTACK_BORDER) and 8 in lit(board, MOVE_BORDER)
+    board.map.click(8)                                     # back to Ibaraki: their second move
+    assert m.state["board"][8] == 2 and m.state["board"][12] == 0
+    assert "handed over" not in guide(board)               # told once, while it still matters
+    board.set_lang("ja")
+    assert "ターン終了" in guide(board)
+
+
+def test_the_ones_with_2_moves_left_go_first_in_a_gathered_attack_too() -> None:
+    """The stack dialog's box also picks the armies of an attack gathered on the screen;
+    a second group from the same stack counts what the first one took."""
+    from conquest_widget.games.japanese_risk.engine import Deploy, Move
+
+    m, board = kanto_turn(1, (Deploy(8, 2), Deploy(7, 1), Move(7, 8, 1)))  # Ibaraki: 2 fresh, 1 moved once
+    select(board, 8)
+    board.count.value = 2
+    board.fresh_first.value = True
+    board.map.click(12)                                    # the two fresh ones against Chiba
+    select(board, 8)
+    assert board.fresh_first not in shown(board)           # only the once-moved one is left
+    board.map.click(12)
+    assert [g[1] for g in board.plan["groups"]] == [2, 1]
+    press(board, "cw-launch")
+    sent = [e["action"] for e in m.log if e.get("action", {}).get("type") == "attack"]
+    assert sent == [{"type": "attack", "src": 8, "target": 12, "count": 2, "ninja": False, "fresh": 2},
+                    {"type": "attack", "src": 8, "target": 12, "count": 1, "ninja": False}]
+    moves = {c: (f, h) for c, f, h in board.controller.view["turn"]["moves"]}
+    assert m.state["owner"][12] == 0 and moves[12] == (0, 2)   # handed over: the fresh two move on
+
+
+def saitama_attacked(ninja: bool) -> tuple[JapaneseRisk, MatchController, RiskBoard]:
+    """Hot seat P0 / P1 (identity deal: P0 holds 1-9, P1 10-18): P1 put 6 armies on
+    Saitama's card and bought a ninja (``ninja``) or put 3 more armies on Chiba's card; P0
+    brings 3 armies onto Ibaraki and attacks Saitama with them: P1 is asked."""
+    from conquest_widget.games.japanese_risk.engine import Attack, BuyNinja, Deploy, Launch, Place
+
+    from .helpers import hold_windows, new_match
+
+    m = new_match(2)
+    m.apply(BuyNinja(1) if ninja else Place(12, 3), 1)
+    m.apply(Place(11, 6), 1)
+    m.apply(Place(8, 9), 0)
+    hold_windows(m)
+    for action in (Deploy(8, 3), Attack(8, 11, 3), Launch()):
+        m.apply(action, 0)
+    c = MatchController(m, humans={0, 1})
+    return m, c, RiskBoard(c, "en")
+
+
+def last_action(m: JapaneseRisk) -> dict[str, Any]:
+    return next(e["action"] for e in reversed(m.log) if "action" in e)
+
+
+def screen(board: RiskBoard) -> list[Any]:
+    """What anyone looking at the board sees: the shown widgets' words and values, the map."""
+    out: list[Any] = [(type(w).__name__, getattr(w, "description", None), getattr(w, "value", None))
+                      for w in shown(board) if not isinstance(w, W.Box)]
+    return out + [(code, p.fill_color, p.color) for code, p in sorted(board.map.polygons.items())]
+
+
+def test_a_human_defender_brings_a_reserve_ninja_into_the_battle_by_clicks() -> None:
+    """Issue 30: the defence question offers the defender's reserve ninjas (a count next to
+    the commit buttons, on the defender's own screen only); 1 ninja and 2 card armies go in,
+    the battle rolls 3 defence dice, the ninja stays on Saitama."""
+    m, c, board = saitama_attacked(ninja=True)
+    assert c.cover == "P1" and board.commit_ninjas not in shown(board)
+    c.uncover()
+    assert board.mode() == "commit" and board.commit_ninjas in shown(board)
+    assert board.commit_ninjas.description == "Ninjas from your reserve (0-1)" and board.commit_ninjas.value == 0
+    assert button(board, "cw-commit-all").description == "Bring all (6)"
+    board.commit_ninjas.value = 1
+    assert button(board, "cw-commit-all").description == "Bring all (6) + 1 ninja"
+    board.count.value = 2
+    assert button(board, "cw-commit").description == "Bring this many + 1 ninja"
+    m.chance.forced.extend([[6, 6, 6], [6, 6, 6]])        # no hit either way: 3 attackers, 3 defenders
+    press(board, "cw-commit")
+    assert last_action(m) == {"type": "commit", "count": 2, "ninjas": 1}
+    rnd = [e for e in m.events_for(0) if e["type"] == "battle_round"]
+    assert len(rnd) == 1 and len(rnd[0]["dfn"]) == 3 and rnd[0]["ninjas"] == 1   # the ninja rolled
+    assert m.state["ninjas"][11] == [1] and m.state["reserve"][1] == 0
+    assert "P1 brings 2 armies from the card of Saitama and 1 ninja from reserve" in board.battle.value
+    assert "3 : 2 + 🥷1" in board.battle.value
+    assert board.mode() == "commit" and board.commit_ninjas not in shown(board)   # none left in reserve
+    board.set_lang("ja")
+    assert "予備の忍者1人を投入" in board.battle.value or "忍者1人を投入" in board.battle.value
+
+
+def test_the_ninja_count_is_offered_only_where_it_is_legal_and_in_japanese() -> None:
+    """With the ninja chosen, "no armies, only the ninja" is legal even with nobody on the
+    board (the engine's Commit(0, 1)); every button sends one of the controller's legal actions."""
+    m, c, board = saitama_attacked(ninja=True)
+    c.uncover()
+    assert button(board, "cw-commit-none") is None         # nobody on the board: bring at least one
+    board.commit_ninjas.value = 1
+    assert button(board, "cw-commit-none").description == "No armies, only 1 ninja"
+    board.set_lang("ja")
+    assert board.commit_ninjas.description == "予備の忍者も投入（0〜1人）"
+    assert button(board, "cw-commit-none").description == "部隊は出さず忍者1人だけ"
+    legal = list(c.legal)
+    press(board, "cw-commit-none")
+    assert last_action(m) == {"type": "commit", "count": 0, "ninjas": 1} and last_action(m) in legal
+
+
+def test_the_defence_question_looks_the_same_to_watchers_with_or_without_reserve_ninjas() -> None:
+    """Every human away from the screen is asked through their cover (docs rows 19, 51): two
+    matches that differ only in whether the defender holds a ninja look the same at the
+    cover; the ninja count shows only on the defender's own screen, and is empty afterwards."""
+    seen = []
+    for ninja in (True, False):
+        W.Widget.close_all()
+        m, c, board = saitama_attacked(ninja)
+        assert c.cover == "P1"
+        seen.append(screen(board))
+        c.uncover()
+        assert (board.commit_ninjas in shown(board)) == ninja
+        m.chance.forced.extend([[1, 1, 1], [1] * 6])      # the 3 attackers fall in the first round
+        press(board, "cw-commit-all")
+        assert m.state["battle"] is None and c.cover     # the window after the battle: a cover again
+        assert (board.commit_ninjas.max, board.commit_ninjas.value) == (0, 0)   # the reserve is not kept
+    assert seen[0] == seen[1]

@@ -55,19 +55,12 @@ def event_text(event: dict[str, Any], lang: str, names: Sequence[str] | None = N
     """One log line for an engine event (the viewer's events only reach here)."""
     names = list(names) if names else [f"P{i + 1}" for i in range(5)]
     kind = event.get("type")
-    if kind == "round":
-        order = ", ".join(names[s] if isinstance(s, int) and 0 <= s < len(names) else "?" for s in event.get("order", []))
-        return t("round", lang, round=event.get("round", "?"), order=order)
     if kind == "game_over":
         reason = event.get("reason")
         if reason == "shogun":
             w = event.get("winner")
             return t("ui_results_reason_shogun", lang, player=names[w] if isinstance(w, int) and 0 <= w < len(names) else "?")
         return t("ui_results_reason_round_limit", lang)
-    if kind == "order_roll":
-        return t("order_roll", lang, dice=" ".join(str(d) for d in event.get("dice", [])))
-    if kind in ("muster", "strike") and event.get("what") == "ninjas":
-        event = dict(event, what=t("ninja", lang))
     return describe_event(event, lang, names)
 
 

@@ -28,20 +28,25 @@ import ipywidgets as W
 from conquest_widget.core.safe_text import html_text
 from conquest_widget.lean import Layout
 from conquest_widget.maps.japan.board import japan
-from conquest_widget.maps.japan.prefecture_map import PrefectureMap
+from conquest_widget.maps.japan.prefecture_map import FIT_MIN_WIDTH_PX, PrefectureMap
 
-from ..engine import CASTLE_COST, NINJA_COST
+from ..engine import CASTLE_COST, NINJA_COST, SEA
 from ..odds import MAX_ARMIES, battle_odds_float
-from ..text import t
+from ..text import DICE, t
 
-#: seat colours (5 players at most)
-COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e")
+#: seat colours (5 players at most): no seat is red, green or yellow, the colours of the
+#: attack, move and "click here" outlines (a territory's fill is never mistaken for them)
+COLOURS = ("#1f77b4", "#ff7f0e", "#9467bd", "#17becf", "#e377c2")
 UNKNOWN_FILL = "#c8c8c8"
 NEUTRAL_FILL = "#efe3c2"
 MOVE_BORDER = "#00a651"
 ATTACK_BORDER = "#d50000"
+#: the outline of the territories the guide asks to click (income, selecting armies)
+PICK_BORDER = "#ffd600"
 SELECT_BORDER = "#111111"
-DICE = "⚀⚁⚂⚃⚄⚅"
+#: the marks written on attack and move targets (the outline's colour is not the only sign)
+ATTACK_MARK = "⚔"
+MOVE_MARK = "➜"
 #: events that tell a seat who owns a territory (the knowledge panel's "how")
 #: labels are see-through and let clicks reach the prefecture under them
 CSS = ("<style>.cw-risk-board .leaflet-div-icon { background: transparent; border: none; pointer-events: none; }"
@@ -66,9 +71,11 @@ def _button(cls: str, on_click: Any, **kw: Any) -> W.Button:
 
 
 def territory_style(owner: Any, viewer: Any, *, revealed: bool, selected: bool = False,
-                    move: bool = False, attack: bool = False, alloc: bool = False) -> dict[str, Any]:
+                    move: bool = False, attack: bool = False, alloc: bool = False,
+                    pick: bool = False) -> dict[str, Any]:
     """The map style of a territory as the viewer knows it: a seat's colour, neutral, or
-    unknown (grey, dashed); selected / legal-move / attack-target borders.
+    unknown (grey, dashed); selected / legal-move / attack-target / to-click (``pick``)
+    borders.
 
     >>> territory_style(None, 0, revealed=False)["fill_color"]
     '#c8c8c8'
@@ -90,6 +97,8 @@ def territory_style(owner: Any, viewer: Any, *, revealed: bool, selected: bool =
         style.update(color=MOVE_BORDER, weight=4, dash_array=None)
     elif alloc:
         style.update(color="#000000", weight=3, dash_array="2 3")
+    elif pick:
+        style.update(color=PICK_BORDER, weight=4, dash_array=None)
     if selected:
         style.update(color=SELECT_BORDER, weight=5, dash_array=None)
     return style
@@ -110,12 +119,18 @@ class RiskBoard(W.VBox):
         self.selected: int | None = None
         self.alloc: dict[int, int] = {}
         self.strike_target: int | None = None
+        #: the attack being gathered on this screen, not yet sent: ``{"target": code,
+        #: "groups": [[src, count, sea, ninja, fresh], ...]}`` (``fresh``: the attack's
+        #: ``fresh`` field, None = once-moved first); "Launch the attack" sends its groups
+        #: and the launch, "Cancel the attack" forgets it (the engine has no way back)
+        self.plan: dict[str, Any] | None = None
         self.renders = 0
         self._viewer: Any = -2
         self._version = -1
         self._acting = False
         self._mode = ""
-        self.map = PrefectureMap(height="660px")  # fitted: all 47 prefectures, Okinawa included
+        # fitted: all 47 prefectures, Okinawa included; names on hover (and written when zoomed in)
+        self.map = PrefectureMap(height="760px", names=True, lang=lang)
         self.map.on_region_click(self.click)
         self.status = W.HTML()
         self.status.add_class("cw-status")
@@ -130,6 +145,14 @@ class RiskBoard(W.VBox):
         # which armies of a stack go (issue 30): off = the once-moved ones first, as before
         self.fresh_first = W.Checkbox(value=False, indent=False, description=t("ui_fresh_first", lang))
         self.fresh_first.add_class("cw-fresh-first")
+        # the defence question (issue 30): how many reserve ninjas join the battle; shown only
+        # to the defender at the screen, and emptied for any other screen (the reserve is secret)
+        self.commit_ninjas = W.BoundedIntText(value=0, min=0, max=0, description=t("ui_commit_ninjas", lang, n=0),
+                                              style={"description_width": "initial"}, layout=Layout(width="260px"))
+        self.commit_ninjas.add_class("cw-commit-ninjas")
+        self.commit_ninjas.observe(lambda _c: self._drawing or self.render(force=True), names="value")
+        self._drawing = False
+        self._commit_key: Any = None
         self.buttons: dict[str, W.Button] = {
             "place_confirm": _button("cw-place-confirm", self._place_confirm, button_style="primary"),
             "place_reset": _button("cw-place-reset", self._place_reset),
@@ -139,12 +162,13 @@ class RiskBoard(W.VBox):
             "castle": _button("cw-castle", self._castle),
             "ninja": _button("cw-buy-ninja", self._buy_ninja),
             "deploy": _button("cw-deploy", self._deploy),
-            "launch": _button("cw-launch", lambda: self._act({"type": "launch"}), button_style="danger"),
+            "launch": _button("cw-launch", self._launch, button_style="danger"),
+            "cancel": _button("cw-cancel-attack", self._cancel_attack),
             "end_turn": _button("cw-end-turn", lambda: self._act({"type": "end_turn"}), button_style="primary"),
             "clear": _button("cw-clear", self._clear),
-            "commit": _button("cw-commit", lambda: self._act({"type": "commit", "count": int(self.count.value)})),
+            "commit": _button("cw-commit", lambda: self._commit(int(self.count.value))),
             "commit_all": _button("cw-commit-all", self._commit_all, button_style="primary"),
-            "commit_none": _button("cw-commit-none", lambda: self._act({"type": "commit", "count": 0})),
+            "commit_none": _button("cw-commit-none", lambda: self._commit(0)),
             "strike": _button("cw-strike", self._strike, button_style="danger"),
             "hold": _button("cw-hold", lambda: self._act({"type": "hold"}), button_style="primary"),
         }
@@ -162,10 +186,13 @@ class RiskBoard(W.VBox):
         self.knowledge.add_class("cw-knowledge")
         self.message = W.HTML()
         self.message.add_class("cw-board-message")
+        #: what to do now, in words, matching what is lit on the map (a newcomer's guide)
+        self.guide = W.HTML()
+        self.guide.add_class("cw-guide")
         panel = W.VBox([self.status, self.message, self.actions, self.info, self.odds, self.battle, self.knowledge],
                        layout=Layout(width="400px", min_width="320px", padding="0 0 0 8px", flex="0 0 auto"))
         self.map.layout.width = "100%"
-        holder = W.Box([self.map], layout=Layout(flex="1 1 auto", width="100%", min_width="420px"))
+        holder = W.Box([self.map], layout=Layout(flex="1 1 auto", width="100%", min_width=f"{FIT_MIN_WIDTH_PX}px"))
         css = W.HTML(CSS)
         super().__init__([css, W.HBox([holder, panel], layout=Layout(width="100%"))], **kwargs)
         self.add_class("cw-risk-board")
@@ -179,6 +206,7 @@ class RiskBoard(W.VBox):
         self.count.description = t("ui_count", lang)
         self.use_ninjas.description = t("ui_use_ninjas", lang)
         self.fresh_first.description = t("ui_fresh_first", lang)
+        self.map.set_lang(lang)
         self.render(force=True)
 
     def _t(self, key: str, **kw: Any) -> str:
@@ -201,7 +229,7 @@ class RiskBoard(W.VBox):
     def _legal(self) -> dict[str, Any]:
         """The legal actions sorted for drawing: per kind, the largest count per key."""
         out: dict[str, Any] = {"place": {}, "castle": set(), "ninja": 0, "deploy": {}, "move": {}, "attack": {},
-                               "ninja_move": {}, "launch": False, "end_turn": False, "commit": [], "hold": False,
+                               "ninja_move": {}, "launch": False, "end_turn": False, "commit": [], "commits": set(), "hold": False,
                                "strike": {}}
         for a in self.controller.legal:
             k = a["type"]
@@ -219,8 +247,10 @@ class RiskBoard(W.VBox):
             elif k == "attack":
                 key = (a["src"], a["target"], a["ninja"])
                 out["attack"][key] = max(out["attack"].get(key, 0), a["count"])
-            elif k == "commit" and not a.get("ninjas"):  # reserve ninjas: not offered on this board yet
-                out["commit"].append(a["count"])
+            elif k == "commit":  # the commit buttons' counts are the card armies alone (no ninja)
+                if not a.get("ninjas"):
+                    out["commit"].append(a["count"])
+                out["commits"].add((a["count"], a.get("ninjas", 0)))
             elif k == "strike":
                 out["strike"][a["target"]] = max(out["strike"].get(a["target"], 0), a["count"])
             elif k in ("launch", "end_turn", "hold"):
@@ -251,11 +281,38 @@ class RiskBoard(W.VBox):
             self._acting = False
         self.render(force=True)
 
+    def _act_all(self, actions: list[dict[str, Any]], still: Any = None) -> None:
+        """Several actions as one step (placing the income, sending a gathered attack): one
+        render at the end, so the page never shows the half-done step; stops at a refusal
+        (or when ``still()`` is false)."""
+        self._acting = True
+        try:
+            for action in actions:
+                if still is not None and not still():
+                    break
+                self.controller.act(dict(action))
+                if self.controller.message:
+                    break
+        finally:
+            self._acting = False
+        self.render(force=True)
+
     def _which(self, src: int, k: int) -> dict[str, int]:
         """The ``fresh`` field of ``k`` armies sent from ``src``: the ones with two moves
-        first when the stack dialog's box is ticked, else nothing (the once-moved first)."""
-        fresh, half = self._my_moves()[0].get(src, (0, 0))
+        first when the stack dialog's box is ticked, else nothing (the once-moved first).
+        Counts only the armies the attack gathered on this screen leaves there."""
+        fresh, half = self._left_moves(src)
         return {"fresh": min(k, fresh)} if self.fresh_first.value and fresh and half else {}
+
+    def _left_moves(self, src: int) -> tuple[int, int]:
+        """The armies of ``src`` with two moves and with one left, less the groups this
+        screen's gathered attack takes from there (in order, as the engine will take them)."""
+        fresh, half = self._my_moves()[0].get(src, (0, 0))
+        for g in (self.plan or {}).get("groups", []):
+            if g[0] == src and not g[3]:
+                from_fresh = g[4] if g[4] is not None else g[1] - min(half, g[1])
+                fresh, half = fresh - from_fresh, half - (g[1] - from_fresh)
+        return max(fresh, 0), max(half, 0)
 
     def click(self, code: int) -> None:
         """A click on prefecture ``code`` (from the map or a test)."""
@@ -272,19 +329,16 @@ class RiskBoard(W.VBox):
             if src is not None and src != code:
                 ninja = bool(self.use_ninjas.value)
                 n = int(self.count.value)
-                if not ninja and (src, code) in leg["move"]:
+                planning = self.plan is not None  # while an attack is gathered nothing else moves
+                if not planning and not ninja and (src, code) in leg["move"]:
                     k = min(n, leg["move"][(src, code)])
                     self._act({"type": "move", "src": src, "dst": code, "count": k, **self._which(src, k)})
                     return
-                if ninja and (src, code) in leg["ninja_move"] and (src, code, True) not in leg["attack"]:
+                if not planning and ninja and (src, code) in leg["ninja_move"] and (src, code, True) not in leg["attack"]:
                     self._act({"type": "ninja_move", "src": src, "dst": code,
                                "count": min(n, leg["ninja_move"][(src, code)])})
                     return
-                if (src, code, ninja) in leg["attack"]:
-                    self.selected = None
-                    k = min(n, leg["attack"][(src, code, ninja)])
-                    self._act({"type": "attack", "src": src, "target": code, "ninja": ninja, "count": k,
-                               **({} if ninja else self._which(src, k))})
+                if self._gather(src, code, ninja, n):
                     return
             self.selected = None if code == src else code
             self.use_ninjas.value = False if self.selected is None else self.use_ninjas.value
@@ -294,6 +348,81 @@ class RiskBoard(W.VBox):
         else:
             self.selected = None if code == self.selected else code
         self.render(force=True)
+
+    def _gather(self, src: int, target: int, ninja: bool, n: int) -> bool:
+        """Add a group from ``src`` to the attack gathered on ``target`` (on this screen);
+        False when that is not a legal attack (or another target is being gathered)."""
+        if self._pending() is not None:  # gathered in the engine (an older save): add there
+            if (src, target, ninja) not in self._legal()["attack"]:
+                return False
+            self.selected = None
+            k = min(n, self._legal()["attack"][(src, target, ninja)])
+            self._act({"type": "attack", "src": src, "target": target, "ninja": ninja, "count": k,
+                       **({} if ninja else self._which(src, k))})
+            return True
+        free = self._attack_free().get((src, target, ninja), 0)
+        if free <= 0 or (self.plan is not None and self.plan["target"] != target):
+            return False
+        if self.plan is None:
+            self.plan = {"target": target, "groups": []}
+        k = min(n, free)
+        fresh = None if ninja else self._which(src, k).get("fresh")
+        self.plan["groups"].append([src, k, frozenset((src, target)) in SEA, ninja, fresh])
+        self.selected = None
+        self.render(force=True)
+        return True
+
+    def _attack_free(self) -> dict[tuple[int, int, bool], int]:
+        """The legal attack groups less what the plan already gathers from each source."""
+        free = dict(self._legal()["attack"])
+        for src, count, _sea, ninja, _fresh in (self.plan or {}).get("groups", []):
+            for key in [k for k in free if k[0] == src and k[2] == ninja]:
+                free[key] -= count
+        return {k: v for k, v in free.items() if v > 0 and (self.plan is None or k[1] == self.plan["target"])}
+
+    def _launch(self) -> None:
+        """Send the gathered groups, then the launch (one battle)."""
+        plan, self.plan = self.plan, None
+        if plan:
+            self._act_all([{"type": "attack", "src": src, "target": plan["target"], "ninja": ninja, "count": count,
+                            **({} if fresh is None else {"fresh": fresh})}
+                           for src, count, _sea, ninja, fresh in plan["groups"]] + [{"type": "launch"}])
+
+    def _cancel_attack(self) -> None:
+        """Release the gathered groups: nothing was sent, they can move or attack again."""
+        self.plan = None
+        self.selected = None
+        self.render(force=True)
+
+    def _handed_over(self) -> int | None:
+        """The territory the viewer's last attack of this turn took by hand-over (no battle),
+        or None."""
+        events = self.controller.events
+        seat = self.view.get("seat")
+        for i in range(len(events) - 1, -1, -1):
+            e = events[i]
+            if e.get("type") in ("turn", "round"):
+                return None
+            if e.get("type") == "launch":
+                if e.get("seat") != seat:
+                    return None
+                after = events[i + 1:]
+                t_ = e.get("territory")
+                if any(x.get("type") == "handed_over" and x.get("territory") == t_ for x in after) and \
+                        any(x.get("type") == "captured" and x.get("territory") == t_ and x.get("seat") == seat for x in after):
+                    return t_ if isinstance(t_, int) else None
+                return None
+        return None
+
+    def _pending(self) -> dict[str, Any] | None:
+        """The attack being gathered: this screen's plan, or the engine's (an older save)."""
+        v = self.view
+        if v.get("current") == v.get("seat") and v.get("turn", {}).get("pending"):
+            return dict(v["turn"]["pending"])
+        return None
+
+    def _gathering(self) -> dict[str, Any] | None:
+        return self._pending() or self.plan
 
     def _alloc(self, delta: int) -> None:
         code = self.selected
@@ -321,10 +450,8 @@ class RiskBoard(W.VBox):
 
     def _place_confirm(self) -> None:
         alloc, self.alloc = dict(self.alloc), {}
-        for code, n in sorted(alloc.items()):
-            if self.mode() != "income":
-                break
-            self._act({"type": "place", "territory": code, "count": n})
+        self._act_all([{"type": "place", "territory": code, "count": n} for code, n in sorted(alloc.items())],
+                      lambda: self.mode() == "income")
 
     def _place_reset(self) -> None:
         self.alloc = {}
@@ -350,9 +477,21 @@ class RiskBoard(W.VBox):
         self.render(force=True)
 
     def _commit_all(self) -> None:
-        leg = self._legal()
-        if leg["commit"]:
-            self._act({"type": "commit", "count": max(leg["commit"])})
+        counts = self._commit_counts(int(self.commit_ninjas.value))
+        if counts:
+            self._commit(max(counts))
+
+    def _commit_counts(self, ninjas: int) -> list[int]:
+        """The card armies the defender may bring together with ``ninjas`` reserve ninjas."""
+        return sorted(n for n, k in self._legal()["commits"] if k == ninjas)
+
+    def _commit(self, count: int) -> None:
+        """Answer the defence question: ``count`` card armies and the ninjas chosen, only
+        as one of the controller's legal actions."""
+        ninjas = int(self.commit_ninjas.value)
+        action: dict[str, Any] = {"type": "commit", "count": count, **({"ninjas": ninjas} if ninjas else {})}
+        if action in self.controller.legal:
+            self._act(action)
 
     def _strike(self) -> None:
         target = self.strike_target
@@ -378,6 +517,7 @@ class RiskBoard(W.VBox):
             self.selected = None
             self.alloc = {}
             self.strike_target = None
+            self.plan = None
         mode = self.mode()
         if self.auto_hold and mode == "window" and not self._legal()["strike"] and not c.cover:
             self._act({"type": "hold"})  # no ninja in reserve: nothing to ask (draws the next state)
@@ -388,14 +528,25 @@ class RiskBoard(W.VBox):
             self.strike_target = None
         if mode != "income":
             self.alloc = {}
+        if mode != "turn":
+            self.plan = None
         self.renders += 1
-        self._draw_map(mode)
-        self._draw_status(mode)
-        self._draw_actions(mode)
-        self._draw_info(mode)
-        self._draw_odds(mode)
-        self._draw_battle()
-        self._draw_knowledge()
+        self._drawing = True  # the ninja count's own changes redraw, not the drawing's
+        try:
+            if mode != "commit":  # the defender's reserve stays on the defender's screen only
+                self._commit_key = None
+                self.commit_ninjas.value = 0
+                self.commit_ninjas.max = 0
+                self.commit_ninjas.description = t("ui_commit_ninjas", self.lang, n=0)
+            self._draw_map(mode)
+            self._draw_status(mode)
+            self._draw_actions(mode)
+            self._draw_info(mode)
+            self._draw_odds(mode)
+            self._draw_battle()
+            self._draw_knowledge()
+        finally:
+            self._drawing = False
         self.message.value = (f"<div style='color:#b00020'>{html_text(c.message)}</div>" if c.message else "")
         # the last update of a render: browser tests wait for the class of a newer version
         for cls in [x for x in self._dom_classes if x.startswith("cw-v-")]:
@@ -408,23 +559,40 @@ class RiskBoard(W.VBox):
         nmoves = {m[0]: (m[1], m[2]) for m in v.get("me", {}).get("ninja_moves", [])}
         return moves, nmoves
 
-    def _draw_map(self, mode: str) -> None:
-        v = self.view
-        viewer = v.get("seat")
+    def lit(self, mode: str | None = None) -> tuple[set[int], set[int], set[int]]:
+        """What the map lights for the viewer now: territories to click (yellow outline),
+        move targets (green, ➜) and attack targets (red, ⚔) — all from the viewer's own
+        legal actions; the guide's words name exactly these."""
+        mode = self.mode() if mode is None else mode
         leg = self._legal()
         sel = self.selected
         ninja = bool(self.use_ninjas.value)
+        pick: set[int] = set()
         move_dst: set[int] = set()
         attack_dst: set[int] = set()
-        if mode == "turn" and sel is not None:
+        gathering = self._gathering()
+        if mode == "income":
+            pick = set(leg["place"]) if self._income_left() > sum(self.alloc.values()) else set()
+        elif mode == "turn" and gathering is not None:
+            attack_dst = {gathering["target"]}
+            free = self._attack_free() if self.plan is not None else leg["attack"]
+            pick = {s for (s, d, _nj) in free if d == gathering["target"]} - {sel}
+        elif mode == "turn" and sel is not None:
             move_dst = {d for (s, d) in (leg["ninja_move"] if ninja else leg["move"]) if s == sel}
             attack_dst = {d for (s, d, nj) in leg["attack"] if s == sel and nj == ninja}
             move_dst -= attack_dst
+        elif mode == "turn":
+            pick = (set(leg["deploy"]) | {s for (s, _d) in leg["move"]} | {s for (s, _d, _nj) in leg["attack"]}
+                    | {s for (s, _d) in leg["ninja_move"]})
         elif mode == "window":
             attack_dst = set(leg["strike"]) if self.strike_target is None else {self.strike_target}
-        pending = v.get("turn", {}).get("pending")
-        if pending and v.get("current") == viewer:
-            attack_dst.add(pending["target"])
+        return pick, move_dst, attack_dst
+
+    def _draw_map(self, mode: str) -> None:
+        v = self.view
+        viewer = v.get("seat")
+        sel = self.selected
+        pick, move_dst, attack_dst = self.lit(mode)
         cards = dict(map(tuple, v.get("me", {}).get("card_armies", [])))
         my_ninjas = dict(map(tuple, v.get("me", {}).get("ninjas", [])))
         styles: dict[int, dict[str, Any]] = {}
@@ -433,15 +601,20 @@ class RiskBoard(W.VBox):
             code = terr["code"]
             styles[code] = territory_style(terr["owner"], viewer, revealed=terr["revealed"], selected=code == sel,
                                            move=code in move_dst, attack=code in attack_dst,
-                                           alloc=code in self.alloc)
+                                           alloc=code in self.alloc, pick=code in pick)
+            mark = ATTACK_MARK if code in attack_dst else MOVE_MARK if code in move_dst else ""
             labels[code] = self._label(code, terr, cards.get(code, 0) + self.alloc.get(code, 0),
-                                       my_ninjas.get(code, 0), code in self.alloc)
+                                       my_ninjas.get(code, 0), code in self.alloc, mark)
         self.map.apply_styles(styles)
         self.map.set_labels(labels)
 
     @staticmethod
-    def _label(code: int, terr: Mapping[str, Any], card: int, my_ninjas: int, planned: bool) -> str:
+    def _label(code: int, terr: Mapping[str, Any], card: int, my_ninjas: int, planned: bool, mark: str = "") -> str:
         bits = []
+        if mark:
+            colour = ATTACK_BORDER if mark == ATTACK_MARK else MOVE_BORDER
+            bits.append(f"<span class='cw-mark' style='color:#fff;background:{colour};border-radius:8px;"
+                        f"padding:0 3px;font-size:12px'>{mark}</span>")
         if terr["castle"]:
             bits.append("🏯")
         if terr["armies"]:
@@ -493,7 +666,10 @@ class RiskBoard(W.VBox):
         if mode == "income":
             me = v["me"]
             left = me["income_left"] - sum(self.alloc.values())
-            rows.append(self._html(self.prompt, html_text(self._t("ui_click_own"))))
+            if left > 0:
+                rows.append(self._guide([self._t("guide_income", n=left)]))
+            else:
+                rows.append(self._guide([self._t("guide_income_done", n=me["income_left"], button=self._t("ui_place_confirm"))]))
             rows.append(self._html(self.prompt2, f"<span class='cw-to-place'>{html_text(self._t('ui_to_place', n=sum(self.alloc.values())))}"
                                    f" / {int(me['income_left'])}</span>"))
             b["plus"].disabled = self.selected not in leg["place"] or left <= 0
@@ -511,48 +687,7 @@ class RiskBoard(W.VBox):
             rows += [self._row(0, [b["plus"], b["minus"], b["all_here"], b["castle"]]), self._row(1, [b["ninja"]]),
                      self._row(2, [b["place_confirm"], b["place_reset"]])]
         elif mode == "turn":
-            pending = v.get("turn", {}).get("pending")
-            sel = self.selected
-            moves, nmoves = self._my_moves()
-            if pending:
-                groups = pending["groups"]
-                armies = sum(g[1] for g in groups if not g[3])
-                ninjas = sum(g[1] for g in groups if g[3])
-                sea = sum(g[1] for g in groups if g[2])
-                pref = pref_name(pending["target"], self.lang)
-                rows.append(self._html(self.prompt, f"<div class='cw-pending'><b>{html_text(self._t('ui_pending', pref=pref, armies=armies, ninjas=ninjas, sea=sea))}</b><br>"
-                                   f"{html_text(self._t('ui_pending_hint', pref=pref))}</div>"))
-            else:
-                rows.append(self._html(self.prompt, html_text(self._t("ui_pick_src" if sel is None else "ui_pick_dest"))))
-            mv = sum(moves.get(sel, (0, 0))) if sel is not None else 0
-            nmv = sum(nmoves.get(sel, (0, 0))) if sel is not None else 0
-            dep = leg["deploy"].get(sel, 0) if sel is not None else 0
-            ninja = bool(self.use_ninjas.value) and nmv > 0
-            if not nmv and self.use_ninjas.value:
-                self.use_ninjas.value = False
-            top = nmv if ninja else max(mv, dep)
-            if top >= 1:
-                self.count.max = max(top, 1)
-                if self.count.value > top or self.count.value < 1 or self._count_src != (sel, ninja):
-                    self.count.value = top
-                self._count_src = (sel, ninja)
-                rows.append(self.count)
-            if nmv:
-                rows.append(self.use_ninjas)
-            if all(moves.get(sel, (0, 0))) and not ninja:  # fresh and once-moved stand together
-                rows.append(self.fresh_first)
-            b["deploy"].description = self._t("ui_deploy")
-            if dep:
-                rows.append(b["deploy"])
-            b["launch"].description = self._t("ui_launch")
-            b["end_turn"].description = self._t("ui_end_turn")
-            b["clear"].description = self._t("ui_clear")
-            b["launch"].disabled = not leg["launch"]
-            b["end_turn"].disabled = not leg["end_turn"]
-            row = [b["launch"]] if leg["launch"] else [b["end_turn"]]
-            if sel is not None:
-                row.append(b["clear"])
-            rows.append(self._row(0, row))
+            rows += self._turn_actions(leg)
         elif mode == "commit":
             bt = v["battle"]
             t_ = bt["target"]
@@ -561,14 +696,26 @@ class RiskBoard(W.VBox):
                 "ui_commit_title", pref=pref_name(t_, self.lang), attacker=self._who(bt["attacker"]) if bt["attacker"] is not None else "🥷",
                 armies=bt["armies"], ninjas=bt["ninjas"])) + "</b><br>"
                 + html_text(self._t("ui_commit_card", n=card, b=bt["defenders"])) + "</div>"))
-            top = max(leg["commit"])
-            lo = min(leg["commit"])
-            self.count.max = max(top, 1)
-            self.count.min = 1
-            self.count.value = top
-            b["commit"].description = self._t("ui_commit")
-            b["commit_all"].description = self._t("ui_commit_all", n=top)
-            b["commit_none"].description = self._t("ui_commit_none")
+            reserve = max(k for _n, k in leg["commits"])  # 0 unless reserve ninjas may join
+            key = (self.controller.version, t_, bt["rounds"])
+            if key != self._commit_key:  # a new question: all the card, no ninja (the first legal answer)
+                self._commit_key = key
+                self.commit_ninjas.max = reserve
+                self.commit_ninjas.value = 0
+                self.count.max = max(max(leg["commit"]), 1)
+                self.count.min = 1
+                self.count.value = max(max(leg["commit"]), 1)
+            ninjas = int(self.commit_ninjas.value)
+            counts = self._commit_counts(ninjas)
+            top, lo = max(counts), min(counts)
+            plus = self._t("ui_commit_plus_ninjas", k=ninjas) if ninjas else ""
+            self.commit_ninjas.description = self._t("ui_commit_ninjas", n=reserve)
+            b["commit"].description = self._t("ui_commit") + plus
+            b["commit_all"].description = self._t("ui_commit_all", n=top) + plus
+            b["commit_none"].description = (self._t("ui_commit_only_ninjas", k=ninjas) if ninjas
+                                            else self._t("ui_commit_none"))
+            if reserve:
+                rows.append(self.commit_ninjas)
             if top == 0:  # an empty card: asked all the same (issue 27), the only answer is none
                 rows.append(self._row(0, [b["commit_none"]]))
             else:
@@ -595,6 +742,100 @@ class RiskBoard(W.VBox):
             rows.append(self._row(0, row))
         if tuple(rows) != tuple(self.actions.children):
             self.actions.children = rows
+
+    def _guide(self, lines: list[str], head: str = "") -> W.HTML:
+        """The guide box: what to do now, in words (``head`` is HTML, ``lines`` text)."""
+        body = "".join(f"<div>{html_text(x)}</div>" for x in lines)
+        return self._html(self.guide, "<div class='cw-guide-box' style='background:#fffbe6;border-left:4px solid "
+                          f"{PICK_BORDER};padding:4px 6px;margin:4px 0'>{head}{body}</div>")
+
+    def _turn_actions(self, leg: dict[str, Any]) -> list[W.Widget]:
+        """The current player's turn: the guide for what is lit, the count, the buttons."""
+        b = self.buttons
+        rows: list[W.Widget] = []
+        sel = self.selected
+        moves, nmoves = self._my_moves()
+        pick, move_dst, attack_dst = self.lit("turn")
+        gathering = self._gathering()
+        for key, name in (("deploy", "ui_deploy"), ("launch", "ui_launch"), ("cancel", "ui_cancel_attack"),
+                          ("end_turn", "ui_end_turn"), ("clear", "ui_clear")):
+            b[key].description = self._t(name)
+        end = self._t("guide_end", button=self._t("ui_end_turn"))
+        mv = sum(moves.get(sel, (0, 0))) if sel is not None else 0
+        nmv = sum(nmoves.get(sel, (0, 0))) if sel is not None else 0
+        dep = leg["deploy"].get(sel, 0) if sel is not None and gathering is None else 0
+        if gathering is not None:
+            groups = gathering["groups"]
+            pref = pref_name(gathering["target"], self.lang)
+            ninjas, sea = sum(g[1] for g in groups if g[3]), sum(g[1] for g in groups if g[2])
+            head = ("<b class='cw-pending'>" + html_text(self._t(
+                "ui_pending", pref=pref, armies=sum(g[1] for g in groups if not g[3]),
+                ninjas=self._t("ui_pending_ninjas", n=ninjas) if ninjas else "",
+                sea=self._t("ui_pending_sea", n=sea) if sea else "")) + "</b>")
+            lines = ([self._t("guide_gathered", launch=self._t("ui_launch"), cancel=self._t("ui_cancel_attack"))]
+                     if self.plan is not None else [self._t("guide_gathered_old", launch=self._t("ui_launch"))])
+            if pick:
+                lines.append(self._t("guide_gather_more", pref=pref))
+            rows.append(self._guide(lines, head))
+            free = self._attack_free() if self.plan is not None else leg["attack"]
+            mv = nmv = 0
+            if sel is not None:
+                ninja_free = sum(n for (s_, d, nj), n in free.items() if s_ == sel and d == gathering["target"] and nj)
+                army_free = sum(n for (s_, d, nj), n in free.items() if s_ == sel and d == gathering["target"] and not nj)
+                mv, nmv = army_free, ninja_free
+        elif sel is None:
+            deployable = bool(leg["deploy"]) and not (leg["move"] or leg["attack"] or leg["ninja_move"])
+            if not pick:
+                rows.append(self._guide([self._t("guide_nothing", button=self._t("ui_end_turn"))]))
+            else:
+                lines = [self._t("guide_pick_deploy" if deployable else "guide_pick_src")]
+                taken = self._handed_over()
+                if taken in pick:  # issue 30: a hand-over is no fight, the winners keep their second move
+                    lines.append(self._t("guide_handed_over", pref=pref_name(taken, self.lang)))
+                rows.append(self._guide(lines + [end]))
+        else:
+            pref = pref_name(sel, self.lang)
+            count = self._t("ui_count")
+            if attack_dst and move_dst:
+                lines = [self._t("guide_targets_both", count=count)]
+            elif attack_dst:
+                lines = [self._t("guide_targets_attack", count=count)]
+            elif move_dst:
+                lines = [self._t("guide_targets_move", count=count)]
+            elif dep:
+                lines = [self._t("guide_deploy", button=self._t("ui_deploy"), pref=pref)]
+            else:
+                lines = [self._t("guide_stuck", button=self._t("ui_clear"))]
+            if dep and (attack_dst or move_dst):
+                lines.append(self._t("guide_more_deploy", button=self._t("ui_deploy")))
+            rows.append(self._guide(lines + [end]))
+        ninja = bool(self.use_ninjas.value) and nmv > 0
+        if not nmv and self.use_ninjas.value:
+            self.use_ninjas.value = False
+        top = nmv if ninja else max(mv, dep)
+        if top >= 1:
+            self.count.min = 1
+            self.count.max = max(top, 1)
+            if self.count.value > top or self.count.value < 1 or self._count_src != (sel, ninja):
+                self.count.value = top
+            self._count_src = (sel, ninja)
+            rows.append(self.count)
+        if nmv:
+            rows.append(self.use_ninjas)
+        if sel is not None and mv and not ninja and all(self._left_moves(sel)):  # fresh and once-moved together
+            rows.append(self.fresh_first)
+        if dep:
+            rows.append(b["deploy"])
+        b["launch"].disabled = gathering is None
+        b["end_turn"].disabled = not leg["end_turn"] or gathering is not None
+        if gathering is not None:
+            row = [b["launch"], b["cancel"]] if self.plan is not None else [b["launch"]]
+        else:
+            row = [b["end_turn"]]
+        if sel is not None:
+            row.append(b["clear"])
+        rows.append(self._row(0, row))
+        return rows
 
     @staticmethod
     def _html(widget: W.HTML, value: str) -> W.HTML:
@@ -651,7 +892,7 @@ class RiskBoard(W.VBox):
         v = self.view
         terrs = v.get("territories") or []
         target, att, sea = None, 0, 0
-        pending = v.get("turn", {}).get("pending") if v.get("current") == v.get("seat") else None
+        pending = self._gathering()
         if mode == "turn" and pending:
             target = pending["target"]
             att = sum(g[1] for g in pending["groups"])
@@ -665,6 +906,8 @@ class RiskBoard(W.VBox):
         terr = terrs[target - 1]
         rows = []
         dfn = terr["armies"]
+        if mode != "turn":  # a battle under way: the owner's ninjas there defend too (issue 30)
+            dfn += int(v["battle"].get("defending_ninjas", 0))
         castle = terr["castle"]
         if dfn:
             rows.append(self._odds_line(att, dfn, castle=castle, wounded=terr["wounded"], sea=sea))
@@ -709,7 +952,9 @@ class RiskBoard(W.VBox):
                 rows.append(f"<div class='cw-battle-round'><b>{html_text(self._t('ui_battle_round', n=n))}</b> "
                             f"{html_text(self._t('ui_attack_dice'))} {self._dice(e['att'], 3)} ({int(e['ah'])}) · "
                             f"{html_text(self._t('ui_defence_dice'))} {self._dice(e['dfn'], 4)} ({int(e['dh'])}) → "
-                            f"{int(e['attackers'])} : {int(e['defenders'])}</div>")
+                            f"{int(e['attackers'])} : {int(e['defenders'])}"
+                            # the defender's ninjas left (issue 30), their dice rolled in the open
+                            + (f" + 🥷{int(e['ninjas'])}" if isinstance(e.get("ninjas"), int) else "") + "</div>")
             elif k in ("committed", "captured", "held", "ninjas_won", "handed_over", "undefended", "neutral_armies",
                        "revealed"):
                 from . import event_text
