@@ -917,3 +917,36 @@ def test_the_defence_question_looks_the_same_to_watchers_with_or_without_reserve
         assert m.state["battle"] is None and c.cover     # the window after the battle: a cover again
         assert (board.commit_ninjas.max, board.commit_ninjas.value) == (0, 0)   # the reserve is not kept
     assert seen[0] == seen[1]
+
+
+def test_after_a_defence_nothing_of_the_defenders_card_stays_in_any_widget() -> None:
+    """Pair test (hot seat): two matches that differ only in how the defender split its
+    income between Saitama's card (6 or 5 armies) and Chiba's (3 or 4).  The defender brings
+    3 armies from Saitama's card and the attackers fall; when the cover comes up, every live
+    widget's state is the same in both (the defence question's count field kept the card's
+    total once: a secret the page could read)."""
+    from conquest_widget.games.japanese_risk.engine import Attack, Deploy, Launch, Place
+
+    from .helpers import hold_windows, new_match
+
+    states = []
+    for on_saitama in (6, 5):
+        W.Widget.close_all()
+        m = new_match(2)
+        m.apply(Place(12, 9 - on_saitama), 1)
+        m.apply(Place(11, on_saitama), 1)
+        m.apply(Place(8, 9), 0)
+        hold_windows(m)
+        for action in (Deploy(8, 3), Attack(8, 11, 3), Launch()):
+            m.apply(action, 0)
+        c = MatchController(m, humans={0, 1})
+        board = RiskBoard(c, "en")
+        assert c.cover == "P1"
+        c.uncover()
+        assert board.count.max == on_saitama  # the defender's own screen shows its card
+        board.count.value = 3
+        m.chance.forced.extend([[6, 6, 6], [1, 1, 1]])  # no hit on the 3 defenders, 3 on the attackers
+        press(board, "cw-commit")
+        assert m.state["battle"] is None and c.cover
+        states.append(re.sub(r"IPY_MODEL_[0-9a-f]+", "IPY_MODEL", all_states()))  # (model ids are random)
+    assert states[0] == states[1]

@@ -518,6 +518,11 @@ class RiskBoard(W.VBox):
             self.alloc = {}
             self.strike_target = None
             self.plan = None
+            # and what the last viewer's question said: the count field's bounds and the prompts
+            # (its card's armies), even where no longer shown (a page could read them)
+            self.count.value, self.count.min = 1, 1
+            self.count.max = 1
+            self.prompt.value = self.prompt2.value = ""
         mode = self.mode()
         if self.auto_hold and mode == "window" and not self._legal()["strike"] and not c.cover:
             self._act({"type": "hold"})  # no ninja in reserve: nothing to ask (draws the next state)
@@ -538,6 +543,8 @@ class RiskBoard(W.VBox):
                 self.commit_ninjas.value = 0
                 self.commit_ninjas.max = 0
                 self.commit_ninjas.description = t("ui_commit_ninjas", self.lang, n=0)
+                for key in ("commit", "commit_all", "commit_none"):  # their labels named the card's armies
+                    self.buttons[key].description = ""
             self._draw_map(mode)
             self._draw_status(mode)
             self._draw_actions(mode)
