@@ -230,17 +230,26 @@ class ConquestApp(W.VBox):
             button.description = t("play", lang) if spec.playable else t("coming", lang)
         # one button per playable game, made once and shown while its game can be continued:
         # a refresh (a page connecting to a preheated kernel) makes and closes no widget
+        # Each is sent whole, whatever it held before: a page's frames must not depend on when
+        # its preheated kernel ran the notebook (the twin pages of the hot-seat tests must
+        # receive the same bytes whoever saved what a second earlier).
         wanted = dict(self._continuable)
         for game_id, b in self._continue_buttons.items():
-            if game_id in wanted:
-                b.description = t("continue_game", lang, game=registry.get(game_id).title[lang])
-                b.tooltip = t("continue_tip", lang, when=wanted[game_id])
-            display = None if game_id in wanted else "none"
-            if b.layout.display != display:
-                b.layout.display = display
-        display = None if wanted else "none"
-        if self.continues.layout.display != display:
-            self.continues.layout.display = display
+            shown = game_id in wanted
+            _send_whole(b, description=t("continue_game", lang, game=registry.get(game_id).title[lang]) if shown else "",
+                        tooltip=t("continue_tip", lang, when=wanted[game_id]) if shown else "")
+            _send_whole(b.layout, display=None if shown else "none")
+        _send_whole(self.continues.layout, display=None if wanted else "none")
+
+
+def _send_whole(widget: W.Widget, **values: Any) -> None:
+    """Set ``values`` on ``widget`` and send them as one update whatever it held before (a
+    trait set to the value it has is not sent; passing each through a placeholder inside
+    ``hold_sync`` makes every one of them part of the update)."""
+    with widget.hold_sync():
+        for name, value in values.items():
+            setattr(widget, name, "\x00")
+            setattr(widget, name, value)
 
 
 def _refresh_pickers() -> None:
