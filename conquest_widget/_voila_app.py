@@ -38,6 +38,9 @@ What it configures on top of Voilà 0.5's standalone server:
   while it starts);
 - kernels talk to the server over IPC (Unix sockets in Voilà's private ``0700`` folder of
   connection files), not TCP ports of 127.0.0.1, where the platform has it (not Windows);
+- a kernel reads the request of the page that took it (a table link's query string) from
+  Voilà's request-info websocket with a secret the server gives its kernels
+  (:class:`KernelReadsItsRequest`); the server forgets the request once it is read;
 - the ``conquest`` page template: Voilà's ``lab`` template without its Font Awesome links to
   a CDN (Voilà's own bundle already carries Font Awesome and serves its fonts locally);
 - a preheated kernel (issue 18): Voilà keeps ``POOL_SIZE`` kernel(s) that have already run
@@ -72,9 +75,12 @@ from tornado.websocket import WebSocketHandler
 from traitlets import Integer
 from traitlets.config import Config
 from voila.app import Voila
+from voila.request_info_handler import RequestInfoSocketHandler
 from voila.static_file_handler import AllowListFileHandler
 from voila.tornado.handler import TornadoVoilaHandler
 from voila.voila_identity_provider import VoilaIdentityProvider
+
+from conquest_widget.page_request import KERNEL_HEADER, KERNEL_SECRET_ENV
 
 #: Environment variables read here (set by :func:`conquest_widget.serve.start`).
 ENV_CULL_IDLE_TIMEOUT = "CONQUEST_CULL_IDLE_TIMEOUT"
@@ -342,6 +348,26 @@ class LoggedInOnly(PlainErrors, JupyterHandler):
             raise web.HTTPError(403)
 
 
+class KernelReadsItsRequest(LocalHostOnly):
+    """Mixin for Voilà's request-info websocket (``/voila/query/<kernel id>``): a kernel
+    that shows the secret this server gives its kernels (``$CONQUEST_KERNEL_SECRET``, see
+    :func:`main`) reads the request of the page that took it (a table link's query string:
+    :mod:`conquest_widget.page_request`); anyone else needs the login, as before.  Once the
+    request is handed over, the server forgets it (Voilà would keep it until it stops)."""
+
+    async def prepare(self):  # type: ignore[override]
+        secret = os.environ.get(KERNEL_SECRET_ENV, "")
+        given = self.request.headers.get(KERNEL_HEADER, "")
+        if secret and given and secrets.compare_digest(given.encode(), secret.encode()):
+            _local_host(self)
+            return
+        await super().prepare()
+
+    def open(self, kernel_id: str) -> None:  # type: ignore[override]
+        super().open(kernel_id)  # type: ignore[misc]
+        RequestInfoSocketHandler._cache.pop(kernel_id, None)
+
+
 class TokenOutOfTheAddress(PlainErrors, TornadoVoilaHandler):
     """The app page: a request that logs in with ``?token=`` (the login cookie is set by
     then) is redirected to the same address without it; a page request beyond
@@ -432,6 +458,8 @@ def _guarded(handler: type, open_to_all: set) -> type:
         return TokenOutOfTheAddress
     if issubclass(handler, AllowListFileHandler):
         handler = type(handler.__name__, (ImageFilesOnly, handler), {})
+    if issubclass(handler, RequestInfoSocketHandler):
+        return type(handler.__name__, (KernelReadsItsRequest, handler), {})
     if not issubclass(handler, JupyterHandler):
         return type(handler.__name__, (LocalHostOnly, handler), {})
     if any(getattr(getattr(handler, m, None), "__allow_unauthenticated", False) for m in HTTP_METHODS):
@@ -495,6 +523,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     token = os.environ.pop("JUPYTER_TOKEN", "")
     if not token:
         sys.exit("conquest_widget._voila_app: JUPYTER_TOKEN is not set (start it with `conquest-widget play`)")
+    # the kernels (which inherit the environment) read their page's request with it
+    os.environ[KERNEL_SECRET_ENV] = secrets.token_urlsafe(32)
     cfg = config(
         int(os.environ.get(ENV_CULL_IDLE_TIMEOUT, CULL_IDLE_TIMEOUT)),
         int(os.environ.get(ENV_CULL_INTERVAL, CULL_INTERVAL)),

@@ -163,6 +163,18 @@ class SeatClient:
             raise SerializationError(f"table {self.table_id}: its log does not replay the same way")
         return True
 
+    @property
+    def setup(self) -> Any:
+        """The table's setup (the engine's setup object: the players and options, as the
+        store's table row has them; no secret)."""
+        return self._match.setup
+
+    def document(self) -> dict[str, Any]:
+        """The whole match as a document (setup, seed, log: every seat's secrets can be
+        replayed from it), for a replay in this page's kernel: the public view while the
+        game runs, every view once it is over."""
+        return self._match.to_dict()
+
     def view(self) -> dict[str, Any]:
         return self._match.view(self.seat)
 

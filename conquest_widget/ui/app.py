@@ -17,6 +17,7 @@ from typing import Any
 
 import ipywidgets as W
 
+from conquest_widget import page_request
 from conquest_widget.core import registry
 from conquest_widget.core.safe_text import html_text
 from conquest_widget.errors import ConquestError
@@ -110,7 +111,9 @@ class ConquestApp(W.VBox):
         self._relabel()
         _SHELLS.add(self)
         _refresh_when_a_page_connects()
-        if game is not None:
+        # a table link opens its seat (issue 28); a preheated kernel learns its page's link
+        # when the page connects (_refresh_pickers)
+        if not self.open_link(page_request.known_request()) and game is not None:
             self.play(game)
 
     def __repr__(self) -> str:
@@ -135,6 +138,26 @@ class ConquestApp(W.VBox):
         self.back.layout.display = None
         self.body.children = (self.game_widget,)
         return self.game_widget
+
+    def open_link(self, request: dict[str, str] | None) -> bool:
+        """Open what the page's address asks for (its ``QUERY_STRING``): a table link opens
+        that seat's page, or the watch page, or says that it opens nothing here (see
+        :func:`conquest_widget.ui.table_page.page_for_link`).  False when it asks for no
+        table (or ``request`` is None: not known yet) or a game is already open."""
+        if request is None or self.game_widget is not None:
+            return False
+        from conquest_widget.ui.table_page import page_for_link
+
+        page = page_for_link(request.get("QUERY_STRING", ""), lang=self.lang, save_dir=self.save_dir)
+        if page is None:
+            return False
+        self.game_widget = page
+        self.game_id = getattr(getattr(page, "spec", None), "id", None)
+        self.language.layout.display = None
+        self.title.layout.display = "none"
+        self.back.layout.display = None
+        self.body.children = (page,)
+        return True
 
     def refresh_from_saves(self) -> None:
         """On the picker, take the saved language and the games to continue as they are
@@ -253,8 +276,13 @@ def _send_whole(widget: W.Widget, **values: Any) -> None:
 
 
 def _refresh_pickers() -> None:
-    for shell in list(_SHELLS):
+    shells = list(_SHELLS)
+    for shell in shells:
         shell.refresh_from_saves()
+    if shells:
+        request = page_request.fetch_request()  # the page's address: a table link opens its seat
+        for shell in shells:
+            shell.open_link(request)
 
 
 def _refresh_when_a_page_connects() -> None:

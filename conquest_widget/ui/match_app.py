@@ -381,13 +381,7 @@ class MatchApp(W.VBox):
             self.body.children = children
 
     def _redraw_log(self) -> None:
-        c = self.controller
-        names = [s.name for s in self._seats]
-        lines = [line for e in c.events if (line := self.ui.log_line(e, self.lang, names))]
-        value = (f"<details open><summary>{html_text(self._t('log'))}</summary>"
-                 f"<div style='max-height:200px;overflow:auto;font-size:90%'>"
-                 + "".join(f"<div>{html_text(x)}</div>" for x in lines[-LOG_LINES:][::-1])
-                 + "</div></details>")
+        value = log_html(self.ui, self.controller.events, self.lang, [s.name for s in self._seats])
         if self.log_view.value != value:
             self.log_view.value = value
 
@@ -612,20 +606,7 @@ class MatchApp(W.VBox):
             return
         self.screen = "results"
         self._heading(self._t("results"))
-        out = c.outcome() or {"ranks": []}
-        ranks = out["ranks"]
-        names = [s.name for s in self._seats]
-        winners = [names[i] for i, r in enumerate(ranks) if r == 1]
-        head = self._t("winner" if len(winners) == 1 else "winners", names=", ".join(winners))
-        rows = "".join(
-            f"<tr><td>{r}</td><td>{html_text(names[i])}</td>"
-            f"<td>{html_text(self._t('human') if self._seats[i].human else self._t('cpu', level=self._seats[i].bot))}</td></tr>"
-            for i, r in sorted(enumerate(ranks), key=lambda x: (x[1], x[0]))
-        )
-        table = (f"<h3>{html_text(head)}</h3><table class='cw-standings'><tr><th>{html_text(self._t('rank'))}</th>"
-                 f"<th>{html_text(self._t('player'))}</th><th>{html_text(self._t('played_by'))}</th></tr>"
-                 f"{rows}</table>")
-        story = W.HTML(table + self.ui.results_html(out, c.view, self.lang))
+        story = W.HTML(results_html(self.ui, self._seats, c.outcome() or {"ranks": []}, c.view, self.lang))
         story.add_class("cw-results")
         self.body.children = [
             story,
@@ -680,6 +661,32 @@ class MatchApp(W.VBox):
         self._play(self._engine()(setup, seed=seed), speed=speed)
 
 
+def log_html(ui: GameUI, events: list[dict[str, Any]], lang: str, names: list[str]) -> str:
+    """The log box: the last :data:`LOG_LINES` lines of ``events``, newest first."""
+    lines = [line for e in events if (line := ui.log_line(e, lang, names))]
+    return (f"<details open><summary>{html_text(t('log', lang))}</summary>"
+            f"<div style='max-height:200px;overflow:auto;font-size:90%'>"
+            + "".join(f"<div>{html_text(x)}</div>" for x in lines[-LOG_LINES:][::-1])
+            + "</div></details>")
+
+
+def results_html(ui: GameUI, seats: list[SeatChoice], out: dict[str, Any], view: dict[str, Any], lang: str) -> str:
+    """The results: the winners, the standings (rank, player, Human or CPU level) and the
+    game's own story of the end (``ui.results_html``)."""
+    ranks = out["ranks"]
+    names = [s.name for s in seats]
+    winners = [names[i] for i, r in enumerate(ranks) if r == 1]
+    head = t("winner" if len(winners) == 1 else "winners", lang, names=", ".join(winners))
+    rows = "".join(
+        f"<tr><td>{r}</td><td>{html_text(names[i])}</td>"
+        f"<td>{html_text(t('human', lang) if seats[i].human else t('cpu', lang, level=seats[i].bot))}</td></tr>"
+        for i, r in sorted(enumerate(ranks), key=lambda x: (x[1], x[0]))
+    )
+    return (f"<h3>{html_text(head)}</h3><table class='cw-standings'><tr><th>{html_text(t('rank', lang))}</th>"
+            f"<th>{html_text(t('player', lang))}</th><th>{html_text(t('played_by', lang))}</th></tr>"
+            f"{rows}</table>" + ui.results_html(out, view, lang))
+
+
 def app_class(ui: GameUI) -> type[MatchApp]:
     """The app of a hosted game: a :class:`MatchApp` subclass for ``ui`` (what a game's
     ``widget/__init__.py`` names as ``App``, and its spec as ``widget=``).
@@ -688,4 +695,6 @@ def app_class(ui: GameUI) -> type[MatchApp]:
         >>> app_class(UI).__name__, app_class(UI).ui is UI
         ('CodexApp', True)
     """
-    return type(f"{ui.game.title().replace('_', '')}App", (MatchApp,), {"ui": ui})
+    from conquest_widget.ui.table_page import SeparateScreens  # the form's "Separate screens" (issue 28)
+
+    return type(f"{ui.game.title().replace('_', '')}App", (SeparateScreens, MatchApp), {"ui": ui})

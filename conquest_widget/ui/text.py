@@ -75,6 +75,35 @@ STRINGS: dict[str, tuple[str, str]] = {
     "bad_name": ("Seat {n}: {text}", "{n}番：{text}"),
     "bad_seed": ("The seed must be a whole number, got {value}", "シードは整数で入力してください：{value}"),
     "need_human": ("At least one seat must be Human.", "少なくとも1人は人間にしてください。"),
+    # separate screens: game tables (issue 28)
+    "screens": ("Screens", "画面"),
+    "one_screen": ("One screen", "1つの画面"),
+    "separate_screens": ("Separate screens", "各自の画面"),
+    "table_links": ("Separate screens: links", "各自の画面：リンク"),
+    "table_made": ("The table is ready. Give each player their own link: it opens their seat in any browser that reaches"
+                   " this server, again after a reload or on another device. Keep each link for its player only:"
+                   " whoever has it plays that seat.",
+                   "テーブルができました。各プレイヤーに本人のリンクを渡してください。このサーバーに届くブラウザーなら、"
+                   "再読み込み後や別の端末でも同じ席が開きます。リンクは本人だけに：持っている人がその席で遊べます。"),
+    "seat_link": ("Seat {n}: {name}", "{n}番：{name}"),
+    "watch_link": ("Watch (the public view)", "観戦（公開情報のみ）"),
+    "links_text": ("The links as text, to copy", "リンク一覧（コピー用）"),
+    "links_login": ("A browser that has not opened this server yet is asked for the server's token first (the one in"
+                    " the address conquest-widget play printed); then the link opens.",
+                    "このサーバーを初めて開くブラウザーでは、まずサーバーのトークン（conquest-widget play が表示した"
+                    "アドレスに含まれるもの）を聞かれます。その後リンクが開きます。"),
+    "links_no_address": ("This page does not know its server's address: put each link's ?… part after the app's"
+                         " address.", "このページはサーバーのアドレスを知りません。各リンクの ?… の部分をアプリのアドレスの後ろに付けてください。"),
+    "at_table": ("{name} (seat {n}) at a table", "{name}（{n}番）のテーブル"),
+    "watching": ("Watching a table", "テーブルを観戦中"),
+    "bad_link": ("This link opens no table here: it may be mistyped or cut short, or the table was made on another"
+                 " server.", "このリンクで開けるテーブルはありません。打ち間違いや途中で切れている可能性があります。"
+                 "または別のサーバーで作られたテーブルです。"),
+    "store_problem": ("The tables cannot be read just now ({text}).", "テーブルを今は読めません（{text}）。"),
+    "no_table_store": ("Separate screens need a place for the tables (a save folder, or CONQUEST_TABLES_STORE).",
+                       "各自の画面で遊ぶには、テーブルの保存先（保存フォルダーまたは CONQUEST_TABLES_STORE）が必要です。"),
+    "no_table_game": ("{game} cannot be played at separate screens yet.", "{game}はまだ各自の画面では遊べません。"),
+    "back_to_table": ("Back to the table", "テーブルに戻る"),
 }
 
 
