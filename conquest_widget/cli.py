@@ -1,6 +1,6 @@
 """The ``conquest-widget`` command.
 
-    conquest-widget play [--port 8866] [--dir DIR] [--open]
+    conquest-widget play [--port 8866] [--dir DIR] [--store postgresql://...] [--open]
     conquest-widget notebooks DIR [--force]
     conquest-widget games
     conquest-widget simulate --players hard:aggressive,easy:balanced,normal,normal \\
@@ -95,13 +95,16 @@ def _add_play(sub: argparse._SubParsersAction) -> None:
     play.add_argument("--dir", default=None,
                       help="folder the app runs in and saves to (default: ~/.local/share/conquest_widget)")
     play.add_argument("--open", action="store_true", help="open the address in the default web browser")
+    play.add_argument("--store", default=None,
+                      help="where the tables of 'Separate screens' are kept: a PostgreSQL URL (postgresql://user@host/db)"
+                           " or a path (default: $CONQUEST_TABLES_STORE, else DIR/conquest_saves/tables.sqlite3)")
     play.set_defaults(run=_run_play)
 
 
 def _run_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from conquest_widget.serve import play
 
-    return play(args.dir, args.port, open_browser=args.open)
+    return play(args.dir, args.port, open_browser=args.open, store=args.store)
 
 
 def _add_notebooks(sub: argparse._SubParsersAction) -> None:

@@ -56,6 +56,9 @@ START_TIMEOUT = 120.0  # seconds for Voilà to answer (a cold start on a busy ma
 APP_MODULES = {"voila": "voila", "ipykernel": "ipykernel"}
 
 
+#: The environment variable naming the table store (``conquest_widget.tables.table.STORE_ENV``)
+TABLES_STORE_ENV = "CONQUEST_TABLES_STORE"
+
 #: Set by Voilà in the environment of the kernels it starts ahead of a page request (its
 #: kernel pool, "preheating"): those kernels also run :func:`warm_up` when they start.
 PREHEAT_ENV = "VOILA_PREHEAT"
@@ -358,11 +361,14 @@ def play(
     *,
     open_browser: bool = False,
     out: IO[str] | None = None,
+    store: str | None = None,
 ) -> int:
     """Serve the app until Ctrl-C (or the server ends); returns an exit code.  The URL is
-    printed to ``out`` once the server answers."""
+    printed to ``out`` once the server answers.  ``store``: where the tables of "Separate
+    screens" are kept (a PostgreSQL URL or a path; given to the kernels as
+    ``$CONQUEST_TABLES_STORE``; default: that variable, else the save folder)."""
     out = out or sys.stdout
-    server = start(directory, port, log_level="WARN")
+    server = start(directory, port, log_level="WARN", env={TABLES_STORE_ENV: store} if store else None)
     previous = signal.signal(signal.SIGTERM, _interrupt)  # `kill` stops the server too
     try:
         server.wait_ready()

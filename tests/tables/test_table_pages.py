@@ -36,3 +36,11 @@ def test_the_form_and_the_links_use_the_store_of_the_environment(where: str, tmp
     shell = ConquestApp(save_dir=saves)
     assert isinstance(shell.game_widget, TablePage) and shell.game_widget.seat == 0
     assert shell.game_widget.table.legal  # the CPU has played up to the human's turn
+
+
+def test_play_takes_the_store_of_the_tables() -> None:
+    from conquest_widget.cli import build_parser
+
+    args = build_parser().parse_args(["play", "--store", "postgresql://teacher@db/tables"])
+    assert args.store == "postgresql://teacher@db/tables"
+    assert build_parser().parse_args(["play"]).store is None
