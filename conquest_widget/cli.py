@@ -4,7 +4,7 @@
     conquest-widget notebooks DIR [--force]
     conquest-widget games
     conquest-widget simulate --players hard:aggressive,easy:balanced,normal,normal \\
-        --mode standard --turns 50 --games 200 --seed 1 --jobs 2 [--json]
+        --mode standard --turns 30 --games 200 --seed 1 --jobs 2 [--json]
     conquest-widget simulate --game codex --players hard,normal,normal --games 200 [--jobs 2] [--json]
         (--mode and --turns are Japan Conquest's: another game refuses them)
     conquest-widget tournament --game japan_conquest --entrants normal hard --games 100 \\
@@ -27,7 +27,6 @@ import sys
 from collections.abc import Sequence
 
 from conquest_widget.errors import ConquestError, SetupError
-from conquest_widget.games.japan_conquest.rules import MODES
 
 
 def _version() -> str:
@@ -123,13 +122,14 @@ def _run_notebooks(args: argparse.Namespace, parser: argparse.ArgumentParser) ->
 
 
 def _add_simulate(sub: argparse._SubParsersAction) -> None:
-    sim = sub.add_parser("simulate", help="play CPU-only games of any game (default Japan Conquest) and summarise them")
+    sim = sub.add_parser("simulate", help="play CPU-only games of any game (default Japan Conquest) and summarise them per bot")
     sim.add_argument("--game", default="japan_conquest", help="game id (see `conquest-widget games`)")
     sim.add_argument("--players", required=True,
-                     help="comma-separated bot labels, one per seat (Japan: difficulty[:strategy], 2-4 entries)")
-    sim.add_argument("--mode", choices=list(MODES), help="Japan Conquest only (default standard)")
-    sim.add_argument("--turns", type=int, help="Japan Conquest only: turns per player in standard mode (default 50)")
-    sim.add_argument("--games", type=int, default=200)
+                     help="comma-separated bot labels, one per seat (Japan Conquest: difficulty[:strategy])")
+    sim.add_argument("--mode", help="Japan Conquest only: standard, conquest or total_conquest (default: standard)")
+    sim.add_argument("--turns", type=int, help="Japan Conquest only: turns per player of a standard game "
+                                               "(default: each game's random setup, 5 or 10)")
+    sim.add_argument("--games", type=int, default=200, help="games to play, rounded up to whole seat rotations")
     sim.add_argument("--seed", type=int, default=1)
     sim.add_argument("--jobs", type=int, default=1, help="parallel worker processes")
     sim.add_argument("--json", action="store_true", help="print machine-readable JSON")
@@ -137,39 +137,18 @@ def _add_simulate(sub: argparse._SubParsersAction) -> None:
 
 
 def _run_simulate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    from conquest_widget.core.simulate import check_options
-    from conquest_widget.games.japan_conquest.simulate import (
-        format_table,
-        simulate,
-        terminal_progress,
-    )
+    from conquest_widget.tournament.simulate import format_result, simulate
 
     if args.games < 1 or args.jobs < 1:
         parser.error("--games and --jobs must be at least 1")
-    # an option the game does not have is refused, never silently ignored
-    check_options(args.game, [name for name in ("mode", "turns") if getattr(args, name) is not None])
-    if args.game != "japan_conquest":
-        return _run_generic_simulate(args)
-    mode = args.mode or "standard"
-    if mode != "standard" and args.turns is not None:
-        raise SetupError(f"--turns is for standard games only: a {mode} game has no turn limit")
-    result = simulate(
-        args.players, mode=mode, turns=None if mode != "standard" else 50 if args.turns is None else args.turns,
-        games=args.games, seed=args.seed, jobs=args.jobs, progress=None if args.json else terminal_progress,
-    )
-    print(json.dumps(result, indent=2) if args.json else format_table(result))
-    return 0
-
-
-def _run_generic_simulate(args: argparse.Namespace) -> int:
-    from tqdm.auto import tqdm
-
-    from conquest_widget.core.simulate import check_bots, format_result, simulate
-
-    labels = [p.strip() for p in args.players.split(",") if p.strip()]
-    check_bots(args.game, labels)  # a clear error before any game is played
-    with tqdm(total=args.games, unit="game", disable=args.json or not sys.stderr.isatty()) as bar:
-        result = simulate(args.game, labels, games=args.games, seed=args.seed, jobs=args.jobs, progress=bar.update)
+    options = {name: getattr(args, name) for name in ("mode", "turns") if getattr(args, name) is not None}
+    if options.get("mode", "standard") != "standard" and "turns" in options:
+        raise SetupError(f"--turns is for standard games only: a {options['mode']} game has no turn limit")
+    if options.get("mode", "standard") != "standard":
+        options["turns"] = None  # the random setups' turn limit goes with any other mode
+    # an option the game does not have is refused (in simulate), never silently ignored
+    result = simulate(args.game, args.players, games=args.games, seed=args.seed, jobs=args.jobs, options=options,
+                      progress=False if args.json else None)
     print(json.dumps(result, indent=2) if args.json else format_result(result))
     return 0
 

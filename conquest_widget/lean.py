@@ -19,6 +19,7 @@ to send.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import ipywidgets as W
@@ -83,12 +84,19 @@ def plain(cls: type[W.Widget], **kwargs: object) -> W.Widget:
     return cls(**kwargs)
 
 
-def close_tree(widget: Any) -> None:
+def close_tree(widget: Any, keep: Iterable[Any] = ()) -> None:
     """Close ``widget`` and every widget reachable from its traits (children, map layers,
-    layouts...), so nothing of a board drawn for one viewer stays alive in the kernel or
+    layouts...) and from its own attributes (parts not shown now, caches), so nothing of a board drawn for one viewer stays alive in the kernel or
     the page; the shared layouts and styles of :func:`shared_layout` and
-    :func:`shared_style` stay open (other widgets use them)."""
-    shared = {id(w) for w in _SHARED.values()}
+    :func:`shared_style` stay open (other widgets use them), and so do the widgets of
+    ``keep`` with everything under them (a screen's parts that live on in the next one).
+
+    >>> inner = W.HTML("kept"); box = W.VBox([W.HTML("gone"), inner])
+    >>> close_tree(box, keep=[inner])
+    >>> box.comm is None, box.children[0].comm is None, inner.comm is not None
+    (True, True, True)
+    """
+    shared = {id(w) for w in _SHARED.values()} | {id(w) for w in keep}
     seen: set[int] = set()
     stack = [widget]
     while stack:
@@ -97,11 +105,23 @@ def close_tree(widget: Any) -> None:
             continue
         seen.add(id(w))
         for name in w.keys:
-            value = getattr(w, name, None)
-            if isinstance(value, W.Widget):
-                stack.append(value)
-            elif isinstance(value, (list, tuple)):
-                stack.extend(v for v in value if isinstance(v, W.Widget))
-            elif isinstance(value, dict):
-                stack.extend(v for v in value.values() if isinstance(v, W.Widget))
+            _widgets_in(getattr(w, name, None), stack)
+        # the parts a widget keeps in attributes of its own: a panel's pieces not shown
+        # now, a cache of map icons, a screen built but not on screen
+        for name, value in vars(w).items():
+            if not name.startswith("_trait"):
+                _widgets_in(value, stack)
         W.Widget.close(w)
+
+
+def _widgets_in(value: Any, found: list[Any], depth: int = 0) -> None:
+    """Add the widgets in ``value`` (a widget, or lists, tuples, sets and dicts of them,
+    three levels deep) to ``found``."""
+    if isinstance(value, W.Widget):
+        found.append(value)
+    elif depth < 3 and isinstance(value, (list, tuple, set, frozenset)):
+        for v in value:
+            _widgets_in(v, found, depth + 1)
+    elif depth < 3 and isinstance(value, dict):
+        for v in value.values():
+            _widgets_in(v, found, depth + 1)

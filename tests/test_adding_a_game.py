@@ -225,7 +225,8 @@ from pathlib import Path
 import ipywidgets as W
 
 from conquest_widget.core import registry
-from conquest_widget.core.simulate import UnknownOptionError, check_options, simulate
+from conquest_widget.tournament.errors import UnknownOptionError
+from conquest_widget.tournament.simulate import check_options, simulate
 from conquest_widget.saves import SaveStore
 from conquest_widget.ui.app import ConquestApp
 

@@ -27,8 +27,9 @@ def test_simulate_any_game_gives_the_same_results_for_any_number_of_jobs(game, p
     one = json.loads(capsys.readouterr().out)
     assert main([*args, "--jobs", "2"]) == 0
     two = json.loads(capsys.readouterr().out)
-    assert one == two and one["games"] == 4 and len(one["seats"]) == len(players.split(","))
-    assert sum(s["wins"] for s in one["seats"]) >= 4  # every game has at least one winner
+    seats = len(players.split(","))
+    assert one == two and one["games"] == -(-4 // seats) * seats and len(one["entries"]) == seats  # whole rotations
+    assert sum(s["wins"] for s in one["entries"]) >= one["games"]  # every game has at least one winner
 
 
 def test_simulate_refuses_unknown_bots_and_table_sizes(capsys) -> None:
@@ -72,16 +73,20 @@ def test_simulate_refuses_turns_for_a_japan_game_without_a_turn_limit(capsys) ->
     assert "--turns is for standard games only" in capsys.readouterr().err
     assert main(["simulate", "--players", "easy,easy", "--turns", "5", "--games", "1", "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
-    assert (result["mode"], result["turns"]) == ("standard", 5)
+    assert result["options"] == {"turns": 5} and result["games"] == 2
+    assert main(["simulate", "--players", "easy,easy", "--mode", "conquest", "--games", "1", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["options"] == {"mode": "conquest", "turns": None} and set(result["end_reasons"]) <= {"conquest", "unfinished"}
 
 
 def test_simulation_options_come_from_each_games_spec(monkeypatch) -> None:
     """Issue 29: the options a game's simulation takes are its spec's ``simulate_options``
-    (no table of game ids in core/simulate.py): give the Codex ``turns`` and it takes it,
+    (no table of game ids in the runner): give the Codex ``turns`` and it takes it,
     and the refusal elsewhere names both games."""
     from dataclasses import replace
 
-    from conquest_widget.core.simulate import UnknownOptionError, check_options
+    from conquest_widget.tournament.errors import UnknownOptionError
+    from conquest_widget.tournament.simulate import check_options
 
     assert registry.get("japan_conquest").simulate_options == ("mode", "turns")
     assert all(not g.simulate_options for g in registry.all_games() if g.id != "japan_conquest")

@@ -50,6 +50,10 @@ class GameSpec:
     #: the ``conquest-widget simulate`` options the game takes beyond the bots, the number
     #: of games, the seed and the jobs (e.g. ``("mode", "turns")``); others are refused
     simulate_options: tuple[str, ...] = ()
+    #: "module:function" giving each seat's figures of a finished match (a list of
+    #: ``{name: number}``, one per seat), which ``conquest-widget simulate`` averages per
+    #: bot; None = wins and ranks only
+    seat_stats: str | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     @property

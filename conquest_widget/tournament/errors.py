@@ -21,6 +21,10 @@ class UnknownBotError(TournamentError, LookupError):
         return str(self.args[0]) if self.args else ""
 
 
+class UnknownOptionError(TournamentError):
+    """A simulation option (``--mode``, ``--turns``) that the game does not have."""
+
+
 class SchedulerUnavailableError(TournamentError):
     """A Dask scheduler address that does not answer (or Dask is not installed)."""
 

@@ -40,8 +40,10 @@ def play_game(config: TournamentConfig, index: int) -> dict[str, Any]:
     ``bots`` (bot label per seat), ``ranks`` (1 = best, ties share a rank; ``None`` if the
     game hit the action cap), ``reason`` (the game's end reason, or ``"unfinished"``),
     ``actions`` (player actions), ``chance`` (chance draws), ``details`` (the outcome's own
-    figures, e.g. scores) and ``stats`` (count of each public event type: battles,
-    captures, trades... whatever the game reports).
+    figures, e.g. scores), ``stats`` (count of each public event type: battles,
+    captures, trades... whatever the game reports) and, for a finished game whose spec
+    has :attr:`~conquest_widget.core.registry.GameSpec.seat_stats`, ``seat_stats`` (the
+    game's own figures per seat).
     """
     plan = config.plan(index)
     spec = registry.get(config.game)
@@ -53,6 +55,7 @@ def play_game(config: TournamentConfig, index: int) -> dict[str, Any]:
     play_bots(match, bots, seed=derive_seed(config.seed, "bots", plan.deal), max_actions=config.max_actions)
     out = match.outcome()
     stats = Counter(t for t in (_event_type(e) for e in match.events_for(None)) if t is not None)
+    extra = {} if spec.seat_stats is None or out is None else {"seat_stats": spec.load(spec.seat_stats)(match)}
     return {
         "index": plan.index, "table": plan.table, "deal": plan.deal, "rotation": plan.rotation,
         "seed": plan.seed,
@@ -64,6 +67,7 @@ def play_game(config: TournamentConfig, index: int) -> dict[str, Any]:
         "chance": sum(1 for entry in match.log if entry["seat"] == CHANCE),
         "details": {} if out is None else json.loads(json.dumps(dict(out.details), default=str)),
         "stats": dict(sorted(stats.items())),
+        **extra,
     }
 
 

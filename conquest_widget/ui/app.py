@@ -21,7 +21,7 @@ from conquest_widget import page_request
 from conquest_widget.core import registry
 from conquest_widget.core.safe_text import html_text
 from conquest_widget.errors import ConquestError
-from conquest_widget.lean import Layout, plain, shared_style
+from conquest_widget.lean import Layout, close_tree, plain, shared_style
 from conquest_widget.saves import SaveStore
 from conquest_widget.ui.pictures import picture
 from conquest_widget.ui.text import t
@@ -126,6 +126,7 @@ class ConquestApp(W.VBox):
         if not spec.playable:
             raise ValueError(f"{spec.title['en']} is not playable yet (coming)")
         cls = spec.load(spec.widget)
+        self._close_game()
         self.game_widget = cls(lang=self.lang, save_dir=self.save_dir)
         self.game_id = game_id
         ctrl = getattr(self.game_widget, "controller", None)
@@ -158,6 +159,25 @@ class ConquestApp(W.VBox):
         self.back.layout.display = None
         self.body.children = (page,)
         return True
+
+    def _close_game(self) -> None:
+        """Leave the game shown (its CPUs stop, its autosave is written) and close its widgets."""
+        game = self.game_widget
+        if game is None:
+            return
+        leave = getattr(game, "leave", None)
+        if leave is not None:
+            leave()
+        ctrl = getattr(game, "controller", None)
+        if ctrl is not None and hasattr(ctrl, "lang"):
+            ctrl.unobserve(self._follow_game_lang, names="lang")
+        self.game_widget = None
+        self.game_id = None
+        if self.body.children == (game,):
+            self.body.children = ()
+        if type(game).close is not W.Widget.close:
+            game.close()  # a game that knows widgets of its own not on screen (Japan Conquest)
+        close_tree(game)
 
     def refresh_from_saves(self) -> None:
         """On the picker, take the saved language and the games to continue as they are
@@ -213,18 +233,13 @@ class ConquestApp(W.VBox):
             self._relabel()
 
     def show_picker(self) -> None:
-        leave = getattr(self.game_widget, "leave", None)
-        if leave is not None:  # a hosted game stops its CPUs (its autosave is kept)
-            leave()
-        ctrl = getattr(self.game_widget, "controller", None)
-        if ctrl is not None and hasattr(ctrl, "lang"):
-            ctrl.unobserve(self._follow_game_lang, names="lang")
+        """Back to the games: the game is left (its autosave is kept) and closed, every
+        widget of it (issue 32: nothing of a game gone stays alive in the kernel or the page)."""
+        self.body.children = (self.continues, self.picker)
+        self._close_game()
         self.language.layout.display = None
         self.title.layout.display = None
         self.back.layout.display = "none"
-        self.game_widget = None
-        self.game_id = None
-        self.body.children = (self.continues, self.picker)
         self._find_continuable()
         self._relabel()
 

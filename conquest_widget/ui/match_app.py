@@ -50,6 +50,26 @@ def _button(cls: str, on_click: Callable[[], None], **kw: Any) -> W.Button:
     return b
 
 
+def _close(widget: W.Widget, keep: tuple[W.Widget, ...] = ()) -> None:
+    """Close ``widget`` with every widget under it but those of ``keep`` (a widget with a
+    ``close`` of its own, the replay explorer, lets go of what it observes first)."""
+    if type(widget).close is not W.Widget.close:
+        widget.close()
+    close_tree(widget, keep=keep)
+
+
+def _replace(box: W.Box, children: Any, keep: tuple[W.Widget, ...] = ()) -> None:
+    """Show ``children`` in ``box``; what it showed before is closed, but for the new
+    children and the widgets of ``keep`` (each with what is under it): a screen that goes
+    away leaves no widget alive in the kernel or the page (issue 32)."""
+    old = box.children
+    box.children = tuple(children)
+    kept = (*box.children, *keep)
+    for w in old:
+        if not any(w is k for k in kept):
+            _close(w, kept)
+
+
 class MatchApp(W.VBox):
     """One game's app in the shell (:func:`app_class` makes one per game)."""
 
@@ -156,7 +176,7 @@ class MatchApp(W.VBox):
                 slot_rows.append(W.HBox(row))
             rows.append(W.HTML(f"<b>{html_text(self._t('saved_games'))}</b>"))
             rows.extend(slot_rows)
-        self.body.children = rows
+        self._set_body(rows)
 
     def _slot_label(self, s: Any) -> tuple[str, bool]:
         if s.status == "empty":
@@ -236,7 +256,9 @@ class MatchApp(W.VBox):
         self.speed.value = speed
         option_rows = [W.HBox([W.HTML(html_text(o.label[self.lang]) if o.kind != "bool" else ""),
                                self.option_widgets[o.key]]) for o in self.ui.options]
-        self.body.children = [
+        # the form's fields live on (a language switch relabels them); their rows are new
+        fields = (self.n_players, *self._seat_boxes, *self.option_widgets.values(), self.speed, self.seed)
+        self._set_body([
             W.HBox([W.HTML(html_text(self._t("n_players"))), self.n_players]),
             *self._seat_boxes,
             *option_rows,
@@ -244,7 +266,7 @@ class MatchApp(W.VBox):
             W.HBox([W.HTML(html_text(self._t("seed"))), self.seed]),
             W.HBox([_button("cw-start", self.start, description=self._t("start"), button_style="primary"),
                     _button("cw-back", self.show_start, description=self._t("back"))]),
-        ]
+        ], keep=fields)
 
     def _show_seat_rows(self) -> None:
         for i, box in enumerate(self._seat_boxes):
@@ -378,7 +400,7 @@ class MatchApp(W.VBox):
             self._show_elsewhere()
         children = (self.controls, self.save_box, self.elsewhere, self.cover, self.board, self.log_view)
         if self.body.children != children:
-            self.body.children = children
+            self._set_body(children)
 
     def _redraw_log(self) -> None:
         value = log_html(self.ui, self.controller.events, self.lang, [s.name for s in self._seats])
@@ -508,15 +530,15 @@ class MatchApp(W.VBox):
         options = [(self._slot_label(s)[0], s.slot) for s in slots]
         pick = W.Dropdown(options=options, value=self._default_slot(slots), layout=Layout(width="auto"))
         pick.add_class("cw-save-slot")
-        self.save_box.children = [
+        _replace(self.save_box, [
             W.HTML(html_text(self._t("save_to"))), pick,
             _button("cw-save-confirm", lambda: self._save_to(pick.value), description=self._t("save"),
                     button_style="primary"),
             _button("cw-save-cancel", self._close_save_box, description=self._t("cancel")),
-        ]
+        ])
 
     def _close_save_box(self) -> None:
-        self.save_box.children = ()
+        _replace(self.save_box, ())
 
     def _save_to(self, slot: int, *, overwrite: bool = False) -> None:
         """Save to ``slot``; a slot that holds anything (any game's save, or an unreadable
@@ -534,7 +556,7 @@ class MatchApp(W.VBox):
             self._say(self._t("error", text=str(exc)), problem=True)
             return
         self._slot = slot
-        self.save_box.children = ()
+        _replace(self.save_box, ())
         self._say(self._t("saved", n=slot))
 
     def _ask_overwrite(self, info: Any) -> None:
@@ -544,12 +566,12 @@ class MatchApp(W.VBox):
             question = self._t("overwrite", n=info.slot, game=game, players=", ".join(info.player_names), when=when)
         else:
             question = self._t("overwrite_bad", n=info.slot, error=(info.error or "")[:120])
-        self.save_box.children = [
+        _replace(self.save_box, [
             W.HTML(f"<b>{html_text(question)}</b>"),
             _button("cw-save-overwrite", lambda: self._save_to(info.slot, overwrite=True),
                     description=self._t("overwrite_yes"), button_style="danger"),
             _button("cw-save-cancel", self._close_save_box, description=self._t("cancel")),
-        ]
+        ])
 
     def _game_title(self, game: str | None) -> str:
         from conquest_widget.core import registry
@@ -563,12 +585,12 @@ class MatchApp(W.VBox):
         claim = getattr(self, "_claim", None)
         unsaved = (claim is not None and claim.lost and self.controller is not None and not self.controller.is_over)
         if unsaved and not confirmed:
-            self.save_box.children = [
+            _replace(self.save_box, [
                 W.HTML(f"<b>{html_text(self._t('exit_unsaved'))}</b>"),
                 _button("cw-exit-confirm", lambda: self.exit(confirmed=True), description=self._t("exit_anyway"),
                         button_style="danger"),
                 _button("cw-save-cancel", self._close_save_box, description=self._t("cancel")),
-            ]
+            ])
             return
         self.show_start()
         if not unsaved:
@@ -578,23 +600,33 @@ class MatchApp(W.VBox):
         """Stop this game's CPUs and let go of the match (the autosave keeps it)."""
         self._leave_match()
 
+    def _match_widgets(self) -> tuple[W.Widget, ...]:
+        """The widgets of the match on screen (board, cover, log, Save box...), shown by the
+        play screen and the results: they live until the match is left."""
+        if self.controller is None:
+            return ()
+        return tuple(w for w in (self.board, self.log_view, self.busy, self.cover, self.save_box,
+                                 self.elsewhere, self.controls) if w is not None)
+
+    def _set_body(self, children: Any, keep: tuple[W.Widget, ...] = ()) -> None:
+        """Show a screen: the widgets of the one before that it does not show again (nor
+        ``keep``, nor the live match's) are closed."""
+        _replace(self.body, children, keep=(*keep, *self._match_widgets()))
+
     def _leave_match(self) -> None:
-        """Stop the CPUs, let go of the controller and close every widget of the match's
-        screen (board, cover, log, Save box): none of a seat's secrets stays alive in the
+        """Stop the CPUs, let go of the controller and close every widget of the screen
+        shown (the start screen, the form, the replay; the match's board, cover, log, Save
+        box): none of a seat's secrets, and no widget of a screen gone, stays alive in the
         kernel or the page after the screen goes away."""
         c = self.controller
         if c is not None:
             c.stop_cpus()
             c.unobserve(self._on_change, names="version")
             c.unobserve(self._on_busy, names="cpu_busy")
-        screen = [w for w in (self.board, getattr(self, "log_view", None), getattr(self, "busy", None),
-                              getattr(self, "cover", None), getattr(self, "save_box", None),
-                              getattr(self, "elsewhere", None),
-                              getattr(self, "controls", None)) if w is not None]
-        if screen:
-            self.body.children = ()
-            for w in screen:
-                close_tree(w)
+        screen = (*self.body.children, *self._match_widgets())
+        self.body.children = ()
+        for w in screen:
+            _close(w)
         self.controller = None
         self.board = None
 
@@ -608,7 +640,7 @@ class MatchApp(W.VBox):
         self._heading(self._t("results"))
         story = W.HTML(results_html(self.ui, self._seats, c.outcome() or {"ranks": []}, c.view, self.lang))
         story.add_class("cw-results")
-        self.body.children = [
+        self._set_body([
             story,
             self.board,
             W.HBox([_button("cw-play-again", self.play_again, description=self._t("play_again"),
@@ -616,7 +648,7 @@ class MatchApp(W.VBox):
                     _button("cw-new-game", self.new_game, description=self._t("new_game")),
                     _button("cw-replay-finished", self.replay_finished, description=self._t("replay"))]),
             self.log_view,
-        ]
+        ])
 
     # ------------------------------------------------------------ replay
     def replay(self, slot: int | None) -> None:
@@ -652,7 +684,7 @@ class MatchApp(W.VBox):
         explorer = ReplayExplorer(match, lang=self.lang, ui=self.ui, public_only=public_only,
                                   on_branch=lambda m: self._play(m, speed=speed))
         explorer.add_class("cw-replay")
-        self.body.children = [_button("cw-back", self.show_start, description=self._t("back")), explorer]
+        self._set_body([_button("cw-back", self.show_start, description=self._t("back")), explorer])
 
     def play_again(self) -> None:
         """The same players and options, a new seed."""

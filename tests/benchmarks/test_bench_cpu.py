@@ -35,7 +35,7 @@ from conquest_widget.games.japan_conquest import Game, GameSetup, PlayerSetup
 from conquest_widget.games.japan_conquest.cpu import cpu_action, play_cpu_turns
 from conquest_widget.games.japan_conquest.odds import _attacker_win_probability
 from conquest_widget.games.japan_conquest.rules import DIFFICULTIES
-from conquest_widget.games.japan_conquest.simulate import random_homes
+from conquest_widget.games.japan_conquest.setup import random_homes
 
 SEED = 4242
 TURN_GAMES = int(os.environ.get("CPU_TURN_GAMES", "4"))  # games per difficulty for the per-turn timings (4 x 4 x 50 = 800 turns)

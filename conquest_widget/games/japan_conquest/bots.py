@@ -81,12 +81,17 @@ class JapanCpuBot:
     def __init__(self, difficulty: str = "normal", strategy: str = "balanced") -> None:
         self.difficulty, self.strategy = difficulty, strategy
         self.label = f"{difficulty}:{strategy}"
+        # one decision maker per seat, kept between decisions: it follows the route it
+        # planned at the route's start and reuses its route search while the position holds
+        self._players: dict[int, CpuPlayer] = {}
 
     def choose(self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random) -> Action:
         seat = view["viewer"]
         game = game_from_view(view, rng.randrange(2**31), profile=(seat, self.difficulty, self.strategy))
-        action = CpuPlayer(seat, self.difficulty, self.strategy).choose(game)
-        return action
+        player = self._players.get(seat)
+        if player is None:
+            player = self._players[seat] = CpuPlayer(seat, self.difficulty, self.strategy)
+        return player.choose(game)
 
 
 BOTS: dict[str, Callable[[], Bot]] = {"random": RandomBot}

@@ -51,7 +51,7 @@ from conquest_widget.games.japan_conquest.rules import (
     LEVEL_NAMES,
     STANDARD_TURNS,
 )
-from conquest_widget.games.japan_conquest.setup import GameSetup, PlayerSetup
+from conquest_widget.games.japan_conquest.setup import GameSetup, PlayerSetup, random_homes
 from conquest_widget.games.japan_conquest.spec import SPEC
 
 #: event fields that reveal points; during the Final Showdown nobody sees them
@@ -289,13 +289,7 @@ class JapanMatch(Match):
     @classmethod
     def random_setup(cls, rng: random.Random, n_players: int) -> GameSetup:
         """A random valid setup (distinct, non-adjacent homes; a few CPU seats)."""
-        from conquest_widget.maps.japan.board import japan
-
-        board = japan()
-        while True:
-            homes = rng.sample(list(board.codes), n_players)
-            if all(b not in board.adjacency[a] for i, a in enumerate(homes) for b in homes[i + 1:]):
-                break
+        homes = random_homes(n_players, rng)
         colours = ("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e")
         players = tuple(PlayerSetup(name=f"P{i + 1}", home=h, colour=colours[i], cpu=rng.random() < 0.5)
                         for i, h in enumerate(homes))

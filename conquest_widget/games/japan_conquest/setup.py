@@ -20,6 +20,7 @@ value has the wrong type (homes are codes there, not names) or a key is unknown:
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from typing import Any
@@ -201,3 +202,18 @@ class GameSetup:
             if isinstance(exc, SetupError):
                 raise
             raise SetupError(f"malformed setup data: {exc!r}"[:200]) from exc
+
+
+def random_homes(n: int, rng: random.Random) -> list[int]:
+    """``n`` distinct, pairwise non-adjacent home prefectures drawn from ``rng`` (what a
+    random setup and the CPU-only games use).
+
+    >>> homes = random_homes(4, random.Random(1))
+    >>> len(set(homes)), all(b not in japan().adjacency[a] for a in homes for b in homes)
+    (4, True)
+    """
+    board = japan()
+    while True:
+        homes = rng.sample(list(board.codes), n)
+        if all(b not in board.adjacency[a] for i, a in enumerate(homes) for b in homes[i + 1:]):
+            return homes

@@ -20,4 +20,5 @@ SPEC = GameSpec(
     picture="conquest_widget.games.japan_conquest.picture:PICTURE",
     # `conquest-widget simulate --mode/--turns`: the game mode and the turn limit
     simulate_options=("mode", "turns"),
+    seat_stats="conquest_widget.games.japan_conquest.stats:seat_stats",
 )

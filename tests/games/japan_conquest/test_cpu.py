@@ -14,6 +14,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import random
 import subprocess
 import sys
 from fractions import Fraction
@@ -45,8 +46,9 @@ from conquest_widget.games.japan_conquest.odds import (
     sum_distribution,
 )
 from conquest_widget.games.japan_conquest.rules import DIFFICULTIES, STRATEGIES
-from conquest_widget.games.japan_conquest.simulate import simulate
+from conquest_widget.games.japan_conquest.setup import random_homes
 from conquest_widget.maps.japan.board import japan
+from conquest_widget.tournament.simulate import simulate as simulate_game
 
 BOARD = japan()
 FACES = range(1, 7)
@@ -174,11 +176,7 @@ def play_turn(game: Game) -> list:
 
 def mixed_setup(seed: int, diff: str, strat: str, turns: int = 5) -> GameSetup:
     """Four CPUs: the profile under test in seat ``seed % 4``, the other profiles around it."""
-    import random
-
     rng = random.Random(seed)
-    from conquest_widget.games.japan_conquest.simulate import random_homes
-
     homes = random_homes(4, rng)
     profiles = [(d, s) for d in DIFFICULTIES for s in STRATEGIES if (d, s) != (diff, strat)]
     rng.shuffle(profiles)
@@ -533,11 +531,27 @@ def test_aggressive_cpus_never_spend_their_last_item_on_movement(difficulty):
 
 
 # =============================================================== strategy signatures
-# Fixed-seed samples of 30-turn games.  Margins measured over seeds 1-8 (16 games each) and on
-# 200 50-turn games (docs/ai.md): battles, claims and battle-item share have wide margins at
-# every difficulty; castles (after the balanced profile's upgrade weight was set to 0.8):
-# defensive 5.8 / 9.4 / 9.2 vs at most 4.1 / 7.5 / 8.5 per game at easy / normal / hard.
+# Fixed-seed samples of 30-turn games, played as every CPU-only game is (the one runner,
+# conquest_widget.tournament: each CPU decides from its seat's view).  Margins measured over
+# seeds 1-8 (16 games each) and on 200 50-turn games (docs/ai.md): battles, claims and
+# battle-item share have wide margins at every difficulty; castles (after the balanced
+# profile's upgrade weight was set to 0.8): defensive 5.8 / 9.4 / 9.2 vs at most 4.1 / 7.5 /
+# 8.5 per game at easy / normal / hard.
 SIG_GAMES, SIG_TURNS, SIG_SEED = 32, 30, 3
+
+
+def simulate(bots, *, turns, **kw):
+    """Japan Conquest's CPU-only games of ``turns`` turns (``conquest-widget simulate``)."""
+    return simulate_game("japan_conquest", bots, options={"turns": turns}, **kw)
+
+
+def strategy(row) -> str:
+    return row["bot"].partition(":")[2] or "balanced"
+
+
+def battle_item_share(row) -> float:
+    """The share of a CPU's items spent in battles (the rest moved it further)."""
+    return row["mean_items_used_in_battle"] / row["mean_items_used"] if row["mean_items_used"] else 0.0
 
 
 @pytest.fixture(scope="module")
@@ -547,7 +561,7 @@ def signatures():
         res = simulate([f"{diff}:{s}" for s in ("aggressive", "expansionist", "defensive", "balanced")],
                        turns=SIG_TURNS, games=SIG_GAMES, seed=SIG_SEED, jobs=2)
         assert res["unfinished"] == 0
-        out[diff] = {r["strategy"]: r for r in res["players"]}
+        out[diff] = {strategy(r): r for r in res["entries"]}
     return out
 
 
@@ -577,10 +591,10 @@ def test_defensive_builds_the_most_castles(signatures, diff):
 @pytest.mark.parametrize("diff", DIFFICULTIES)
 def test_aggressive_uses_the_largest_share_of_items_in_battle(signatures, diff):
     rows = signatures[diff]
-    best = rows["aggressive"]["battle_item_share"]
+    best = battle_item_share(rows["aggressive"])
     # measured: 95-100 % vs at most 67 %
     assert best >= 0.9
-    assert all(best > r["battle_item_share"] + 0.15 for s, r in rows.items() if s != "aggressive")
+    assert all(best > battle_item_share(r) + 0.15 for s, r in rows.items() if s != "aggressive")
 
 
 # =============================================================== difficulty ordering
@@ -594,15 +608,15 @@ def test_aggressive_uses_the_largest_share_of_items_in_battle(signatures, diff):
 )
 def test_stronger_difficulty_wins_far_more_than_its_share(players, games, min_rate):
     res = simulate(players, turns=SIG_TURNS, games=games, seed=SIG_SEED, jobs=2)
-    first = res["players"][0]
-    assert first["win_rate"] >= min_rate, res["players"]
-    assert first["mean_score"] > 1.4 * max(r["mean_score"] for r in res["players"][1:])
+    first = res["entries"][0]
+    assert first["win_rate"] >= min_rate, res["entries"]
+    assert first["mean_score"] > 1.4 * max(r["mean_score"] for r in res["entries"][1:])
 
 
 @pytest.fixture(scope="module")
 def hard_vs_normal():
     res = simulate(["hard", "normal", "normal", "normal"], turns=SIG_TURNS, games=48, seed=SIG_SEED, jobs=2)
-    return res["players"][0], res["players"][1:]
+    return res["entries"][0], res["entries"][1:]
 
 
 def test_hard_scores_more_than_normal(hard_vs_normal):
@@ -619,8 +633,9 @@ def test_simulate_is_identical_for_any_number_of_jobs():
     two = simulate("hard:aggressive,easy,normal:defensive", jobs=2, **kw)
     assert one == two
     assert one["games"] == 6 and one["unfinished"] == 0
-    assert [r["label"] for r in one["players"]] == ["1 hard:aggressive", "2 easy:balanced", "3 normal:defensive"]
-    assert sum(r["wins"] for r in one["players"]) >= 6
+    assert [r["name"] for r in one["entries"]] == ["hard:aggressive", "easy", "normal:defensive"]
+    assert [r["games"] for r in one["entries"]] == [6, 6, 6]  # every bot in every game, every seat twice
+    assert sum(r["wins"] for r in one["entries"]) >= 6
 
 
 def test_cli_prints_a_table(capsys):
@@ -628,29 +643,30 @@ def test_cli_prints_a_table(capsys):
     out = capsys.readouterr().out
     assert rc == 0
     lines = out.splitlines()
-    assert lines[0].startswith("2 games, standard 5 turns, seed 1")
-    header = lines[1].split()
-    assert header[:3] == ["player", "wins", "win%"] and "battles" in header and "castles" in header
-    assert lines[3].startswith("1 hard:balanced") and lines[4].startswith("2 easy:aggressive")
+    assert lines[0] == "japan_conquest: 2 games, seed 1, turns=5"
+    header = lines[2]
+    assert header.startswith("entry") and "wins (95% Wilson)" in header and "battles started" in header
+    assert "castles built" in header
+    assert lines[4].startswith("1 hard ") and lines[5].startswith("2 easy:aggressive ")
 
 
 def test_cli_json_is_valid_and_matches_simulate(capsys):
-    rc = cli_main(["simulate", "--players", "normal,easy", "--turns", "5", "--games", "3", "--seed", "2", "--json"])
+    rc = cli_main(["simulate", "--players", "normal,easy", "--turns", "5", "--games", "4", "--seed", "2", "--json"])
     assert rc == 0
     data = json.loads(capsys.readouterr().out)
-    assert data == json.loads(json.dumps(simulate("normal,easy", turns=5, games=3, seed=2)))
-    for row in data["players"]:
-        for key in ("wins", "win_rate", "mean_battles_started", "mean_claims", "mean_castles_built",
-                    "battle_item_share", "mean_score"):
+    assert data == json.loads(json.dumps(simulate("normal,easy", turns=5, games=4, seed=2)))
+    for row in data["entries"]:
+        for key in ("wins", "wins_interval", "win_rate", "mean_battles_started", "mean_claims", "mean_castles_built",
+                    "mean_items_used_in_battle", "mean_score"):
             assert key in row
 
 
 @pytest.mark.parametrize(
     "spec,needle",
     [
-        ("hard,expert", "bad player spec 'expert'"),
-        ("hard:sneaky,easy", "bad player spec 'hard:sneaky'"),
-        ("hard:aggressive:extra,easy", "bad player spec"),
+        ("hard,expert", "has no bot 'expert'"),
+        ("hard:sneaky,easy", "has no bot 'hard:sneaky'"),
+        ("hard:aggressive:extra,easy", "has no bot 'hard:aggressive:extra'"),
         ("hard", "2-4 players"),
         ("easy,easy,easy,easy,easy", "2-4 players"),
     ],
@@ -667,11 +683,11 @@ def test_console_script_exit_code_and_message():
     cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "conquest_widget.cli"]
     bad = subprocess.run([*cmd, "simulate", "--players", "hard,wizard"], check=False, capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2
-    assert "bad player spec 'wizard'" in bad.stderr and "difficulty[:strategy]" in bad.stderr
+    assert "has no bot 'wizard'" in bad.stderr and "hard:aggressive" in bad.stderr  # the bots it has are named
     ok = subprocess.run([*cmd, "simulate", "--players", "easy,easy", "--turns", "5", "--games", "1", "--json"],
                         check=False, capture_output=True, text=True, timeout=120)
     assert ok.returncode == 0, ok.stderr
-    assert json.loads(ok.stdout)["games"] == 1
+    assert json.loads(ok.stdout)["games"] == 2  # rounded up to a whole rotation of the two seats
 
 
 def test_profiles_and_skills_cover_every_strategy_and_difficulty():
@@ -683,10 +699,12 @@ def test_profiles_and_skills_cover_every_strategy_and_difficulty():
 def test_cpu_only_conquest_games_reach_their_goal(mode):
     """Conquest modes end only when every prefecture is a base (castle) or better; CPUs must
     finish the country, remote stragglers included (measured: 45-65 turns with 4 normal CPUs)."""
-    from conquest_widget.games.japan_conquest.simulate import game_setup, parse_players
-
+    profiles = [("normal", "balanced"), ("hard", "balanced"), ("easy", "balanced"), ("normal", "aggressive")]
     for index in range(2):
-        setup, _ = game_setup(parse_players("normal,hard,easy,normal:aggressive"), index, mode=mode, turns=None, seed=1)
+        rng = random.Random(f"conquest:{index}")
+        setup = GameSetup(players=tuple(PlayerSetup(f"P{i + 1}", home, cpu=True, difficulty=d, strategy=s)
+                                        for i, (home, (d, s)) in enumerate(zip(random_homes(4, rng), profiles, strict=True))),
+                          mode=mode, turns=None, seed=rng.randrange(2**31))
         game = Game(setup)
         play_cpu_turns(game, max_actions=20_000)
         assert game.is_over and game.state.end_reason == mode, f"not finished after {game.turn_number(0)} turns"

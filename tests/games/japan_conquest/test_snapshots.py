@@ -21,7 +21,7 @@ from conquest_widget.games.japan_conquest import (
 from conquest_widget.games.japan_conquest import cpu as cpu_module
 from conquest_widget.games.japan_conquest.cpu import cpu_action, play_cpu_turns
 from conquest_widget.games.japan_conquest.dice import dice_from_dict
-from conquest_widget.games.japan_conquest.simulate import random_homes
+from conquest_widget.games.japan_conquest.setup import random_homes
 from conquest_widget.games.japan_conquest.state import GameCheckpoint, GameState
 
 STRATS = ("balanced", "aggressive", "expansionist", "defensive")

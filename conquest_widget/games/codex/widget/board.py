@@ -171,7 +171,11 @@ class CodexBoard(W.VBox):
         self.preview_html = W.HTML()
         self.confirm_button = _button("cw-confirm", self.confirm, button_style="success")
         self.cancel_button = _button("cw-cancel", self.cancel)
-        self.preview_box = W.VBox([self.preview_html, W.HBox([self.confirm_button, self.cancel_button])])
+        dialog_style = {"border": "2px solid #888", "padding": "6px", "margin": "0 0 6px 0"}
+        # each dialog's Layout given when it is made (one set later would leave the default
+        # one open, one model per board: issue 32)
+        self.preview_box = W.VBox([self.preview_html, W.HBox([self.confirm_button, self.cancel_button])],
+                                  layout=Layout(display="none", **dialog_style))
         self.preview_box.add_class("cw-preview-box")
         self.joker_html = W.HTML()
         self.joker_buttons = {f: _button(f"cw-joker-{f}", lambda f=f: self.choose_faction(f)) for f in FACTIONS}
@@ -179,16 +183,15 @@ class CodexBoard(W.VBox):
             b.style.button_color = FACTION_COLOURS[f]
             b.style.text_color = "white"
         self.joker_cancel = _button("cw-joker-cancel", self.cancel)
-        self.joker_box = W.VBox([self.joker_html, W.HBox([*self.joker_buttons.values(), self.joker_cancel])])
+        self.joker_box = W.VBox([self.joker_html, W.HBox([*self.joker_buttons.values(), self.joker_cancel])],
+                                layout=Layout(display="none", **dialog_style))
         self.joker_box.add_class("cw-joker")
         self.forced_html = W.HTML()
         self.forced_buttons = {f: _button(f"cw-forced-{f}", lambda f=f: self._act({"type": "forced_sell", "faction": f}),
                                           button_style="danger") for f in FACTIONS}
-        self.forced_box = W.VBox([self.forced_html, W.HBox(list(self.forced_buttons.values()))])
+        self.forced_box = W.VBox([self.forced_html, W.HBox(list(self.forced_buttons.values()))],
+                                 layout=Layout(display="none", **dialog_style))
         self.forced_box.add_class("cw-forced")
-        dialog_style = {"border": "2px solid #888", "padding": "6px", "margin": "0 0 6px 0"}
-        for box in (self.preview_box, self.joker_box, self.forced_box):
-            box.layout = Layout(display="none", **dialog_style)
 
         # ---- market
         self.market_title = W.HTML()

@@ -45,7 +45,7 @@ from conquest_widget.games.japan_conquest.widget.style import (
     CSS,
     button_layout,
 )
-from conquest_widget.lean import Layout, plain, shared_layout, shared_style
+from conquest_widget.lean import Layout, close_tree, plain, shared_layout, shared_style
 from conquest_widget.saves import DEFAULT_DIRECTORY, AutosaveClaim, SaveStore
 from conquest_widget.ui.sound import Sound, pick_effects, sound_preference
 
@@ -244,6 +244,29 @@ class JapanConquestApp(W.VBox):
         c = self.controller
         saves = None if self.store is None else str(self.store.directory)
         return f"<JapanConquestApp screen={c.screen!r} lang={c.lang!r} saves={saves!r}>"
+
+    # ------------------------------------------------------------ leaving
+    def leave(self) -> None:
+        """Stop the CPUs and write a pending autosave (the shell's Back to games; the game
+        stays autosaved for Continue)."""
+        self.controller.stop_cpu()
+        self.flush_autosave()
+
+    def close(self) -> None:
+        """Leave the game and close every widget of the app: the screen shown and the ones
+        built but not shown (setup, game, results, save data, replay), so nothing of it
+        stays alive in the kernel or the page (issue 32)."""
+        self.leave()
+        _PENDING.discard(self)
+        for screen in ("replay", "setup", "saves"):
+            self._close_left_screen(screen)
+        if self._results_screen is not None:
+            self._results_screen.close()
+        screens = (self.start_screen, self.game_screen, self._results_panel, self.map_view, self.side)
+        for w in screens:
+            if w is not None:
+                close_tree(w)
+        close_tree(self)
 
     # ------------------------------------------------------------ screens built on first use
     @property
@@ -519,7 +542,25 @@ class JapanConquestApp(W.VBox):
         self._relabel_sound()
         self._relabel_replay()
 
-    def _show_screen(self, _: Any = None) -> None:
+    def _close_left_screen(self, screen: str) -> None:
+        """Close the screen left (the setup form, the save data, the replay) with every
+        widget of it: each is built anew when shown again (issue 32: nothing of a screen
+        gone stays alive in the kernel or the page).  The start, game and results screens
+        (the replay's Back returns to the results), the map and the side panels are built
+        once and live as long as the app; :meth:`close` closes them."""
+        if screen == "replay" and self._replay_screen is not None:
+            close_tree(self._replay_screen)
+            self._replay_screen = self._replay_explorer = None
+        elif screen == "setup" and self._setup_screen is not None:
+            self._setup_screen.close()
+            self._setup_screen = None
+        elif screen == "saves" and self._data_screen is not None:
+            self._data_screen.close()
+            self._data_screen = None
+
+    def _show_screen(self, change: Any = None) -> None:
+        if change is not None and change["old"] != change["new"]:
+            self._close_left_screen(change["old"])
         screen = self.controller.screen
         if screen == "replay" and self._replay_screen is not None:
             if self.children[-1] is not self._replay_screen:

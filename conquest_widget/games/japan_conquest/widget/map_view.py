@@ -24,7 +24,7 @@ from conquest_widget.games.japan_conquest.widget.style import (
     prefecture_style,
     step_html,
 )
-from conquest_widget.lean import Layout
+from conquest_widget.lean import Layout, close_tree
 from conquest_widget.maps import lean
 from conquest_widget.maps.japan.board import japan
 from conquest_widget.maps.japan.geo import prefecture_shapes
@@ -411,10 +411,13 @@ class MapView(W.VBox):
                 m.visible = False
 
     def _draw_pawns(self, v: dict | None) -> None:
+        old = self.pawns
         if v is None:
             if self.pawns:
                 self.pawn_layer.layers = ()
                 self.pawns = []
+                for m in old:  # a new game's pawns replace them: nothing of them stays open
+                    close_tree(m)
             return
         players = v["players"]
         if len(self.pawns) != len(players) or [m.name for m in self.pawns] != [p["name"] for p in players]:
@@ -424,6 +427,8 @@ class MapView(W.VBox):
                 for s, p in enumerate(players)
             ]
             self.pawn_layer.layers = tuple(self.pawns)
+            for m in old:
+                close_tree(m)
         for s, m in enumerate(self.pawns):
             loc = _latlon(players[s]["position"])
             if m.location != loc:

@@ -21,7 +21,7 @@ from conquest_widget.games.japan_conquest.widget.style import (
     button_layout,
     name_html,
 )
-from conquest_widget.lean import Layout, plain, shared_layout, shared_style
+from conquest_widget.lean import Layout, close_tree, plain, shared_layout, shared_style
 from conquest_widget.saves import (
     SLOT_COUNT,
     AutosaveClaim,
@@ -396,6 +396,13 @@ class DataScreen(W.VBox):
         ])
         c.observe(self.relabel, names="lang")
         self.relabel()
+
+    def close(self) -> None:
+        """Close the screen with every widget of it (it stops following the controller)."""
+        if self.comm is None:
+            return  # closed already
+        self.c.unobserve(self.relabel, names="lang")
+        close_tree(self)
 
     def relabel(self, _: Any = None) -> None:
         lang = self.c.lang

@@ -24,7 +24,7 @@ from conquest_widget.games.japan_conquest.widget.style import (
     button_layout,
     name_html,
 )
-from conquest_widget.lean import Layout, plain, shared_layout, shared_style
+from conquest_widget.lean import Layout, close_tree, plain, shared_layout, shared_style
 from conquest_widget.maps.japan.board import japan
 
 DEFAULT_HOMES = (13, 27, 1, 40)  # Tokyo, Osaka, Hokkaido, Fukuoka: distinct and far apart
@@ -165,9 +165,20 @@ class SetupScreen(W.VBox):
             self.error, plain(W.HBox, children=[self.back_button, self.start_button]),
         ], layout=shared_layout())
         c.observe(self.relabel, names="lang")
-        c.observe(lambda ch: setattr(self.error, "value", self._error_html()), names="setup_error")
+        c.observe(self._show_error, names="setup_error")
         self.relabel()
         self._changed()
+
+    def close(self) -> None:
+        """Close the form with every widget of it (it stops following the controller)."""
+        if self.comm is None:
+            return  # closed already
+        self.c.unobserve(self.relabel, names="lang")
+        self.c.unobserve(self._show_error, names="setup_error")
+        close_tree(self)
+
+    def _show_error(self, _: Any = None) -> None:
+        self.error.value = self._error_html()
 
     def _error_html(self) -> str:
         return f'<div class="cw-msg">{html.escape(self.c.setup_error)}</div>' if self.c.setup_error else ""
@@ -264,6 +275,13 @@ class ResultsScreen(W.VBox):
                           self.message, self.story], layout=shared_layout())
         c.observe(self.refresh, names=["version", "lang", "screen"])
         self.refresh()
+
+    def close(self) -> None:
+        """Close the screen with every widget of it (it stops following the controller)."""
+        if self.comm is None:
+            return  # closed already
+        self.c.unobserve(self.refresh, names=["version", "lang", "screen"])
+        close_tree(self)
 
     def refresh(self, _: Any = None) -> None:
         c, v, lang = self.c, self.c.view, self.c.lang

@@ -1,0 +1,188 @@
+"""A player at the page, without a browser: the picker of examples/play.ipynb
+(``ConquestApp``), Play, the game's New game form, Start, moves, Exit, the replay, Back to
+the games, pressed as a player presses them (the buttons' clicks; a move is what the board's
+click handler does: a legal action handed to the game's controller, Japan Conquest's roll,
+map click, confirm and battle roll).  Used by the lifecycle tests
+(tests/ui/test_lifecycle.py) and the lean-wire benchmark
+(tests/benchmarks/test_bench_lean_wire.py)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import ipywidgets as W
+from ipywidgets.widgets.widget import _instances
+
+GAMES = ("japan_conquest", "conquest_cards", "codex", "japanese_risk")
+
+
+def live_widgets() -> int:
+    """How many widgets the kernel holds open (``ipywidgets.Widget.widgets``)."""
+    return len(_instances)
+
+
+def _walk(w: Any) -> Iterator[Any]:
+    yield w
+    for c in getattr(w, "children", ()):
+        yield from _walk(c)
+
+
+def button(root: W.Widget, css_class: str) -> W.Button:
+    """The shown button with ``css_class`` (a displayed one: its layout is not hidden)."""
+    for w in _walk(root):
+        if isinstance(w, W.Button) and css_class in w._dom_classes and w.layout.display != "none":
+            return w
+    raise AssertionError(f"no button .{css_class} on screen")
+
+
+class Player:
+    """One page: the picker, then one game's screens."""
+
+    def __init__(self, game: str, save_dir: Any, *, seed: int = 1) -> None:
+        from conquest_widget import ConquestApp
+
+        self.game = game
+        self.rng = random.Random(seed)
+        self.shell = ConquestApp(save_dir=save_dir, lang="en")
+
+    @property
+    def app(self) -> Any:
+        return self.shell.game_widget
+
+    @property
+    def japan(self) -> bool:
+        return self.game == "japan_conquest"
+
+    # ------------------------------------------------------------ the picker
+    def play(self) -> None:
+        """The picker's Play of the game."""
+        self.shell.cards[self.game][1].click()
+
+    def back_to_games(self) -> None:
+        """The shell's "Back to games"."""
+        self.shell.back.click()
+
+    # ------------------------------------------------------------ a game
+    def new_game(self, humans: int = 1, seed: int = 7) -> None:
+        """New game → the form (two seats: ``humans`` of them human, the rest CPUs; CPU speed
+        instant; a fixed seed) → Start."""
+        if self.japan:
+            app = self.app
+            app.start_screen.new_button.click()
+            form = app.setup_screen
+            form.count.value = 2
+            for i, row in enumerate(form.rows[:2]):
+                row.kind.value = i >= humans
+            form.seed.value = str(seed)
+            app.speed.value = "instant"
+            form.start_button.click()
+            assert app.controller.screen == "game", app.controller.setup_error
+            return
+        app = self.app
+        button(app, "cw-new-game").click()
+        app.n_players.value = 2
+        for i, (_name, kind) in enumerate(app.seat_rows[:2]):
+            kind.value = "human" if i < humans else kind.options[-1][1]
+        app.speed.value = "instant"
+        app.seed.value = str(seed)
+        button(app, "cw-start").click()
+        assert app.screen == "play", app.message.value
+
+    def open_form_and_go_back(self) -> None:
+        """New game, then the form's Back."""
+        if self.japan:
+            self.app.start_screen.new_button.click()
+            self.app.setup_screen.back_button.click()
+            assert self.app.controller.screen == "start"
+        else:
+            button(self.app, "cw-new-game").click()
+            button(self.app, "cw-back").click()
+            assert self.app.screen == "start"
+
+    def move(self) -> bool:
+        """One legal move of the seat at the screen (the cover passed first); False when the
+        game is over."""
+        if self.japan:
+            return self._japan_move()
+        app = self.app
+        c = app.controller
+        if c is None or c.is_over:
+            return False
+        if c.cover:
+            button(app, "cw-uncover").click()
+        if not c.legal:
+            return False
+        c.act(self.rng.choice(c.legal))
+        return True
+
+    def _japan_move(self) -> bool:
+        c = self.app.controller
+        if not c.has_game or c.is_over:
+            return False
+        if c.battle_waiting:
+            c.dismiss_battle()
+            return True
+        kinds = {a["type"] for a in c.legal}
+        if c.phase == "roll" or "roll" in kinds:
+            c.roll()
+        elif c.legal_steps and (not c.can_confirm or self.rng.random() < 0.6):
+            c.click_prefecture(self.rng.choice(c.legal_steps))
+        elif c.can_confirm:
+            c.confirm_route()
+        elif "battle_roll" in kinds:
+            c.battle_roll()
+        elif c.legal:
+            from conquest_widget.games.japan_conquest.match import JapanMatch
+
+            c._human(JapanMatch.codec.from_dict(self.rng.choice(c.legal)))
+        else:
+            return False
+        return True
+
+    def moves(self, n: int) -> int:
+        """Up to ``n`` moves (fewer when the game ends); how many were made."""
+        done = 0
+        while done < n and self.move():
+            done += 1
+        return done
+
+    def play_to_the_end(self, limit: int = 5000) -> None:
+        """Moves until the results screen."""
+        for _ in range(limit):
+            if not self.move():
+                break
+        over = self.app.controller.is_over if self.japan else (self.app.screen == "results")
+        assert over, "the game did not end"
+
+    def exit(self) -> None:
+        """Exit (the game stays autosaved) to the game's start screen."""
+        if self.japan:
+            self.app.save_exit.exit_button.click()
+            assert self.app.controller.screen == "start"
+        else:
+            button(self.app, "cw-exit").click()
+            assert self.app.screen == "start"
+
+    def leave_results(self) -> None:
+        """From the results, back to the start screen (Japan Conquest: To Start; the
+        others: New game, then Back)."""
+        if self.japan:
+            self.app.results_screen.start_button.click()
+        else:
+            button(self.app, "cw-new-game").click()
+            button(self.app, "cw-back").click()
+
+    def replay_autosave(self) -> None:
+        """The start screen's Replay of the autosave, then Back."""
+        if self.japan:
+            self.app.start_saves.replay_auto_button.click()
+            assert self.app.controller.screen == "replay"
+            self.app.replay_back_button.click()
+            assert self.app.controller.screen == "start"
+        else:
+            button(self.app, "cw-replay-autosave").click()
+            assert self.app.screen == "replay"
+            button(self.app, "cw-back").click()
+            assert self.app.screen == "start"
