@@ -123,7 +123,7 @@ def _run_notebooks(args: argparse.Namespace, parser: argparse.ArgumentParser) ->
 
 def _add_simulate(sub: argparse._SubParsersAction) -> None:
     sim = sub.add_parser("simulate", help="play CPU-only games of any game (default Japan Conquest) and summarise them per bot")
-    sim.add_argument("--game", default="japan_conquest", help="game id (see `conquest-widget games`)")
+    sim.add_argument("--game", help="game id (see `conquest-widget games`; default: the first, Japan Conquest)")
     sim.add_argument("--players", required=True,
                      help="comma-separated bot labels, one per seat (Japan Conquest: difficulty[:strategy])")
     sim.add_argument("--mode", help="Japan Conquest only: standard, conquest or total_conquest (default: standard)")
@@ -147,7 +147,10 @@ def _run_simulate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
     if options.get("mode", "standard") != "standard":
         options["turns"] = None  # the random setups' turn limit goes with any other mode
     # an option the game does not have is refused (in simulate), never silently ignored
-    result = simulate(args.game, args.players, games=args.games, seed=args.seed, jobs=args.jobs, options=options,
+    from conquest_widget.core import registry
+
+    game = args.game or registry.all_games()[0].id
+    result = simulate(game, args.players, games=args.games, seed=args.seed, jobs=args.jobs, options=options,
                       progress=False if args.json else None)
     print(json.dumps(result, indent=2) if args.json else format_result(result))
     return 0

@@ -54,6 +54,14 @@ class GameSpec:
     #: ``{name: number}``, one per seat), which ``conquest-widget simulate`` averages per
     #: bot; None = wins and ranks only
     seat_stats: str | None = None
+    #: "module:NAME" of the game's own hook into the saves (a
+    #: :class:`conquest_widget.saves.games.GameSaves`: codecs for documents the shared
+    #: :class:`~conquest_widget.saves.games.MatchCodec` does not read, such as an older
+    #: engine's); None = every document of the game is its ``Match.to_dict()``
+    saves: str | None = None
+    #: True for the one game whose documents predate game ids (version-1 documents and
+    #: ``autosave.json`` are its): Japan Conquest, the package's first game
+    legacy_documents: bool = False
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     @property
@@ -104,6 +112,16 @@ def get(game_id: str) -> GameSpec:
     if game_id not in specs:
         raise UnknownGameError(f"unknown game {game_id!r}: the games are {', '.join(specs)}"[:300])
     return specs[game_id]
+
+
+def legacy_game() -> str:
+    """The id of the game of every document that names no game (see
+    :attr:`GameSpec.legacy_documents`).
+
+        >>> legacy_game()
+        'japan_conquest'
+    """
+    return next(spec.id for spec in _specs().values() if spec.legacy_documents)
 
 
 def title_of(game_id: object, lang: str = "en") -> str:

@@ -57,7 +57,7 @@ from conquest_widget.saves.documents import (
     check_results,
     load_game,
 )
-from conquest_widget.saves.games import JAPAN, Engines
+from conquest_widget.saves.games import LEGACY_GAME, Engines
 from conquest_widget.saves.info import SlotInfo
 
 #: number of save slots
@@ -90,7 +90,7 @@ def autosave_file(game: str | None = None) -> str:
         >>> autosave_file(), autosave_file("codex")
         ('autosave.json', 'autosave-codex.json')
     """
-    if game is None or game == JAPAN:
+    if game is None or game == LEGACY_GAME:
         return AUTOSAVE_FILE
     if not isinstance(game, str) or not _GAME_ID.fullmatch(game):
         raise UnknownGameError(f"not a game id: {game!r}"[:200])
@@ -104,9 +104,9 @@ def autosave_game(name: str) -> str | None:
         ('japan_conquest', 'codex', None)
     """
     found = AUTOSAVE_NAME.match(name)
-    if found is None or name == "autosave-japan_conquest.json":  # Japan's is autosave.json
+    if found is None or name == f"autosave-{LEGACY_GAME}.json":  # the legacy game's is autosave.json
         return None
-    return found.group(1) or JAPAN
+    return found.group(1) or LEGACY_GAME
 
 
 def slot_file(slot: int) -> str:
@@ -311,11 +311,11 @@ def analyse_backup(
         info, file = game_part(doc, None, AUTOSAVE_FILE, part("autosave", AUTOSAVE_FILE))
         if doc is not None:
             named = doc.get("game") if isinstance(doc, dict) else None
-            game = info.game or (named if isinstance(named, str) and _GAME_ID.fullmatch(named) else JAPAN)
+            game = info.game or (named if isinstance(named, str) and _GAME_ID.fullmatch(named) else LEGACY_GAME)
             autosaves[game] = info
-    if JAPAN in autosaves:  # Japan Conquest first, then in the backup's order
-        autosaves = {JAPAN: autosaves[JAPAN], **autosaves}
-    autosave = autosaves.get(JAPAN, SlotInfo.empty(None, AUTOSAVE_FILE))
+    if LEGACY_GAME in autosaves:  # Japan Conquest first, then in the backup's order
+        autosaves = {LEGACY_GAME: autosaves[LEGACY_GAME], **autosaves}
+    autosave = autosaves.get(LEGACY_GAME, SlotInfo.empty(None, AUTOSAVE_FILE))
 
     slots_data = data.get("slots", {})
     if not isinstance(slots_data, dict):

@@ -37,7 +37,7 @@ from conquest_widget.errors import (
 from conquest_widget.saves import schemas
 from conquest_widget.saves.atomic import check_tree
 from conquest_widget.saves.games import (
-    JAPAN,
+    LEGACY_GAME,
     Engines,
     GameCodec,
     codec_for,
@@ -100,18 +100,18 @@ def upgrade(data: dict[str, Any], fmt: str) -> dict[str, Any]:
     doc["schema_version"] = 2
     if fmt == GAME_FORMAT:
         match = doc.pop("game", None)
-        doc = {**doc, "game": JAPAN, "game_version": 1, "match": match}
+        doc = {**doc, "game": LEGACY_GAME, "game_version": 1, "match": match}
     elif fmt == RESULTS_FORMAT and isinstance(doc.get("results"), list):
         doc["results"] = [
-            {"game": JAPAN, "game_version": 1, **e} if isinstance(e, dict) else e for e in doc["results"]
+            {"game": LEGACY_GAME, "game_version": 1, **e} if isinstance(e, dict) else e for e in doc["results"]
         ]
     elif fmt == RECORDS_FORMAT and isinstance(doc.get("records"), dict):
-        doc["records"] = {f"{JAPAN}:{k}": v for k, v in doc["records"].items()}
+        doc["records"] = {f"{LEGACY_GAME}:{k}": v for k, v in doc["records"].items()}
     elif fmt == PREFERENCES_FORMAT and isinstance(doc.get("preferences"), dict):
         prefs = doc["preferences"]
         setup = prefs.pop("last_setup", None)
         if setup is not None:
-            prefs["last_setups"] = {JAPAN: {"game_version": 1, "setup": setup}}
+            prefs["last_setups"] = {LEGACY_GAME: {"game_version": 1, "setup": setup}}
     return doc
 
 
@@ -342,7 +342,7 @@ def normalise_preferences(prefs: Mapping[str, Any], engines: Engines | None = No
                 setups[game] = entry["setup"] if isinstance(entry, Mapping) and "setup" in entry else entry
         elif key == "last_setup":
             if value is not None:
-                setups[JAPAN] = value
+                setups[LEGACY_GAME] = value
         elif key == "sound":
             # a bare true/false (older files) stays as it is; an object is checked field by
             # field (SoundPreferenceError names the field and the problem)
@@ -394,8 +394,8 @@ def check_preferences(data: Any, source: object, engines: Engines | None = None)
         setups[game] = {"game_version": entry["game_version"], "setup": setup}
     if setups:
         prefs["last_setups"] = setups
-        if JAPAN in setups:
-            prefs["last_setup"] = setups[JAPAN]["setup"]
+        if LEGACY_GAME in setups:
+            prefs["last_setup"] = setups[LEGACY_GAME]["setup"]
     return prefs
 
 

@@ -1,17 +1,18 @@
 """Which game a document belongs to, and how each game's matches are stored.
 
-This is the one place where the saves learn about games.  :func:`codec_for` gives the
-:class:`GameCodec` of a game id: Japan Conquest's :class:`~conquest_widget.games.
-japan_conquest.Game` (the object the app plays today) has its own codec, and every other
-game's match — a :class:`~conquest_widget.core.match.Match` subclass found through
+This is the one place where the saves learn about games, and it names none:
+:func:`codec_for` gives the :class:`GameCodec` of a game id.  A game's match — a
+:class:`~conquest_widget.core.match.Match` subclass found through
 ``registry.get(game_id).engine_class()`` — is stored by :class:`MatchCodec` through its
-``to_dict()`` / ``from_dict()``.  Tests (or a game still outside the registry) pass
+``to_dict()`` / ``from_dict()``.  A game with documents of its own (an older engine's, as
+Japan Conquest has) plugs in a :class:`GameSaves` hook from its own folder
+(``GameSpec.saves``).  Tests (or a game still outside the registry) pass
 ``engines={game_id: MatchClass}``.
 
-    >>> from conquest_widget.games.japan_conquest import Game, GameSetup
-    >>> codec = codec_of(Game(GameSetup.quick(["Tokyo", "Osaka"], seed=1)))
+    >>> from conquest_widget.games.codex.engine import CodexMatch
+    >>> codec = codec_of(CodexMatch(CodexMatch.random_setup(__import__("random").Random(1), 3), seed=1))
     >>> codec.game, codec.players
-    ('japan_conquest', range(2, 5))
+    ('codex', range(2, 7))
     >>> codec_for("chess")
     Traceback (most recent call last):
     ...
@@ -28,14 +29,11 @@ from typing import Any
 from conquest_widget.core import registry
 from conquest_widget.core.match import Match
 from conquest_widget.errors import CorruptSaveError, SaveError, UnknownGameError
-from conquest_widget.games.japan_conquest import Game, GameSetup
-from conquest_widget.games.japan_conquest.rules import DIFFICULTIES, MODES, STRATEGIES
 from conquest_widget.saves import schemas
 
-#: the game of every version-1 document (they carry no game id)
-JAPAN = "japan_conquest"
-#: ``Game.to_dict()["format"]``
-JAPAN_ENGINE_FORMAT = "conquest_widget.japan_conquest.game"
+#: the game of every document that names none (version-1 documents, ``autosave.json``):
+#: the registry's game with ``legacy_documents`` (Japan Conquest, the package's first)
+LEGACY_GAME = registry.legacy_game()
 
 Engines = Mapping[str, type[Match]]
 
@@ -117,153 +115,6 @@ class GameCodec:
             raise CorruptSaveError(source, f"{where}: a winner is not one of the players")
 
 
-# ------------------------------------------------------------- Japan Conquest
-def japan_summary(game: Game) -> dict[str, Any]:
-    """What the slot list shows of a Japan Conquest game (engine game or match's)."""
-    setup = game.setup
-    return {
-        "mode": setup.mode,
-        "turns": setup.turns,
-        "turn": game.turn_number(),
-        "phase": game.phase,
-        "is_over": game.is_over,
-        "players": [
-            {
-                "name": p.name,
-                "cpu": p.cpu,
-                "difficulty": p.difficulty if p.cpu else None,
-                "strategy": p.strategy if p.cpu else None,
-            }
-            for p in setup.players
-        ],
-    }
-
-
-class JapanCodec(GameCodec):
-    """Japan Conquest's :class:`~conquest_widget.games.japan_conquest.Game`.
-
-    Decision (issue 17, item 14): a saved game holds the seeded random dice of its
-    setup (``{"kind": "random", "seed": n}``), as every game the app plays does.  Scripted
-    dice would let a file choose the future rolls, so they are neither saved nor loaded.
-    """
-
-    game = JAPAN
-    players = range(2, 5)
-
-    def __init__(self) -> None:
-        self.version = registry.get(JAPAN).version
-
-    def owns(self, match: object) -> bool:
-        return isinstance(match, Game)
-
-    def encode(self, match: Game) -> dict[str, Any]:
-        owner = getattr(match.dice, "_match", None)
-        if owner is not None:  # the engine game of a JapanMatch: its dice are the match's logged chance
-            return MatchCodec(type(owner)).encode(owner)
-        try:
-            data = match.to_dict()
-        except Exception as exc:
-            raise SaveError(f"this game cannot be saved: {exc}") from exc
-        if data["dice"].get("kind") != "random":
-            raise SaveError(
-                "this game cannot be saved: it plays with scripted dice; saves hold games with the "
-                "seeded random dice of their setup (a file must not choose future rolls)"
-            )
-        return data
-
-    def decode(self, data: Any, source: object, *, at: str = "$") -> Game:
-        dice = data.get("dice") if isinstance(data, dict) else None
-        if isinstance(dice, dict) and dice.get("kind") == "scripted":
-            raise CorruptSaveError(
-                source,
-                f"{at}.dice: scripted dice (chosen future rolls) are not accepted in a save; "
-                "a saved game uses the seeded random dice of its setup",
-            )
-        schemas.validate(data, schemas.JAPAN_MATCH, source, at=at)
-        for i, action in enumerate(data["log"]):
-            schemas.validate(action, schemas.JAPAN_ACTIONS[action["type"]], source, at=f"{at}.log[{i}]")
-        try:
-            game = Game.from_dict(data)
-        except RecursionError:
-            raise CorruptSaveError(source, "the game cannot be loaded: its log is too long to replay") from None
-        except Exception as exc:
-            raise CorruptSaveError(source, f"the game cannot be loaded: {str(exc)[:300]}") from None
-        if canonical(game.snapshot()) != canonical(data["snapshot"]):
-            raise CorruptSaveError(
-                source,
-                "the game cannot be loaded: the saved snapshot does not match the replayed action log (corrupt or edited save)",
-            )
-        return game
-
-    def summary(self, match: Game) -> dict[str, Any]:
-        return japan_summary(match)
-
-    def game_id(self, match: Game) -> str:
-        data = match.to_dict()
-        return fingerprint({"setup": data["setup"], "dice": data["dice"], "log": data["log"]})
-
-    def result(self, match: Game, *, recorded_at: str) -> dict[str, Any]:
-        if not match.is_over:
-            raise SaveError("only a finished game has a result: this game is not over")
-        players = match.setup.players
-        standings = []
-        for row in match.ranking():
-            p = players[row["seat"]]
-            standings.append(
-                {
-                    "seat": row["seat"],
-                    "name": row["name"],
-                    "score": row["score"],
-                    "rank": row["rank"],
-                    "defeated": bool(row["defeated"]),
-                    "cpu": p.cpu,
-                    "difficulty": p.difficulty if p.cpu else None,
-                    "strategy": p.strategy if p.cpu else None,
-                }
-            )
-        return {
-            "game": self.game,
-            "game_version": self.version,
-            "game_id": self.game_id(match),
-            "recorded_at": recorded_at,
-            "mode": match.setup.mode,
-            "turns": match.setup.turns,
-            "end_reason": match.state.end_reason,
-            "actions": len(match.log),
-            "standings": standings,
-            "winners": [r["name"] for r in standings if r["rank"] == 1],
-        }
-
-    def check_setup(self, data: Any, source: object, *, at: str = "$") -> dict[str, Any]:
-        schemas.validate(data, schemas.JAPAN_SETUP, source, at=at)
-        try:
-            return GameSetup.from_dict(data).to_dict()
-        except Exception as exc:
-            raise CorruptSaveError(source, f"{at}: not a valid game setup: {str(exc)[:300]}") from None
-
-    def setup_dict(self, setup: Any) -> dict[str, Any]:
-        data = setup.to_dict() if isinstance(setup, GameSetup) else setup
-        try:
-            return self.check_setup(data, "setup")
-        except CorruptSaveError as exc:
-            raise SaveError(f"not a valid Japan Conquest setup: {exc.problem}") from None
-
-    def setup_from_dict(self, data: Mapping[str, Any]) -> GameSetup:
-        return GameSetup.from_dict(dict(data))
-
-    def record_label_ok(self, label: str) -> bool:
-        difficulty, _, strategy = label.partition(":")
-        return difficulty in DIFFICULTIES and strategy in STRATEGIES
-
-    def check_result(self, entry: Mapping[str, Any], source: object, where: str) -> None:
-        super().check_result(entry, source, where)
-        if entry["mode"] not in MODES:
-            raise CorruptSaveError(source, f"{where}: mode must be one of {MODES}, got {entry['mode']!r}")
-        for row in entry["standings"]:
-            if row["cpu"] and (row.get("difficulty") is None or row.get("strategy") is None):
-                raise CorruptSaveError(source, f"{where}: a CPU seat needs its difficulty and strategy")
-
-
 # ------------------------------------------------------------- any Match game
 def _setup_turns(setup: object) -> int | None:
     """The turn limit of a setup that has one (Japan Conquest's ``turns``), else None."""
@@ -301,9 +152,6 @@ class MatchCodec(GameCodec):
             raise CorruptSaveError(source, f"the game cannot be loaded: {str(exc)[:300]}") from None
 
     def summary(self, match: Match) -> dict[str, Any]:
-        game = getattr(match, "game", None)
-        if isinstance(game, Game):  # Japan Conquest's match: its engine game tells the turn and phase
-            return japan_summary(game)
         seats = []
         for i, p in enumerate(match.setup.players):
             cpu = bool(getattr(p, "cpu", False))
@@ -375,28 +223,43 @@ class MatchCodec(GameCodec):
         return self.engine.setup_class.from_dict(data)
 
 
-_JAPAN_CODEC: JapanCodec | None = None
+class GameSaves:
+    """A game's own hook into the saves (``GameSpec.saves``, kept in the game's folder),
+    for documents the shared :class:`MatchCodec` does not read.  Each method returns
+    None to leave the document to the shared codec."""
+
+    def codec_for(self, data: Any = None) -> GameCodec | None:
+        """The codec of this game's engine data ``data`` (None: no document yet)."""
+        return None
+
+    def rules(self) -> GameCodec | None:
+        """What the saves check about this game's results, records and preferences."""
+        return None
+
+    def codec_of(self, match: object) -> GameCodec | None:
+        """The codec that saves ``match`` when it is one of this game's objects."""
+        return None
 
 
-def _japan() -> JapanCodec:
-    global _JAPAN_CODEC
-    if _JAPAN_CODEC is None:
-        _JAPAN_CODEC = JapanCodec()
-    return _JAPAN_CODEC
+def _hook(spec: registry.GameSpec) -> GameSaves | None:
+    return None if spec.saves is None else spec.load(spec.saves)
 
 
 def codec_for(game: str, engines: Engines | None = None, data: Any = None) -> GameCodec:
     """The codec of ``game`` — **the one place where a game plugs into the saves**.
 
-    ``engines`` (game id → Match subclass) comes first; then Japan Conquest's ``Game``
-    data (``data`` is the engine data, when there is one); then the registry's engine.
-    Raises :class:`UnknownGameError` for a game that is not registered or has no engine.
+    ``engines`` (game id → Match subclass) comes first; then the game's own hook
+    (``GameSpec.saves``; ``data`` is the engine data, when there is one); then the
+    registry's engine.  Raises :class:`UnknownGameError` for a game that is not
+    registered or has no engine.
     """
     if engines and game in engines:
         return MatchCodec(engines[game])
-    if game == JAPAN and (not isinstance(data, Mapping) or data.get("format") == JAPAN_ENGINE_FORMAT or "game" not in data):
-        return _japan()
     spec = registry.get(game)
+    hook = _hook(spec)
+    codec = None if hook is None else hook.codec_for(data)
+    if codec is not None:
+        return codec
     if spec.engine is None:
         raise UnknownGameError(f"{spec.id} cannot be loaded yet: this package has no engine for it")
     return MatchCodec(spec.engine_class())
@@ -407,9 +270,11 @@ def rules_for(game: str, engines: Engines | None = None) -> GameCodec:
     codec, or for a registered game without an engine yet its id, version and seats."""
     if engines and game in engines:
         return MatchCodec(engines[game])
-    if game == JAPAN:
-        return _japan()
     spec = registry.get(game)
+    hook = _hook(spec)
+    codec = None if hook is None else hook.rules()
+    if codec is not None:
+        return codec
     if spec.engine is None:
         rules = GameCodec()
         rules.game, rules.version, rules.players = spec.id, spec.version, spec.players
@@ -418,9 +283,13 @@ def rules_for(game: str, engines: Engines | None = None) -> GameCodec:
 
 
 def codec_of(match: object, engines: Engines | None = None) -> GameCodec:
-    """The codec that saves ``match`` (a Japan Conquest Game or a Match)."""
-    if isinstance(match, Game):
-        return _japan()
+    """The codec that saves ``match`` (a Match, or an object a game's hook owns)."""
+    spec = getattr(match, "spec", None) if isinstance(match, Match) else None
+    for candidate in [spec] if isinstance(spec, registry.GameSpec) else registry.all_games():
+        hook = _hook(candidate) if candidate.id not in (engines or {}) else None
+        codec = None if hook is None else hook.codec_of(match)
+        if codec is not None:
+            return codec
     if isinstance(match, Match):
         return MatchCodec(type(match))
     raise SaveError(f"cannot save a {type(match).__name__}: expected a game or a match")
@@ -438,9 +307,9 @@ def known_game(game: str, engines: Engines | None = None) -> bool:
 
 
 __all__ = [
-    "JAPAN",
+    "LEGACY_GAME",
     "GameCodec",
-    "JapanCodec",
+    "GameSaves",
     "MatchCodec",
     "canonical",
     "codec_for",

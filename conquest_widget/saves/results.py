@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from conquest_widget.saves.documents import OUTCOMES
-from conquest_widget.saves.games import JAPAN, codec_of
+from conquest_widget.saves.games import LEGACY_GAME, codec_of
 
 
 def game_id(game: Any) -> str:
@@ -74,7 +74,7 @@ def cpu_outcomes(entry: Mapping[str, Any]) -> dict[str, dict[str, int]]:
     cpus = [r for r in standings if r["cpu"]]
     out: dict[str, dict[str, int]] = {}
     for cpu in cpus:
-        key = f"{entry.get('game', JAPAN)}:{cpu_label(cpu)}"
+        key = f"{entry.get('game', LEGACY_GAME)}:{cpu_label(cpu)}"
         counts = out.setdefault(key, dict.fromkeys(OUTCOMES, 0))
         for human in humans:
             if human["rank"] < cpu["rank"]:

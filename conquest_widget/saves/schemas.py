@@ -14,8 +14,10 @@ that reaches the engine or the UI has a schema ``format`` checked here:
 ``short-text``     :func:`~conquest_widget.core.safe_text.check_text`, 200 characters
 =================  ===============================================================
 
-Languages, modes, CPU difficulties and strategies, actions and record keys are fixed
-lists or patterns in the schemas.  Integers are JSON integers only (``1.0``, ``true``
+Languages and record keys are fixed lists or patterns in the schemas; what only one
+game knows (its modes, CPU levels, actions) is checked by that game's codec, with its
+own schemas kept in the game's folder (Japan Conquest's older engine documents:
+``conquest_widget/games/japan_conquest/saves.py``).  Integers are JSON integers only (``1.0``, ``true``
 and ``"1"`` are not integers here) and bounded.  Lone surrogates, duplicate keys,
 NaN/Infinity and deep nesting never get this far (:func:`~.atomic.parse_json`).
 
@@ -23,10 +25,10 @@ NaN/Infinity and deep nesting never get this far (:func:`~.atomic.parse_json`).
     Traceback (most recent call last):
     ...
     conquest_widget.errors.CorruptSaveError: preferences.json: $.language: 'fr' is not one of ['en', 'ja']
-    >>> validate({"name": "<b>x</b>\\u0007", "home": 13}, JAPAN_PLAYER, "slot-1.json")
+    >>> validate({"seat": 0, "name": "<b>x</b>\\u0007", "score": 1, "rank": 1, "cpu": False}, STANDING, "results.json")
     Traceback (most recent call last):
     ...
-    conquest_widget.errors.CorruptSaveError: slot-1.json: $.name: name contains a control or invalid character (U+0007)
+    conquest_widget.errors.CorruptSaveError: results.json: $.name: name contains a control or invalid character (U+0007)
 """
 
 from __future__ import annotations
@@ -40,13 +42,6 @@ from jsonschema.exceptions import ValidationError, best_match
 from conquest_widget.core.match import MAX_LOG  # one bound: a log the engines accept is never refused by the saves
 from conquest_widget.core.safe_text import check_colour, check_name, check_text
 from conquest_widget.errors import CorruptSaveError
-from conquest_widget.games.japan_conquest.rules import (
-    DIFFICULTIES,
-    LEVEL_NAMES,
-    MODES,
-    STANDARD_TURNS,
-    STRATEGIES,
-)
 
 #: languages of the app
 LANGUAGES = ("en", "ja")
@@ -165,18 +160,20 @@ def validate(data: Any, schema: dict[str, Any], source: object, *, at: str = "$"
 
 
 # ------------------------------------------------------------------ pieces
-def _int(lo: int = -MAX_INT, hi: int = MAX_INT) -> dict[str, Any]:
+def integer(lo: int = -MAX_INT, hi: int = MAX_INT) -> dict[str, Any]:
+    """An integer from ``lo`` to ``hi`` (a bool is not one)."""
     return {"type": "integer", "minimum": lo, "maximum": hi}
 
 
-def _obj(properties: dict[str, Any], required: tuple[str, ...] = (), **extra: Any) -> dict[str, Any]:
+def fields(properties: dict[str, Any], required: tuple[str, ...] = (), **extra: Any) -> dict[str, Any]:
+    """An object with exactly these ``properties`` (no others), ``required`` among them."""
     return {"type": "object", "properties": properties, "required": list(required), "additionalProperties": False, **extra}
 
 
 DATE_TIME = {"type": "string", "format": "date-time"}
 SHORT_TEXT = {"type": "string", "format": "short-text"}
 NAME = {"type": "string", "format": "player-name"}
-COUNT = _int(0)
+COUNT = integer(0)
 
 
 def envelope(fmt: str, versions: tuple[int, ...]) -> dict[str, Any]:
@@ -184,110 +181,38 @@ def envelope(fmt: str, versions: tuple[int, ...]) -> dict[str, Any]:
     return {"format": {"const": fmt}, "schema_version": {"type": "integer", "enum": list(versions)}}
 
 
-# ------------------------------------------------------------- Japan Conquest
-#: one seat of a Japan Conquest setup
-JAPAN_PLAYER = _obj(
-    {
-        "name": NAME,
-        "home": _int(1, 47),
-        "colour": {"type": "string", "format": "colour"},
-        "cpu": {"type": "boolean"},
-        "difficulty": {"enum": list(DIFFICULTIES)},
-        "strategy": {"enum": list(STRATEGIES)},
-    },
-    ("name", "home"),
-)
-
-#: a Japan Conquest setup (``GameSetup.to_dict()``)
-JAPAN_SETUP = _obj(
-    {
-        "players": {"type": "array", "items": JAPAN_PLAYER, "minItems": 2, "maxItems": 4},
-        "mode": {"enum": list(MODES)},
-        "turns": {"oneOf": [{"type": "null"}, {"type": "integer", "enum": list(STANDARD_TURNS)}]},
-        "roll_for_order": {"type": "boolean"},
-        "seed": {"oneOf": [{"type": "null"}, _int(-(2**63), 2**63)]},
-    },
-    ("players",),
-)
-
-
-_EDIT_ARGS = _obj(
-    {
-        "pref": _int(1, 47),
-        "owner": {"oneOf": [{"type": "null"}, _int(0, 3)]},
-        "level": {"enum": list(LEVEL_NAMES[:4])},
-        "stored": _int(0, 10**9),
-        "seat": _int(0, 3),
-        "position": _int(1, 47),
-        "banked": _int(0, 10**9),
-        "doubles": _int(0, 10**6),
-        "triples": _int(0, 10**6),
-        "turn": _int(1, 10**6),
-    }
-)
-
-#: each logged Japan Conquest action, by its ``type`` (checked entry by entry: one small
-#: schema per entry is several times faster than one ``if``/``then`` chain for all)
-JAPAN_ACTIONS = {
-    kind: _obj({"type": {"const": kind}, **fields}, ("type", *fields))
-    for kind, fields in {
-        "roll": {"dice": {"type": "integer", "enum": [1, 2, 3]}},
-        "step": {"to": _int(1, 47)},
-        "undo": {},
-        "confirm": {},
-        "battle": {"dice": {"type": "integer", "enum": [1, 2, 3]}},
-        "edit": {"op": {"enum": ["prefecture", "player", "turn"]}, "args": _EDIT_ARGS},
-    }.items()
-}
-
-#: the engine data of a Japan Conquest save (``Game.to_dict()``).  The dice are the
-#: seeded random dice the app plays with: scripted dice (chosen future rolls) are refused.
-JAPAN_MATCH = _obj(
-    {
-        "format": {"const": "conquest_widget.japan_conquest.game"},
-        "version": {"type": "integer", "const": 1},
-        "setup": JAPAN_SETUP,
-        "dice": _obj({"kind": {"const": "random"}, "seed": _int(-(2**63), 2**63)}, ("kind", "seed")),
-        "log": {
-            "type": "array",
-            "maxItems": MAX_LOG,
-            "items": {"type": "object", "required": ["type"], "properties": {"type": {"enum": list(JAPAN_ACTIONS)}}},
-        },
-        "snapshot": {"type": "object"},
-    },
-    ("format", "version", "setup", "dice", "log", "snapshot"),
-)
-
 # ---------------------------------------------------------- any game (Match)
 #: the engine data of a :class:`~conquest_widget.core.match.Match` (``Match.to_dict()``);
 #: the engine's ``from_dict`` checks the setup and replays the log
-MATCH_DATA = _obj(
+MATCH_DATA = fields(
     {
         "game": {"type": "string", "pattern": GAME_ID},
-        "version": _int(1, 1000),
+        "version": integer(1, 1000),
         "setup": {"type": "object"},
-        "seed": {"oneOf": [{"type": "null"}, _int(-(2**63), 2**63)]},
+        "seed": {"oneOf": [{"type": "null"}, integer(-(2**63), 2**63)]},
         "log": {
             "type": "array",
             "maxItems": MAX_LOG,
-            "items": {"type": "object", "required": ["seat"], "properties": {"seat": _int(-1, MAX_SEATS - 1)}},
+            "items": {"type": "object", "required": ["seat"], "properties": {"seat": integer(-1, MAX_SEATS - 1)}},
         },
     },
     ("game", "version", "setup", "log"),
 )
 
 #: a result row of any game
-STANDING = _obj(
+STANDING = fields(
     {
-        "seat": _int(0, MAX_SEATS - 1),
+        "seat": integer(0, MAX_SEATS - 1),
         "name": NAME,
-        "score": {"oneOf": [{"type": "null"}, _int()]},
-        "rank": _int(1, MAX_SEATS),
+        "score": {"oneOf": [{"type": "null"}, integer()]},
+        "rank": integer(1, MAX_SEATS),
         "defeated": {"type": "boolean"},
         "cpu": {"type": "boolean"},
         "bot": {"oneOf": [{"type": "null"}, {"type": "string", "pattern": r"^[a-z0-9_]{1,40}(:[a-z0-9_]{1,40})?$"}]},
-        "difficulty": {"oneOf": [{"type": "null"}, {"enum": list(DIFFICULTIES)}]},
-        "strategy": {"oneOf": [{"type": "null"}, {"enum": list(STRATEGIES)}]},
+        # a CPU's level and style, in games that label their CPUs so (the game's codec
+        # checks the values: GameCodec.check_result)
+        "difficulty": {"oneOf": [{"type": "null"}, {"type": "string", "pattern": r"^[a-z_]{1,40}$"}]},
+        "strategy": {"oneOf": [{"type": "null"}, {"type": "string", "pattern": r"^[a-z_]{1,40}$"}]},
     },
     ("seat", "name", "score", "rank", "cpu"),
 )
@@ -300,15 +225,16 @@ PREFERENCES_FORMAT = "conquest_widget.saves.preferences"
 BACKUP_FORMAT = "conquest_widget.saves.backup"
 
 #: a saved game (autosave or slot), schema version 2; ``match`` is checked by the game's
-#: own schema (:data:`JAPAN_MATCH` or :data:`MATCH_DATA`)
-GAME_DOC = _obj(
+#: codec (:data:`MATCH_DATA`, or a game's own schema such as Japan Conquest's older
+#: engine documents in games/japan_conquest/saves.py)
+GAME_DOC = fields(
     {
         **envelope(GAME_FORMAT, (2,)),
         "game": {"type": "string", "pattern": GAME_ID},
-        "game_version": _int(1, 1000),
+        "game_version": integer(1, 1000),
         "saved_at": DATE_TIME,
         "kind": {"enum": ["autosave", "slot"]},
-        "slot": _int(1, 5),
+        "slot": integer(1, 5),
         "meta": {"type": "object", "maxProperties": 30},
         "match": {"type": "object"},
     },
@@ -316,37 +242,37 @@ GAME_DOC = _obj(
 )
 
 #: one completed game in the results file
-RESULT = _obj(
+RESULT = fields(
     {
         "game": {"type": "string", "pattern": GAME_ID},
-        "game_version": _int(1, 1000),
+        "game_version": integer(1, 1000),
         "game_id": {"type": "string", "pattern": r"^[0-9a-f]{32}$"},
         "recorded_at": DATE_TIME,
         "mode": {"oneOf": [{"type": "null"}, {"type": "string", "pattern": r"^[a-z_]{1,40}$"}]},
-        "turns": {"oneOf": [{"type": "null"}, _int(1, 10**6)]},
+        "turns": {"oneOf": [{"type": "null"}, integer(1, 10**6)]},
         # one reason, or several joined by "+" (the Codex's end triggers firing together)
         "end_reason": {"oneOf": [{"type": "null"}, {"type": "string", "pattern": r"^[a-z][a-z0-9_]{0,39}(\+[a-z][a-z0-9_]{0,39}){0,3}$"}]},
-        "actions": _int(0, MAX_LOG),
+        "actions": integer(0, MAX_LOG),
         "standings": {"type": "array", "items": STANDING, "minItems": 2, "maxItems": MAX_SEATS},
         "winners": {"type": "array", "items": NAME, "maxItems": MAX_SEATS},
     },
     ("game", "game_version", "game_id", "recorded_at", "mode", "standings", "winners"),
 )
 
-RESULTS_DOC = _obj(
+RESULTS_DOC = fields(
     {**envelope(RESULTS_FORMAT, (2,)), "results": {"type": "array", "items": RESULT, "maxItems": 1000}},
     ("format", "schema_version", "results"),
 )
 
-RECORDS_DOC = _obj(
+RECORDS_DOC = fields(
     {
         **envelope(RECORDS_FORMAT, (2,)),
         "records": {
             "type": "object",
             "maxProperties": 1000,
             "propertyNames": {"pattern": RECORD_KEY},
-            "additionalProperties": _obj(
-                {"wins": _int(0), "losses": _int(0), "draws": _int(0)}, ("wins", "losses", "draws")
+            "additionalProperties": fields(
+                {"wins": integer(0), "losses": integer(0), "draws": integer(0)}, ("wins", "losses", "draws")
             ),
         },
         "counted_games": {
@@ -363,7 +289,7 @@ RECORDS_DOC = _obj(
 SOUND_PREFERENCE = {
     "anyOf": [
         {"type": "boolean"},
-        _obj({"enabled": {"type": "boolean"}, "volume": {"type": "number", "minimum": 0, "maximum": 1}},
+        fields({"enabled": {"type": "boolean"}, "volume": {"type": "number", "minimum": 0, "maximum": 1}},
              ("enabled", "volume")),
     ]
 }
@@ -381,8 +307,8 @@ PREFERENCES_BODY = {
             "type": "object",
             "maxProperties": 20,
             "propertyNames": {"pattern": GAME_ID},
-            "additionalProperties": _obj(
-                {"game_version": _int(1, 1000), "setup": {"type": "object"}}, ("game_version", "setup")
+            "additionalProperties": fields(
+                {"game_version": integer(1, 1000), "setup": {"type": "object"}}, ("game_version", "setup")
             ),
         },
     },
@@ -391,14 +317,14 @@ PREFERENCES_BODY = {
         "anyOf": [
             {"type": "null"},
             {"type": "boolean"},
-            _int(),
+            integer(),
             {"type": "number", "minimum": -MAX_INT, "maximum": MAX_INT},
             SHORT_TEXT,
         ]
     },
 }
 
-PREFERENCES_DOC = _obj(
+PREFERENCES_DOC = fields(
     {**envelope(PREFERENCES_FORMAT, (2,)), "saved_at": DATE_TIME, "preferences": PREFERENCES_BODY},
     ("format", "schema_version", "preferences"),
 )
@@ -411,7 +337,7 @@ DATA_FILE_NAME = r"^(autosave(-[a-z][a-z0-9_]{0,47})?|slot-[1-5]|results|records
 #: a backup: the stored documents of each file (each checked by its own schema).
 #: Version 3 holds every game's autosave under ``autosaves`` (game id → document);
 #: versions 1 and 2 had the one ``autosave``.
-BACKUP_DOC = _obj(
+BACKUP_DOC = fields(
     {
         **envelope(BACKUP_FORMAT, (1, 2, 3)),
         "exported_at": DATE_TIME,
@@ -425,7 +351,7 @@ BACKUP_DOC = _obj(
         "slots": {
             "oneOf": [
                 {"type": "null"},
-                _obj({str(n): _NULLABLE_OBJECT for n in range(1, 6)}),
+                fields({str(n): _NULLABLE_OBJECT for n in range(1, 6)}),
             ]
         },
         "results": _NULLABLE_OBJECT,
@@ -434,7 +360,7 @@ BACKUP_DOC = _obj(
         "skipped": {
             "type": "array",
             "maxItems": 60,
-            "items": _obj(
+            "items": fields(
                 {"file": {"type": "string", "pattern": DATA_FILE_NAME}, "problem": {"type": "string", "maxLength": 1000}},
                 ("file", "problem"),
             ),
@@ -450,14 +376,11 @@ __all__ = [
     "GAME_DOC",
     "GAME_FORMAT",
     "GAME_ID",
-    "JAPAN_ACTIONS",
-    "JAPAN_MATCH",
-    "JAPAN_PLAYER",
-    "JAPAN_SETUP",
     "LANGUAGES",
     "MATCH_DATA",
     "MAX_YEAR",
     "MIN_YEAR",
+    "NAME",
     "PREFERENCES_BODY",
     "PREFERENCES_DOC",
     "PREFERENCES_FORMAT",
@@ -469,5 +392,7 @@ __all__ = [
     "RESULTS_FORMAT",
     "SOUND_PREFERENCE",
     "STANDING",
+    "fields",
+    "integer",
     "validate",
 ]

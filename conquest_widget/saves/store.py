@@ -85,7 +85,7 @@ from conquest_widget.saves.documents import (
     records_document,
     results_document,
 )
-from conquest_widget.saves.games import JAPAN, Engines, codec_for, codec_of
+from conquest_widget.saves.games import LEGACY_GAME, Engines, codec_for, codec_of
 from conquest_widget.saves.info import SlotInfo
 from conquest_widget.saves.locking import LOCK_NAME, DirectoryLock
 from conquest_widget.saves.results import add_outcomes, cpu_outcomes, result_entry
@@ -630,13 +630,13 @@ class SaveStore:
         docs/saves.md for the entry format)."""
         return [r for r in self._results() if game is None or r["game"] == game]
 
-    def latest_result(self, game: str | None = JAPAN) -> dict[str, Any] | None:
+    def latest_result(self, game: str | None = LEGACY_GAME) -> dict[str, Any] | None:
         """The latest recorded result of ``game`` ("Previous Results"; None = of any
         game), or None."""
         results = self.results(game)
         return results[0] if results else None
 
-    def records(self, game: str = JAPAN) -> dict[str, dict[str, int]]:
+    def records(self, game: str = LEGACY_GAME) -> dict[str, dict[str, int]]:
         """Human players' results against the CPUs of ``game``, per CPU label (Japan
         Conquest: ``{"difficulty:strategy": {"wins", "losses", "draws"}}``)."""
         prefix = f"{game}:"
@@ -671,7 +671,7 @@ class SaveStore:
         data = self._read(PREFERENCES_FILE)
         return {} if data is _MISSING else check_preferences(data, self._path(PREFERENCES_FILE), self.engines)
 
-    def last_setup(self, game: str = JAPAN) -> Any:
+    def last_setup(self, game: str = LEGACY_GAME) -> Any:
         """The remembered setup of ``game`` (a Japan Conquest GameSetup, or the game's
         setup class), or None."""
         entry = self.preferences().get("last_setups", {}).get(game)

@@ -213,7 +213,8 @@ def test_8_unknown_record_keys_are_refused(tmp_path, key):
     [
         (lambda r: r.update(mode="blitz"), "mode must be one of"),
         (lambda r: r.update(mode="<script>"), "does not match"),
-        (lambda r: r["standings"][0].update(difficulty="godlike"), "is not valid under any of the given schemas"),
+        (lambda r: r["standings"][0].update(difficulty="godlike"), r"difficulty must be one of \('easy', 'normal', 'hard'\), got 'godlike'"),
+        (lambda r: r["standings"][0].update(difficulty="<b>"), r"standings\[0\].difficulty: '<b>' does not match"),
         (lambda r: r["standings"][0].update(seat=7), "seat"),
         (lambda r: r["standings"].extend(r["standings"] * 2), r"standings: too many items: at most 6"),
         (lambda r: r["standings"].extend(r["standings"][:2]), r"5 players; japan_conquest is played by 2-4"),

@@ -21,4 +21,6 @@ SPEC = GameSpec(
     # `conquest-widget simulate --mode/--turns`: the game mode and the turn limit
     simulate_options=("mode", "turns"),
     seat_stats="conquest_widget.games.japan_conquest.stats:seat_stats",
+    saves="conquest_widget.games.japan_conquest.saves:SAVES",
+    legacy_documents=True,
 )

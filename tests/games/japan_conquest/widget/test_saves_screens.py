@@ -12,9 +12,10 @@ from conquest_widget.saves import SaveStore
 from .conftest import click_map
 
 
-def new_human_vs_cpu(app):
+def new_human_vs_cpu(app, seed: str = ""):
     app.start_screen.new_button.click()
     s = app.setup_screen
+    s.seed.value = seed  # "" = a random seed, as a player leaves it
     s.count.value = 2
     s.rows[0].kind.value = False
     s.rows[1].kind.value = True
@@ -225,8 +226,9 @@ def test_two_pages_on_one_game_never_replace_each_other_without_a_word(app, tmp_
     save it to a slot, make it the autosave again, or leave after a question."""
     folder = tmp_path / "saves"
     c = app.controller
-    new_human_vs_cpu(app)
+    new_human_vs_cpu(app, seed="1")  # a roll of more than 1: B steps, then A, then B again
     app.turn_panel.roll_button.click()
+    assert c.allowance >= 3
     other = JapanConquestApp(save_dir=folder)  # a second tab on the same folder
     other.start_saves.continue_button.click()
     oc = other.controller

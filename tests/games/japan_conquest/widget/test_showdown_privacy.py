@@ -160,6 +160,8 @@ def test_once_the_game_is_over_the_log_hides_no_points(tmp_path) -> None:
     while not c.is_over:
         if c.human_to_act:
             c._apply(human.choose(m.view(0), m.legal_actions(0), random.Random(len(m.log))))
+        elif c.battle_waiting:
+            c.dismiss_battle()  # the player has seen the battle: the CPU goes on
         else:
             c.resume_cpu()
     for lang in ("en", "ja"):
