@@ -87,7 +87,7 @@ def _setup() -> tuple[Any, Any]:
 
 
 def _take(wire: Any) -> dict:
-    fig = {"data": wire.data, "messages": wire.messages, "opens": wire.opens,
+    fig = {"data": wire.data, "messages": wire.messages, "opens": wire.opens, "closes": wire.types["comm_close"],
            "largest": [[m.replace("Model", ""), n] for m, n in wire.data_by_model.most_common(3)]}
     wire.reset()
     return fig
@@ -222,11 +222,12 @@ def figures(results: dict) -> dict:
         out[game] = {
             "first": {"data": before_move,
                       "messages": sum(f[k]["messages"] for k in ("picker", "play", "form", "start")),
+                      "closes": sum(f[k]["closes"] for k in ("picker", "play", "form", "start")),
                       "parts": {k: f[k]["data"] for k in ("picker", "play", "form", "start")},
                       "form_messages": f["form"]["messages"],
                       "first_move": {k: f["first_move"][k] for k in ("data", "messages", "kind")},
                       "largest_start": f["start"]["largest"],
-                      "load": f["load"]},
+                      "load": round(f["load"], 2)},
             "vs_cpu": {"moves": len(vs), "data_median": statistics.median([m["data"] for m in vs]) if vs else None,
                        "messages_median": statistics.median([m["messages"] for m in vs]) if vs else None},
             "move": {"moves": len(moves), "data_median": statistics.median(data), "data_p95": p95(data),
@@ -237,10 +238,10 @@ def figures(results: dict) -> dict:
                      "covers": [statistics.median([c["data"] for c in r["moves"]["covers"]]),
                                 statistics.median([c["messages"] for c in r["moves"]["covers"]]),
                                 len(r["moves"]["covers"])] if r["moves"]["covers"] else None,
-                     "load": r["moves"]["load"]},
+                     "load": round(r["moves"]["load"], 2)},
             "rounds": {"widgets": widgets, "rss_mb": [round(x, 2) for x in rss],
                        "models_per_round": (widgets[-1] - widgets[0]) / n,
-                       "mb_per_round": (rss[-1] - rss[0]) / n, "load": r["rounds"]["load"]},
+                       "mb_per_round": (rss[-1] - rss[0]) / n, "load": round(r["rounds"]["load"], 2)},
         }
     return out
 
@@ -262,7 +263,7 @@ def cells(g: str, f: dict) -> dict[str, str]:
              if mv["covers"] else "")
     parts = fi["parts"]
     return {
-        "first": (f"**{_kb(fi['data'])}**, {fi['messages']} messages (picker {_kb(parts['picker'])}, Play "
+        "first": (f"**{_kb(fi['data'])}**, {fi['messages']} messages ({fi.get('closes', '?')} comm closes; picker {_kb(parts['picker'])}, Play "
                   f"{_kb(parts['play'])}, New game form {_kb(parts['form'])}, filled + Start {_kb(parts['start'])})"),
         "first_move": f"{fi['first_move']['data']:,} B, {fi['first_move']['messages']} messages ({fi['first_move']['kind']})",
         "vs_cpu": (f"{f['vs_cpu']['data_median']:,.0f} B, {f['vs_cpu']['messages_median']:g} messages "
@@ -328,7 +329,10 @@ are built once and live as long as the app; its map keeps one label icon per dis
 badge per route step once made (a bounded set of public marks). `tests/ui/test_lifecycle.py` asserts, from \
 the picker and inside each game over 8 rounds (one replays the autosave, one is a hot seat, one is played to \
 the results), that the count after round 8 equals the count after round 1, and that a hot-seat screen once \
-left holds no seat's secret; all ten fail on c5af748.
+left holds no seat's secret; all ten fail on c5af748. Measured by hand on 2026-12-02 (load about 2) over those \
+rounds from the picker (each ending with Back to games), c5af748 gained +417 (Japan Conquest: Back to games \
+left its whole app alive, hence far more than the +4 inside its app above), +256 (cards), +290 (Codex) and \
++336 (Japanese Risk) widgets a round; this change 0.
 
 The per-move aims are not met and are not reached by closing widgets: ipywidgets sends one message per \
 changed widget, and the panels (scoreboard, turn panel, hand, market, log, dialogs) are trees of small \
@@ -336,6 +340,32 @@ widgets restyled on every move. Reaching ≤ 500 B and ≤ 3 messages a move nee
 browser by one model fed compact patches of the seat's view (anywidget), the first part of issue 32, not \
 done here. The first-move aims are missed by the same trees (the form, the start screen, the panels) on top \
 of the map's outlines."""
+
+
+def findings(before: dict, after: dict, before_commit: str = "") -> list[str]:
+    """What the two columns say, from their figures (nothing without a before column)."""
+    if not all(g in before for g in GAMES):
+        return []
+    first = ", ".join(f"{NAMES[g]} {after[g]['first']['messages'] - before[g]['first']['messages']:+} messages / "
+                      f"{(after[g]['first']['data'] - before[g]['first']['data']) / 1000:+.1f} KB "
+                      f"({after[g]['first'].get('closes', '?')} comm closes after, "
+                      f"{before[g]['first'].get('closes', '?')} before)" for g in GAMES)
+    same_move = all(after[g]["move"]["data_median"] == before[g]["move"]["data_median"]
+                    and after[g]["move"]["messages_median"] == before[g]["move"]["messages_median"] for g in GAMES)
+    models = ", ".join(f"{NAMES[g]} {before[g]['rounds']['models_per_round']:+.0f} → "
+                       f"{after[g]['rounds']['models_per_round']:+.0f} models, "
+                       f"{before[g]['rounds']['mb_per_round']:+.2f} → {after[g]['rounds']['mb_per_round']:+.2f} MB"
+                       for g in GAMES)
+    return [f"What the columns say. Per round: {models}: the aims on models and memory are met for every game. "
+            f"To the first move the page now receives a little more than before: {first}. The extra messages are "
+            "mostly comm closes: closing the start screen and the form a player leaves is a close per widget, a "
+            "message each (the widgets are then gone from the page too, where before they stayed for the whole "
+            "visit)"
+            + ("; the extra data of the shared app's games is its New game form's *Separate screens* choice (issue "
+               "28, merged after c5af748; Japan Conquest's own form has none)" if before_commit == "c5af748" else "")
+            + ". Per move: "
+            + ("the same bytes and messages before and after (closing screens changes no move)" if same_move
+               else "see the rows") + "; the aims on the first move and per move are not met for any game.", ""]
 
 
 def write_doc(before: dict, after: dict, meta: dict) -> None:
@@ -359,7 +389,7 @@ def write_doc(before: dict, after: dict, meta: dict) -> None:
     for key, label in (("first", "to the first move"), ("move", "per move (median)"),
                        ("models", "models per round"), ("rss", "memory per round")):
         lines.append(f"| {label} | " + " | ".join(verdicts(g, after[g])[key] for g in GAMES) + " |")
-    lines += ["", CLOSING, ""]
+    lines += ["", *findings(before, after, meta["before_commit"]), CLOSING, ""]
     memory = {"table": {"title": "lean wire", "date": meta["after_date"], "run": run_id(), "machine": machine(),
                         "rows": [], "figures": {"before": before, "after": after, "meta": meta}}}
     lines.append(f"<!-- {BLOCK}-results: {json.dumps(memory, ensure_ascii=False)} -->")
