@@ -80,7 +80,9 @@ postgresql:
 	  echo "==> Installing postgresql with apt (about 50 MB, 1-2 minutes)"; \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends postgresql; }
 
-## Speed benchmarks (on demand, about 15 minutes); figures go to docs/performance.md.
+## Benchmarks (on demand, about 20 minutes): speed, what a page receives on the wire (issue 32:
+## per game, to the first move and per move) and the widgets a game leaves alive; figures go to
+## docs/performance.md.
 bench: $(VENV)/.installed-test chromium
 	$(PY) -m pytest tests/benchmarks -m "not strength" -p no:cacheprovider -o addopts="" -s
 

@@ -212,7 +212,9 @@ async def _bench(monkeypatch):
         "The per-move aim (<= 500 B of data over all views) is not met: a confirmed move's data is what changes on "
         "screen (about 0.9 KB for the map: the route's shapes restyled, step badges hidden, the pawn, a label; the "
         "scoreboard table about 0.6 KB; the move's log lines 0.2-0.4 KB; the turn panel), and the frames are "
-        "mostly envelopes (about 600 B for each of ~23 messages).",
+        "mostly envelopes (about 600 B for each of ~23 messages)."
+        " The first render here is `controller.new_game()` on the app alone; what a player's page receives "
+        "through the picker and the New game form is in the *lean wire* section (issue 32).",
         "bytes", "What the kernel sends: first render and per move; map redraws; kernel time per action", rows,
         {"construction": dict(zip(("data", "frames", "opens", "messages"), built[:4], strict=True)),
          "first_render": dict(zip(("data", "frames", "opens", "messages"), first[:4], strict=True)),

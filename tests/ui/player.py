@@ -46,6 +46,7 @@ class Player:
         self.game = game
         self.rng = random.Random(seed)
         self.shell = ConquestApp(save_dir=save_dir, lang="en")
+        self.last = ""  # the kind of the last move (see :meth:`move`)
 
     @property
     def app(self) -> Any:
@@ -68,9 +69,20 @@ class Player:
     def new_game(self, humans: int = 1, seed: int = 7) -> None:
         """New game → the form (two seats: ``humans`` of them human, the rest CPUs; CPU speed
         instant; a fixed seed) → Start."""
+        self.open_form()
+        self.fill_form_and_start(humans, seed)
+
+    def open_form(self) -> None:
+        """The start screen's New game: the form."""
         if self.japan:
-            app = self.app
-            app.start_screen.new_button.click()
+            self.app.start_screen.new_button.click()
+        else:
+            button(self.app, "cw-new-game").click()
+
+    def fill_form_and_start(self, humans: int = 1, seed: int = 7) -> None:
+        """The form filled in (see :meth:`new_game`), then Start."""
+        app = self.app
+        if self.japan:
             form = app.setup_screen
             form.count.value = 2
             for i, row in enumerate(form.rows[:2]):
@@ -80,8 +92,6 @@ class Player:
             form.start_button.click()
             assert app.controller.screen == "game", app.controller.setup_error
             return
-        app = self.app
-        button(app, "cw-new-game").click()
         app.n_players.value = 2
         for i, (_name, kind) in enumerate(app.seat_rows[:2]):
             kind.value = "human" if i < humans else kind.options[-1][1]
@@ -101,20 +111,36 @@ class Player:
             button(self.app, "cw-back").click()
             assert self.app.screen == "start"
 
+    def pass_cover(self) -> bool:
+        """The cover's Ready of a hot seat (hidden information, two humans at one screen),
+        when it is shown; whether it was.  The seat's only answer may be played at once and
+        the screen handed on: a new cover (:meth:`move` passes up to 10)."""
+        if self.japan:
+            return False
+        c = self.app.controller
+        if c is None or not c.cover:
+            return False
+        button(self.app, "cw-uncover").click()
+        return True
+
     def move(self) -> bool:
         """One legal move of the seat at the screen (the cover passed first); False when the
-        game is over."""
+        game is over.  ``last`` names the kind of the move made (the action's type; Japan
+        Conquest: roll, step, confirm, battle_roll, dismiss_battle)."""
         if self.japan:
             return self._japan_move()
         app = self.app
         c = app.controller
         if c is None or c.is_over:
             return False
-        if c.cover:
-            button(app, "cw-uncover").click()
+        for _ in range(10):  # a forced answer (Japanese Risk) may hand the screen on at once
+            if not self.pass_cover():
+                break
         if not c.legal:
             return False
-        c.act(self.rng.choice(c.legal))
+        action = self.rng.choice(c.legal)
+        self.last = str(action.get("type", "?"))
+        c.act(action)
         return True
 
     def _japan_move(self) -> bool:
@@ -122,21 +148,28 @@ class Player:
         if not c.has_game or c.is_over:
             return False
         if c.battle_waiting:
+            self.last = "dismiss_battle"
             c.dismiss_battle()
             return True
         kinds = {a["type"] for a in c.legal}
         if c.phase == "roll" or "roll" in kinds:
+            self.last = "roll"
             c.roll()
         elif c.legal_steps and (not c.can_confirm or self.rng.random() < 0.6):
+            self.last = "step"
             c.click_prefecture(self.rng.choice(c.legal_steps))
         elif c.can_confirm:
+            self.last = "confirm"
             c.confirm_route()
         elif "battle_roll" in kinds:
+            self.last = "battle_roll"
             c.battle_roll()
         elif c.legal:
             from conquest_widget.games.japan_conquest.match import JapanMatch
 
-            c._human(JapanMatch.codec.from_dict(self.rng.choice(c.legal)))
+            action = self.rng.choice(c.legal)
+            self.last = str(action.get("type", "?"))
+            c._human(JapanMatch.codec.from_dict(action))
         else:
             return False
         return True
