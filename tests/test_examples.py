@@ -33,3 +33,9 @@ def test_example_runs(path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatc
         # the last cell shows the app: a widget view, not a text repr or an exception
         last = [c for c in nb.cells if c.cell_type == "code"][-1]
         assert any(WIDGET_VIEW in o.get("data", {}) for o in last.outputs), last.outputs
+    if path.name == "teach_tables.ipynb":
+        # every pair's table finished (CPUs stood in for the students) and its results were collected
+        text = "".join(o.get("text", "") for o in outputs if o.output_type == "stream")
+        assert "3 of 3 tables finished" in text, text
+        tables_shown = [o["data"].get("text/plain", "") for o in outputs if "data" in o]
+        assert any("Aiko" in t and "rank" in t for t in tables_shown), tables_shown

@@ -88,7 +88,17 @@ def create_table(store: SQLStore, game: str, setup: Any, seats: Sequence[str], *
     engine = spec.engine_class()
     if isinstance(setup, Mapping):
         setup = engine.setup_class.from_dict(dict(setup))
-    match = engine(setup, seed=seed)
+    return table_from_match(store, engine(setup, seed=seed), seats, title=title)
+
+
+def table_from_match(store: SQLStore, match: Match, seats: Sequence[str], *, title: str = "") -> NewTable:
+    """A new table that goes on from ``match`` (a new match, a saved game, or one made for
+    a lesson or a test): its setup, seed and log as they are; ``seats`` as for
+    :func:`create_table`."""
+    game = match.spec.id
+    spec = registry.get(game)
+    if match.outcome() is not None:
+        raise TableError("this match is over: there is nothing left to play at a table")
     if len(seats) != match.n_seats:
         raise SetupError(f"the setup has {match.n_seats} seats, but {len(seats)} seat kinds were given")
     bots = spec.bots_module().BOTS

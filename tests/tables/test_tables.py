@@ -287,3 +287,18 @@ def test_a_store_of_a_newer_version_is_refused_and_left_alone(where: str) -> Non
     with pytest.raises(StoreSchemaError, match="newer conquest_widget .table schema 99"):
         tables.open_store(where)
     assert everything_stored(store) == before
+
+
+def test_a_table_goes_on_from_a_match_already_under_way(where: str) -> None:
+    store = tables.open_store(where)
+    engine = registry.get(CARDS).engine_class()
+    m = engine(cards_setup(), seed=9)
+    for _ in range(3):
+        seat = m.to_act()[0]
+        m.apply(m.legal_actions(seat)[0], seat)
+    new = tables.table_from_match(store, m, ["human", "human"], title="lesson")
+    ann = tables.join(store, new.invites[0])
+    assert ann.version == len(m.log) and ann.view() == m.view(0)
+    assert tables.join(store, new.watch).view() == m.view(None)
+    row = next(r for r in tables.list_tables(store) if r.id == new.id)
+    assert row.title == "lesson" and row.status == "open"
