@@ -256,8 +256,6 @@ class MatchApp(W.VBox):
         self.speed.value = speed
         option_rows = [W.HBox([W.HTML(html_text(o.label[self.lang]) if o.kind != "bool" else ""),
                                self.option_widgets[o.key]]) for o in self.ui.options]
-        # the form's fields live on (a language switch relabels them); their rows are new
-        fields = (self.n_players, *self._seat_boxes, *self.option_widgets.values(), self.speed, self.seed)
         self._set_body([
             W.HBox([W.HTML(html_text(self._t("n_players"))), self.n_players]),
             *self._seat_boxes,
@@ -266,7 +264,12 @@ class MatchApp(W.VBox):
             W.HBox([W.HTML(html_text(self._t("seed"))), self.seed]),
             W.HBox([_button("cw-start", self.start, description=self._t("start"), button_style="primary"),
                     _button("cw-back", self.show_start, description=self._t("back"))]),
-        ], keep=fields)
+        ], keep=self._form_fields())
+
+    def _form_fields(self) -> tuple[W.Widget, ...]:
+        """The New game form's fields: they live on while the form is shown (a language
+        switch relabels them), their rows are made anew."""
+        return (self.n_players, *self._seat_boxes, *self.option_widgets.values(), self.speed, self.seed)
 
     def _show_seat_rows(self) -> None:
         for i, box in enumerate(self._seat_boxes):

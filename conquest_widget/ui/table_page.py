@@ -102,6 +102,10 @@ class SeparateScreens:
         self.screens.add_class("cw-screens")
         super().new_game()  # type: ignore[misc]
 
+    def _form_fields(self) -> tuple[W.Widget, ...]:
+        fields: tuple[W.Widget, ...] = super()._form_fields()  # type: ignore[misc]
+        return fields if self.screens is None else (*fields, self.screens)
+
     def _redraw_setup(self) -> None:
         super()._redraw_setup()  # type: ignore[misc]
         if self.screens is None:
