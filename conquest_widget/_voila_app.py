@@ -10,7 +10,12 @@ What it configures on top of Voilà 0.5's standalone server:
 
 - only local names in ``Host`` (``127.0.0.1``, ``::1`` and the rest of the loopback range,
   ``localhost``): anything else gets 403, which also defeats DNS rebinding; Voilà itself
-  turns this check off (``allow_remote_access=True``);
+  turns this check off (``allow_remote_access=True``).  ``conquest-widget play --host``
+  (a classroom, a LAN) binds that address instead of 127.0.0.1 and adds the names it is
+  reached by (:func:`conquest_widget.serve.served_names`, passed in ``$CONQUEST_HOST`` and
+  ``$CONQUEST_SERVED_NAMES``) to the local ones, addresses included (jupyter_server's own
+  check takes only loopback addresses: :class:`ServedHostsOnly`); every other name still
+  gets 403, and the token and the Origin check stay as they are;
 - a token for everything the server answers but its login page: the first request must
   carry ``?token=...``; it sets the login cookie (``HttpOnly``, ``SameSite=Strict``: a
   page of another site cannot make the browser send it, so it cannot start a kernel) and
@@ -55,7 +60,9 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import ipaddress
 import os
+import re
 import secrets
 import sys
 import uuid
@@ -80,7 +87,7 @@ from voila.static_file_handler import AllowListFileHandler
 from voila.tornado.handler import TornadoVoilaHandler
 from voila.voila_identity_provider import VoilaIdentityProvider
 
-from conquest_widget.page_request import KERNEL_HEADER, KERNEL_SECRET_ENV
+from conquest_widget.page_request import KERNEL_HEADER, KERNEL_SECRET_ENV, SERVER_ADDRESS_ENV
 
 #: Environment variables read here (set by :func:`conquest_widget.serve.start`).
 ENV_CULL_IDLE_TIMEOUT = "CONQUEST_CULL_IDLE_TIMEOUT"
@@ -89,6 +96,9 @@ ENV_UNCONNECTED_TIMEOUT = "CONQUEST_UNCONNECTED_TIMEOUT"
 ENV_MAX_KERNELS = "CONQUEST_MAX_KERNELS"
 ENV_POOL_SIZE = "CONQUEST_POOL_SIZE"
 ENV_FILL_DELAY = "CONQUEST_FILL_DELAY"
+ENV_HOST = "CONQUEST_HOST"  # the address to bind (default 127.0.0.1)
+ENV_SERVED_NAMES = "CONQUEST_SERVED_NAMES"  # names and addresses besides the local ones, comma-separated
+HOST = "127.0.0.1"
 CULL_IDLE_TIMEOUT = 600  # seconds without activity and without a connection, after a page had one
 #: seconds a page has to open its kernel's websocket once it was sent (it takes a browser
 #: about one second; a load interrupted on the way, or a client that is no browser, never does)
@@ -301,8 +311,52 @@ class PlainErrors(web.RequestHandler):
         self.finish(f"{status_code} {self._reason}{message}\n")
 
 
+def host_allowed(host_header: str, names: Sequence[str]) -> bool:
+    """Whether a request's ``Host`` (with or without its port) is a loopback address, or
+    one of ``names`` (names or addresses: the local ones and those ``--host`` adds).
+
+    >>> [host_allowed(h, ["localhost"]) for h in ("127.0.0.1:8866", "[::1]:1", "localhost", "192.0.2.7:8866")]
+    [True, True, True, False]
+    >>> [host_allowed(h, ["localhost", "192.0.2.7"]) for h in ("192.0.2.7:8866", "192.0.2.70", "evil.example")]
+    [True, False, False]
+    """
+    match = re.match(r"^(.*?)(:\d+)?$", host_header)
+    host = match.group(1) if match else host_header
+    if host.startswith("[") and host.endswith("]"):
+        host = host[1:-1]
+    try:
+        addr = ipaddress.ip_address(host)
+    except ValueError:
+        return host.lower() in {n.lower() for n in names}
+    allowed = set()
+    for name in names:
+        try:
+            allowed.add(ipaddress.ip_address(name.strip("[]")))
+        except ValueError:
+            continue
+    return addr.is_loopback or addr in allowed
+
+
+def _check_host(handler: web.RequestHandler) -> bool:
+    """jupyter_server's Host check (``JupyterHandler.check_host``), which also lets in the
+    addresses among ``local_hostnames`` (jupyter_server's lets in loopback addresses only)."""
+    if handler.settings.get("allow_remote_access", False):
+        return True
+    if host_allowed(handler.request.host or "", handler.settings.get("local_hostnames", ["localhost"])):
+        return True
+    server_log().warning("Blocking request with a Host this server is not reached by: %s", handler.request.host)
+    return False
+
+
+class ServedHostsOnly:
+    """Mixin for jupyter_server's handlers: :func:`_check_host` instead of theirs."""
+
+    def check_host(self) -> bool:
+        return _check_host(self)  # type: ignore[arg-type]
+
+
 def _local_host(handler: web.RequestHandler) -> None:
-    if not JupyterHandler.check_host(handler):  # type: ignore[arg-type]
+    if not _check_host(handler):
         raise web.HTTPError(403)
 
 
@@ -452,6 +506,13 @@ class LocalVoila(Voila):
 
 
 def _guarded(handler: type, open_to_all: set) -> type:
+    guarded = _guarded_for_login(handler, open_to_all)
+    if issubclass(guarded, JupyterHandler):
+        return type(guarded.__name__, (ServedHostsOnly, guarded), {})
+    return guarded
+
+
+def _guarded_for_login(handler: type, open_to_all: set) -> type:
     if handler in open_to_all:
         return handler  # the login page: JupyterHandler.prepare checks the Host
     if handler is TornadoVoilaHandler:
@@ -473,17 +534,22 @@ HTTP_METHODS = ("get", "head", "post", "put", "patch", "delete", "options")
 def config(cull_idle_timeout: int = CULL_IDLE_TIMEOUT, cull_interval: int = CULL_INTERVAL,
            pool_size: int = POOL_SIZE, fill_delay: float = FILL_DELAY, *,
            unconnected_timeout: int = UNCONNECTED_TIMEOUT, max_kernels: int = MAX_KERNELS,
-           token: str | None = None) -> Config:
-    """The Voilà configuration of the app server (``pool_size`` 0: no preheated kernel).
+           token: str | None = None, host: str = HOST, served_names: Sequence[str] = ()) -> Config:
+    """The Voilà configuration of the app server (``pool_size`` 0: no preheated kernel;
+    ``host``: the address to bind, ``served_names``: the names and addresses it is reached
+    by besides the local ones).
 
     >>> c = config(pool_size=1, fill_delay=5)
     >>> c.VoilaConfiguration.preheat_kernel, c.VoilaConfiguration.default_pool_size, c.VoilaKernelManager.fill_delay
     (True, 1, 5.0)
     >>> config(pool_size=0).VoilaConfiguration.preheat_kernel
     False
+    >>> lan = config(host="0.0.0.0", served_names=["192.0.2.7"])
+    >>> lan.Voila.ip, lan.Voila.tornado_settings["local_hostnames"], lan.Voila.tornado_settings["allow_remote_access"]
+    ('0.0.0.0', ['localhost', '192.0.2.7'], False)
     """
     c = Config()
-    c.Voila.ip = "127.0.0.1"
+    c.Voila.ip = host
     c.Voila.open_browser = False
     c.Voila.port_retries = 0
     if token:
@@ -494,7 +560,8 @@ def config(cull_idle_timeout: int = CULL_IDLE_TIMEOUT, cull_interval: int = CULL
     c.IdentityProvider.cookie_options = {"samesite": "Strict", "httponly": True}
     c.Voila.tornado_settings = {
         "allow_remote_access": False,  # check Host against local names
-        "local_hostnames": ["localhost"],  # IP addresses: any loopback address
+        # and any loopback address; --host adds the names and addresses the server is reached by
+        "local_hostnames": ["localhost", *(n for n in served_names if n != "localhost")],
         "xsrf_cookie_kwargs": {"samesite": "Strict"},  # not HttpOnly: the shutdown beacon reads it
     }
     c.VoilaConfiguration.template = TEMPLATE
@@ -525,6 +592,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         sys.exit("conquest_widget._voila_app: JUPYTER_TOKEN is not set (start it with `conquest-widget play`)")
     # the kernels (which inherit the environment) read their page's request with it
     os.environ[KERNEL_SECRET_ENV] = secrets.token_urlsafe(32)
+    host = os.environ.get(ENV_HOST) or HOST
+    served = [n for n in os.environ.get(ENV_SERVED_NAMES, "").split(",") if n]
+    # where the kernels reach this server (a wildcard address is reached on the loopback)
+    os.environ[SERVER_ADDRESS_ENV] = "127.0.0.1" if host in ("0.0.0.0", "") else "::1" if host == "::" else host
     cfg = config(
         int(os.environ.get(ENV_CULL_IDLE_TIMEOUT, CULL_IDLE_TIMEOUT)),
         int(os.environ.get(ENV_CULL_INTERVAL, CULL_INTERVAL)),
@@ -532,7 +603,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         float(os.environ.get(ENV_FILL_DELAY, FILL_DELAY)),
         unconnected_timeout=int(os.environ.get(ENV_UNCONNECTED_TIMEOUT, UNCONNECTED_TIMEOUT)),
         max_kernels=int(os.environ.get(ENV_MAX_KERNELS, MAX_KERNELS)),
-        token=token,
+        token=token, host=host, served_names=served,
     )
     LocalVoila.launch_instance(argv=list(sys.argv[1:] if argv is None else argv), config=cfg)
 

@@ -1,6 +1,6 @@
 """The ``conquest-widget`` command.
 
-    conquest-widget play [--port 8866] [--dir DIR] [--store postgresql://...] [--open]
+    conquest-widget play [--port 8866] [--host 127.0.0.1] [--dir DIR] [--store postgresql://...] [--open]
     conquest-widget notebooks DIR [--force]
     conquest-widget games
     conquest-widget simulate --players hard:aggressive,easy:balanced,normal,normal \\
@@ -93,6 +93,9 @@ def _add_play(sub: argparse._SubParsersAction) -> None:
     play.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"TCP port (default {DEFAULT_PORT}; 0: any free port)")
     play.add_argument("--dir", default=None,
                       help="folder the app runs in and saves to (default: ~/.local/share/conquest_widget)")
+    play.add_argument("--host", default=None,
+                      help="address to listen on instead of 127.0.0.1, for a classroom or a LAN: this computer's address"
+                           " on the network, or 0.0.0.0 for all of them (the token is still needed; see docs/tables.md)")
     play.add_argument("--open", action="store_true", help="open the address in the default web browser")
     play.add_argument("--store", default=None,
                       help="where the tables of 'Separate screens' are kept: a PostgreSQL URL (postgresql://user@host/db)"
@@ -101,9 +104,9 @@ def _add_play(sub: argparse._SubParsersAction) -> None:
 
 
 def _run_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    from conquest_widget.serve import play
+    from conquest_widget.serve import HOST, play
 
-    return play(args.dir, args.port, open_browser=args.open, store=args.store)
+    return play(args.dir, args.port, open_browser=args.open, store=args.store, host=args.host or HOST)
 
 
 def _add_notebooks(sub: argparse._SubParsersAction) -> None:

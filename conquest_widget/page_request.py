@@ -29,6 +29,9 @@ from collections.abc import Mapping
 KERNEL_SECRET_ENV = "CONQUEST_KERNEL_SECRET"
 #: the header that carries it
 KERNEL_HEADER = "X-Conquest-Kernel"
+#: the environment variable holding the address at which kernels reach their server (the
+#: address ``conquest-widget play --host`` binds; 127.0.0.1 by default)
+SERVER_ADDRESS_ENV = "CONQUEST_SERVER_ADDRESS"
 #: what is kept of the request
 REQUEST_KEYS = ("QUERY_STRING", "SCRIPT_NAME", "SERVER_NAME", "SERVER_PORT")
 #: seconds to wait for the server's answer
@@ -76,7 +79,10 @@ def _read_from_server(timeout: float) -> dict[str, object]:
     base = os.environ.get("VOILA_SERVER_URL", "/")
     if not port.isdigit() or not kernel_id:
         raise OSError("this kernel does not know its server (no VOILA_APP_PORT or VOILA_KERNEL_ID)")
-    request = HTTPRequest(f"ws://127.0.0.1:{port}{base}voila/query/{kernel_id}",
+    address = os.environ.get(SERVER_ADDRESS_ENV) or "127.0.0.1"
+    if ":" in address and not address.startswith("["):
+        address = f"[{address}]"  # an IPv6 address
+    request = HTTPRequest(f"ws://{address}:{port}{base}voila/query/{kernel_id}",
                           headers={KERNEL_HEADER: os.environ.get(KERNEL_SECRET_ENV, "")},
                           connect_timeout=timeout, request_timeout=timeout)
     found: list[object] = []

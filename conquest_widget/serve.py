@@ -3,7 +3,8 @@
 notebooks DIR``).
 
 The server (configured in :mod:`conquest_widget._voila_app`) listens on 127.0.0.1 only,
-answers only requests whose ``Host`` is a local name, refuses kernel websockets from another
+answers only requests whose ``Host`` is a local name (``--host``, for a classroom or a LAN:
+the address it binds and the names it is reached by; see :func:`served_names`), refuses kernel websockets from another
 ``Origin``, wants a random token (printed in the URL, as JupyterLab does) for everything but
 its login page, shuts a kernel down when its tab is closed, culls kernels left without a
 connection or never connected, keeps a bounded number of them, talks to them over Unix
@@ -16,6 +17,8 @@ folder is the user's data folder (:func:`default_app_dir`).
 
     >>> app_url("127.0.0.1", 8866, "0123abcd")
     'http://127.0.0.1:8866/?token=0123abcd'
+    >>> app_url("fe80::1", 8866, "0123abcd")
+    'http://[fe80::1]:8866/?token=0123abcd'
     >>> "play.ipynb" in [p.name for p in example_notebooks()]
     True
 """
@@ -24,6 +27,7 @@ from __future__ import annotations
 
 import filecmp
 import importlib.util
+import ipaddress
 import os
 import secrets
 import shutil
@@ -56,6 +60,8 @@ START_TIMEOUT = 120.0  # seconds for Voilà to answer (a cold start on a busy ma
 APP_MODULES = {"voila": "voila", "ipykernel": "ipykernel"}
 
 
+#: addresses that mean "every address of this machine"
+WILDCARDS = ("0.0.0.0", "::")
 #: The environment variable naming the table store (``conquest_widget.tables.table.STORE_ENV``)
 TABLES_STORE_ENV = "CONQUEST_TABLES_STORE"
 
@@ -197,9 +203,16 @@ def missing_app_modules() -> list[str]:
     return [dist for mod, dist in APP_MODULES.items() if importlib.util.find_spec(mod) is None]
 
 
+def _family(host: str) -> socket.AddressFamily:
+    return socket.AF_INET6 if ":" in host else socket.AF_INET
+
+
 def check_port_free(port: int, host: str = HOST) -> None:
-    """Raise :class:`PortInUseError` when ``host:port`` cannot be bound now."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+    """Raise :class:`PortInUseError` when ``host:port`` cannot be bound now (as the server
+    binds it: a port whose last connections are still closing, in TIME_WAIT, is free)."""
+    with socket.socket(_family(host), socket.SOCK_STREAM) as s:
+        if sys.platform != "win32":  # what Tornado sets too; on Windows it would let two servers share the port
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             s.bind((host, port))
         except OSError as exc:
@@ -211,7 +224,7 @@ def check_port_free(port: int, host: str = HOST) -> None:
 
 def free_port(host: str = HOST) -> int:
     """A port that is free on ``host`` right now."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+    with socket.socket(_family(host), socket.SOCK_STREAM) as s:
         s.bind((host, 0))
         return s.getsockname()[1]
 
@@ -229,7 +242,75 @@ def games_served(lang: str = "en") -> str:
 
 def app_url(host: str, port: int, token: str) -> str:
     """The URL to open: the server's root with the token."""
-    return f"http://{host}:{port}/?token={token}"
+    return f"http://{_bracketed(host)}:{port}/?token={token}"
+
+
+def _bracketed(host: str) -> str:
+    return f"[{host}]" if ":" in host and not host.startswith("[") else host
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` is a loopback address or ``localhost`` (what ``--host`` must not be
+    for the server to be reached from another machine).
+
+    >>> [is_loopback(h) for h in ("127.0.0.1", "::1", "localhost", "0.0.0.0", "192.0.2.7", "class.example")]
+    [True, True, True, False, False, False]
+    """
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def machine_addresses() -> list[str]:
+    """This machine's addresses on its networks (not the loopback), IPv4 first."""
+    try:
+        import psutil  # a dependency of ipykernel, so of the app extra
+    except ImportError:  # pragma: no cover - the app extra has it
+        return []
+    found: list[str] = []
+    for family in (socket.AF_INET, socket.AF_INET6):
+        for addrs in psutil.net_if_addrs().values():
+            for a in addrs:
+                address = a.address.partition("%")[0]  # an IPv6 link-local address's zone
+                if a.family == family and not is_loopback(address) and address not in found:
+                    found.append(address)
+    return found
+
+
+def served_names(host: str) -> list[str]:
+    """The names and addresses a server bound to ``host`` answers for besides the local
+    ones (loopback addresses, ``localhost``): ``host`` itself; for a wildcard address
+    (``0.0.0.0``, ``::``), every address of this machine and its host name.  Any other
+    ``Host`` header gets 403 (a page of another site that made its name point at this
+    machine, DNS rebinding, still gets nothing).
+
+    >>> served_names("127.0.0.1"), served_names("192.0.2.7"), served_names("class.example")
+    ([], ['192.0.2.7'], ['class.example'])
+    >>> socket.gethostname() in served_names("0.0.0.0")
+    True
+    """
+    if is_loopback(host):
+        return []
+    if host not in WILDCARDS:
+        return [host]
+    names = machine_addresses()
+    for name in (socket.gethostname(), socket.getfqdn()):
+        if name and name not in names and not is_loopback(name):
+            names.append(name)
+    return names
+
+
+def lan_urls(host: str, port: int, token: str) -> list[str]:
+    """The addresses to give the other machines: one per address the server is reached by
+    (for a wildcard address, each of this machine's IPv4 addresses, else its IPv6 ones)."""
+    if host not in WILDCARDS:
+        return [app_url(host, port, token)]
+    addresses = machine_addresses()
+    v4 = [a for a in addresses if ":" not in a]
+    return [app_url(a, port, token) for a in (v4 or addresses)]
 
 
 class AppServer:
@@ -238,13 +319,18 @@ class AppServer:
     ``url`` opens the app (it carries the token), ``base_url`` is the server root without
     it; ``stop()`` ends the server and its kernels."""
 
-    def __init__(self, proc: subprocess.Popen, port: int, token: str, folder: Path) -> None:
+    def __init__(self, proc: subprocess.Popen, port: int, token: str, folder: Path, host: str = HOST) -> None:
         self.proc = proc
         self.port = port
         self.token = token
         self.folder = folder
-        self.base_url = f"http://{HOST}:{port}/"
-        self.url = app_url(HOST, port, token)
+        self.host = host
+        #: where this machine reaches the server (a wildcard address: on the loopback)
+        self.address = "127.0.0.1" if host == "0.0.0.0" else "::1" if host == "::" else host
+        self.base_url = f"http://{_bracketed(self.address)}:{port}/"
+        self.url = app_url(self.address, port, token)
+        #: the addresses to give other machines (none when the server is bound to the loopback)
+        self.lan_urls = [] if is_loopback(host) else lan_urls(host, port, token)
 
     def wait_ready(self, timeout: float = START_TIMEOUT, describe: Callable[[], str] = lambda: "") -> None:
         """Wait until the server answers HTTP on its port (a static file, asked for with the
@@ -310,9 +396,13 @@ def start(
     unconnected_timeout: int | None = None,
     max_kernels: int | None = None,
     new_session: bool = False,
+    host: str = HOST,
 ) -> AppServer:
     """Start the app server for ``directory`` (see :func:`prepare_app_dir`) on
     ``127.0.0.1:port`` (``port=0``: a free one) and return it without waiting for it.
+    ``host``: another address to bind instead (``0.0.0.0``: every address of this machine),
+    for a classroom or a LAN; the server then also answers for the names it is reached by
+    (:func:`served_names`), with the same token and Origin checks.
 
     Raises :class:`~conquest_widget._optional.MissingExtraError` (naming the ``app`` extra)
     when Voilà or ipykernel is missing, :class:`PortInUseError`, :class:`ServeError`.
@@ -330,11 +420,19 @@ def start(
             name=missing[0], extra="app",
         )
     folder = prepare_app_dir(directory)
+    host = (host or HOST).strip().strip("[]")
     if port == 0:
-        port = free_port()
+        port = free_port(host)
     elif not 0 < port < 65536:
         raise ServeError(f"port {port} is not a TCP port number (1-65535)")
-    check_port_free(port)
+    try:
+        check_port_free(port, host)
+    except socket.gaierror as exc:
+        raise ServeError(f"--host {host}: no such address on this machine ({exc.strerror})") from None
+    except PortInUseError:
+        raise
+    except OSError as exc:
+        raise ServeError(f"--host {host} cannot be served from this machine ({exc.strerror})") from None
     token = token or secrets.token_hex(24)
     jupyter_path = os.pathsep.join(p for p in (str(JUPYTER_DATA), os.environ.get("JUPYTER_PATH", "")) if p)
     child_env = dict(os.environ, **(env or {}), JUPYTER_TOKEN=token, JUPYTER_PATH=jupyter_path, PYTHONUNBUFFERED="1")
@@ -346,13 +444,15 @@ def start(
         child_env["CONQUEST_UNCONNECTED_TIMEOUT"] = str(int(unconnected_timeout))
     if max_kernels is not None:
         child_env["CONQUEST_MAX_KERNELS"] = str(int(max_kernels))
+    child_env["CONQUEST_HOST"] = host
+    child_env["CONQUEST_SERVED_NAMES"] = ",".join(served_names(host))
     args = [sys.executable, "-m", "conquest_widget._voila_app", APP_NOTEBOOK, f"--port={port}",
             f"--Voila.log_level={log_level}"]
     proc = subprocess.Popen(
         args, cwd=folder, env=child_env, stdout=log, stderr=subprocess.STDOUT if log is not None else None,
         start_new_session=new_session,
     )
-    return AppServer(proc, port, token, folder)
+    return AppServer(proc, port, token, folder, host)
 
 
 def play(
@@ -362,13 +462,16 @@ def play(
     open_browser: bool = False,
     out: IO[str] | None = None,
     store: str | None = None,
+    host: str = HOST,
 ) -> int:
     """Serve the app until Ctrl-C (or the server ends); returns an exit code.  The URL is
     printed to ``out`` once the server answers.  ``store``: where the tables of "Separate
     screens" are kept (a PostgreSQL URL or a path; given to the kernels as
-    ``$CONQUEST_TABLES_STORE``; default: that variable, else the save folder)."""
+    ``$CONQUEST_TABLES_STORE``; default: that variable, else the save folder).  ``host``:
+    the address to bind (see :func:`start`); the addresses for the other machines are
+    printed too."""
     out = out or sys.stdout
-    server = start(directory, port, log_level="WARN", env={TABLES_STORE_ENV: store} if store else None)
+    server = start(directory, port, log_level="WARN", env={TABLES_STORE_ENV: store} if store else None, host=host)
     previous = signal.signal(signal.SIGTERM, _interrupt)  # `kill` stops the server too
     try:
         server.wait_ready()
@@ -378,6 +481,13 @@ def play(
             f"Saves go to {server.folder / 'conquest_saves'}",
             file=out, flush=True,
         )
+        if server.lan_urls:
+            print(
+                "\nOn the other computers of the network (give this address only to your players: its token lets"
+                " anyone who has it play, start games and make tables on this computer):\n\n"
+                + "".join(f"    {u}\n" for u in server.lan_urls),
+                file=out, flush=True,
+            )
         if open_browser:
             import webbrowser
 

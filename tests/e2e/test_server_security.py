@@ -12,6 +12,7 @@ Origin), so a server that refuses everything would fail too.
 
 from __future__ import annotations
 
+import asyncio
 import http.client
 import json
 import os
@@ -19,6 +20,7 @@ import re
 import sys
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -26,6 +28,9 @@ from playwright.sync_api import expect
 from tornado.httpclient import HTTPClientError, HTTPRequest
 from tornado.ioloop import IOLoop
 from tornado.websocket import websocket_connect
+
+from conquest_widget.page_request import KERNEL_HEADER, KERNEL_SECRET_ENV
+from conquest_widget.serve import machine_addresses
 
 from .harness import kernel_processes, serve_copy, voila_app
 
@@ -43,9 +48,9 @@ def request(srv, path: str, host: str | None = None, headers: dict | None = None
             method: str = "GET") -> http.client.HTTPResponse:
     """A request (GET by default) to the server with a chosen Host header; returns the
     (read) response."""
-    conn = http.client.HTTPConnection("127.0.0.1", srv.port, timeout=120)
+    conn = http.client.HTTPConnection(srv.address, srv.port, timeout=120)  # 127.0.0.1 unless --host
     conn.putrequest(method, path, skip_host=True)
-    conn.putheader("Host", host or f"127.0.0.1:{srv.port}")
+    conn.putheader("Host", host or f"{srv.address}:{srv.port}")
     for k, v in (headers or {}).items():
         conn.putheader(k, v)
     conn.endheaders()
@@ -92,12 +97,12 @@ def ws_status(srv, kernel_id: str, origin: str | None, host: str | None = None, 
     refusal's HTTP status.  ``auth``: a login cookie (``name=value``), ``"token"`` (in the
     URL) or None."""
     query = f"?token={srv.token}" if auth == "token" else ""
-    headers = {"Host": host or f"127.0.0.1:{srv.port}"}
+    headers = {"Host": host or f"{srv.address}:{srv.port}"}
     if auth not in (None, "token"):
         headers["Cookie"] = auth
     if origin is not None:
         headers["Origin"] = origin
-    req = HTTPRequest(f"ws://127.0.0.1:{srv.port}{path.format(kernel_id)}{query}", headers=headers)
+    req = HTTPRequest(f"ws://{srv.address}:{srv.port}{path.format(kernel_id)}{query}", headers=headers)
 
     async def attempt() -> int:
         try:
@@ -107,7 +112,14 @@ def ws_status(srv, kernel_id: str, origin: str | None, host: str | None = None, 
         conn.close()
         return 101
 
-    return IOLoop().run_sync(attempt, timeout=60)
+    return run_async(attempt)
+
+
+def run_async(attempt):
+    """``await attempt()`` in an event loop of its own, in a thread of its own (Playwright's
+    sync API keeps a loop running in this one while a browser test module runs)."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(lambda: IOLoop().run_sync(attempt, timeout=60)).result()
 
 
 # ------------------------------------------------------------------ Host
@@ -123,6 +135,23 @@ def test_a_foreign_host_gets_403_everywhere(server, path: str) -> None:
     if path.startswith("/voila/"):  # the same path answers for local names
         for host in (f"127.0.0.1:{server.port}", f"localhost:{server.port}", f"[::1]:{server.port}"):
             assert request(server, path, host=host, headers=token).status == 200, host
+
+
+def test_without_host_the_machine_s_network_address_gets_403(server) -> None:
+    """``conquest-widget play`` without ``--host``: the server listens on the loopback only,
+    and a request naming this machine's address on its network (as a LAN page would) is
+    refused even with the token; ``--host`` changes that (test_server_on_a_lan.py)."""
+    import socket
+
+    token = with_token(server)
+    for address in machine_addresses():
+        named = f"[{address}]" if ":" in address else address
+        for path in ("/", "/voila/static/voila.js"):
+            assert request(server, path, host=f"{named}:{server.port}", headers=token).status == 403, address
+        with socket.socket(socket.AF_INET6 if ":" in address else socket.AF_INET) as s:
+            s.settimeout(10)
+            assert s.connect_ex((address, server.port)) != 0, f"the server listens on {address}"
+    assert request(server, "/voila/static/voila.js", headers=token).status == 200
 
 
 # ------------------------------------------------------------------ token
@@ -405,6 +434,62 @@ def test_no_kernel_has_the_token_in_its_environment(artifacts: Path, tmp_path_fa
         kernels = kernel_processes(srv)
         assert len(kernels) >= 2
         assert_no_token_in_environment(srv, kernels)
+
+
+# ------------------------------------------------------------------ a kernel reads its page's request (issue 28)
+def read_request_info(srv, kernel_id: str, secret: str | None) -> tuple[int, list[str]]:
+    """Open ``/voila/query/<kernel id>`` as a kernel does, with ``secret`` in the kernel
+    header (None: no header) and no login; returns 101 and every message the server sent
+    before answering a ping (a request it keeps is written as the socket opens, so it comes
+    first), or the refusal's HTTP status and []."""
+    headers = {"Host": f"127.0.0.1:{srv.port}"}
+    if secret is not None:
+        headers[KERNEL_HEADER] = secret
+    req = HTTPRequest(f"ws://127.0.0.1:{srv.port}/voila/query/{kernel_id}", headers=headers)
+
+    async def attempt() -> tuple[int, list[str]]:
+        messages: list[str] = []
+        try:
+            conn = await websocket_connect(req, on_message_callback=lambda m: m is None or messages.append(m))
+        except HTTPClientError as exc:
+            return exc.code, []
+        pong = asyncio.get_running_loop().create_future()
+        conn.on_pong = lambda data: pong.done() or pong.set_result(data)  # type: ignore[method-assign]
+        conn.ping(b"after-open")
+        await asyncio.wait_for(pong, 30)
+        conn.close()
+        return 101, messages
+
+    return run_async(attempt)
+
+
+def test_a_page_s_request_is_read_only_with_the_kernels_secret_and_only_once(
+        artifacts: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """A preheated kernel learns which table link opened its page from the server's
+    request-info websocket, with the secret the server gives its kernels: without it (or
+    with a wrong one, and no login) nothing is answered; with it the request is given once,
+    then forgotten (a second reader, the right secret or not, gets nothing)."""
+    served = serve_copy(tmp_path_factory.mktemp("served-query"))
+    log = artifacts / "voila-query.log"
+    with voila_app(served, tmp_path_factory.mktemp("home-query"), log) as srv:
+        wait_for_log(log, POOL_FILLED, "the preheated kernel")
+        (kernel,) = kernel_processes(srv)
+        secret = kernel.environ()[KERNEL_SECRET_ENV]
+        assert len(secret) >= 32
+        query = f"table={'a1' * 16}&seat=1&key=the-seat-key-of-this-link"
+        cookie = login(srv)
+        resp = request(srv, f"/?{query}", headers={"Cookie": cookie})  # takes the preheated kernel
+        assert resp.status == 200, resp.status
+        kernel_id = re.search(rb'"kernelId":\s*"([0-9a-f-]{36})"', resp.body).group(1).decode()  # type: ignore[union-attr]
+        assert f"kernel-{kernel_id}.json" in " ".join(kernel.cmdline())  # the preheated kernel it is
+        for wrong in (None, "", "not-the-secret", secret[:-1], secret + "x"):
+            assert read_request_info(srv, kernel_id, wrong) == (403, []), wrong
+        status, messages = read_request_info(srv, kernel_id, secret)
+        assert status == 101 and len(messages) == 1, (status, messages)
+        assert json.loads(messages[0])["QUERY_STRING"] == query
+        assert read_request_info(srv, kernel_id, secret) == (101, [])  # forgotten once read
+        assert ws_status(srv, kernel_id, origin=None, auth=cookie, path="/voila/query/{}") == 101
+        assert "the-seat-key-of-this-link" not in log.read_text()
 
 
 # ------------------------------------------------------------------ how many kernels (issue 31 item 3)
