@@ -530,6 +530,8 @@ class RiskPlayer:
             if key not in self.done and self.buys(x) and buy.is_visible() and buy.is_enabled():
                 self.done.add(key)
                 _press(tws, "cw-buy-ninja")
+                if "acted first" in page.locator(".cw-board-message").first.inner_text():  # refused: a page
+                    self.done.discard(key)  # at a table decided on an old version; buy it next time
                 return
             self.done.add(key)
             while page.locator("button.cw-place-confirm").is_disabled() or page.locator("button.cw-plus").is_enabled():
