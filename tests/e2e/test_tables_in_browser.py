@@ -22,6 +22,7 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from conquest_widget import tables
 
@@ -63,8 +64,6 @@ def hand(page: Page) -> set[str]:
 def click(page: Page, selector: str) -> bool:
     """Click the first enabled ``selector``; False when there is none any more (the page
     moved on since its state was read: the loop reads it again)."""
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
     try:
         page.locator(f"{selector}:not([disabled])").first.click(timeout=10_000)
     except PlaywrightTimeout:
@@ -86,7 +85,10 @@ def step(page: Page, state: str, turn: int) -> None:
             if click(page, "button.cw-end-turn"):
                 turn_over(page)
         else:
-            code = re.search(r"cw-card-(\w+)", cards.first.get_attribute("class") or "").group(1)
+            try:  # the page may move on between the count and this read: the loop reads it again
+                code = re.search(r"cw-card-(\w+)", cards.first.get_attribute("class", timeout=5_000) or "").group(1)
+            except PlaywrightTimeout:
+                return
             if click(page, f".cw-cards-board button.cw-card-{code}"):
                 expect(page.locator(f".cw-cards-board button.cw-card-{code}").first).to_have_class(
                     re.compile(r"\bcwc-selected\b"))

@@ -69,7 +69,10 @@ def test_rounds_inside_a_game_leave_no_widget_alive(game, tmp_path) -> None:
     for r in range(1, ROUNDS + 1):
         _round(p, r, results=not p.japan)
         counts.append(live_widgets())
-    assert counts[-1] == counts[0], counts
+    # Japan Conquest's replay screen (its own map) is built at the first Replay (round 3) and
+    # reused by every later one, closed with the app (see JapanConquestApp._close_left_screen)
+    first = 2 if p.japan else 0
+    assert counts[-1] == counts[first], counts
 
 
 def _states() -> str:

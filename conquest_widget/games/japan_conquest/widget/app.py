@@ -258,8 +258,11 @@ class JapanConquestApp(W.VBox):
         stays alive in the kernel or the page (issue 32)."""
         self.leave()
         _PENDING.discard(self)
-        for screen in ("replay", "setup", "saves"):
+        for screen in ("setup", "saves"):
             self._close_left_screen(screen)
+        if self._replay_screen is not None:
+            close_tree(self._replay_screen)
+            self._replay_screen = self._replay_explorer = None
         if self._results_screen is not None:
             self._results_screen.close()
         screens = (self.start_screen, self.game_screen, self._results_panel, self.map_view, self.side)
@@ -543,15 +546,17 @@ class JapanConquestApp(W.VBox):
         self._relabel_replay()
 
     def _close_left_screen(self, screen: str) -> None:
-        """Close the screen left (the setup form, the save data, the replay) with every
-        widget of it: each is built anew when shown again (issue 32: nothing of a screen
-        gone stays alive in the kernel or the page).  The start, game and results screens
-        (the replay's Back returns to the results), the map and the side panels are built
-        once and live as long as the app; :meth:`close` closes them."""
-        if screen == "replay" and self._replay_screen is not None:
-            close_tree(self._replay_screen)
-            self._replay_screen = self._replay_explorer = None
-        elif screen == "setup" and self._setup_screen is not None:
+        """Close the screen left (the setup form, the save data) with every widget of it:
+        each is built anew when shown again (issue 32: nothing of a screen gone stays alive
+        in the kernel or the page).  The start, game and results screens (the replay's Back
+        returns to the results), the map, the side panels and the replay screen are built
+        once and live as long as the app; :meth:`close` closes them.
+
+        Decision: the replay screen (its own map) is reused, not closed by Back.  Closed
+        there, jupyter-leaflet's views failed in the page ("Cannot convert undefined or
+        null to object", tests/e2e/test_japan_replay.py, 2 of 3 runs), and the next Replay
+        sent its map again (about 150 KB)."""
+        if screen == "setup" and self._setup_screen is not None:
             self._setup_screen.close()
             self._setup_screen = None
         elif screen == "saves" and self._data_screen is not None:
@@ -559,8 +564,13 @@ class JapanConquestApp(W.VBox):
             self._data_screen = None
 
     def _show_screen(self, change: Any = None) -> None:
+        self._show_current_screen()
+        # closed only once it is off the page: a widget closed while its view is shown makes
+        # the front end fail on the messages still on their way to it
         if change is not None and change["old"] != change["new"]:
             self._close_left_screen(change["old"])
+
+    def _show_current_screen(self) -> None:
         screen = self.controller.screen
         if screen == "replay" and self._replay_screen is not None:
             if self.children[-1] is not self._replay_screen:

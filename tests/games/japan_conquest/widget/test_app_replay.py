@@ -80,9 +80,8 @@ def message_of(widget) -> str:
 
 # ------------------------------------------------------------------ start screen
 def test_the_first_render_builds_no_explorer_and_a_replay_opens_one_map_once(tmp_path):
-    """The explorer (with its own map) is built when a Replay button is pressed and closed
-    by Back, every widget of it (issue 32): the start screen sends only its buttons; the
-    next replay builds its explorer anew."""
+    """The explorer (with its own map) is built when a Replay button is first pressed,
+    then reused: the start screen sends only its buttons; the second replay opens no map."""
     folder = tmp_path / "saves"
     with WireCounter() as wire:
         app = JapanConquestApp(save_dir=folder)
@@ -106,10 +105,10 @@ def test_the_first_render_builds_no_explorer_and_a_replay_opens_one_map_once(tmp
         assert wire.opens_by_model["LeafletMapModel"] == 1  # the explorer's map, built now
         explorer = app.replay_explorer
         app.replay_back_button.click()
-        assert app.replay_explorer is None and explorer.comm is None and explorer.map_view.map.comm is None
         wire.reset()
         ss.replay_auto_button.click()
-        assert app.replay_explorer is not explorer and wire.opens_by_model["LeafletMapModel"] == 1
+        assert app.replay_explorer is explorer and wire.opens_by_model["LeafletMapModel"] == 0
+        assert wire.opens < 40, wire.opens_by_model  # no new board: the explorer is loaded anew
 
 
 def test_replay_of_the_autosave_opens_on_its_last_position_and_back_returns(app, tmp_path):
@@ -171,10 +170,8 @@ def test_each_slot_replays_its_own_game(app, tmp_path):
     assert ex.position == 1 and "Action 1 of 25" in ex.status.value
     app.replay_back_button.click()
 
-    assert app.replay_explorer is None and ex.comm is None  # Back closed it (issue 32)
     ss.replay_buttons[0].click()
-    ex = app.replay_explorer
-    assert "Replay of slot 1" in app.replay_heading.value
+    assert app.replay_explorer is ex and "Replay of slot 1" in app.replay_heading.value
     assert ex.position == len(ex) == 40 and ex.controller.view == first.view(None)
     assert [p["name"] for p in ex.controller.view["players"]] == ["Player 1", "Player 2"]
     app.replay_back_button.click()
@@ -195,7 +192,8 @@ def test_a_save_that_cannot_be_replayed_says_so_and_changes_nothing(app, tmp_pat
     c, ss = app.controller, app.start_saves
     ss.refresh()
     assert not ss.replay_buttons[1].disabled and ss.replay_buttons[2].disabled
-    ss.replay_buttons[0].click()  # a replay was open: a failure must not bring it back
+    ss.replay_buttons[0].click()  # a replay is open already: a failure must not touch it
+    ex = app.replay_explorer
     app.replay_back_button.click()
     # slot 2 is damaged after the start screen was drawn (another tab, an editor...)
     (folder / "slot-2.json").write_text('{"format": 2, "kind": "slot", "match": {"nonsense": true}}', encoding="utf-8")
@@ -203,7 +201,8 @@ def test_a_save_that_cannot_be_replayed_says_so_and_changes_nothing(app, tmp_pat
     ss.replay_buttons[1].click()
     text = message_of(ss.message)
     assert text.startswith("This game cannot be replayed: ") and "slot-2.json" in text, text
-    assert c.screen == "start" and shows(app) == "body" and app.replay_explorer is None
+    assert c.screen == "start" and shows(app) == "body" and app.replay_explorer is ex
+    assert ex.controller.view == good.view(None)  # the explorer still holds slot 1's game
     ss.replay_buttons[2].click()  # disabled in the page; a click that gets through anyway
     assert "cannot be replayed" in message_of(ss.message) and "slot-3.json" in message_of(ss.message)
     assert "a game of 'conquest_cards', not of 'japan_conquest'" in message_of(ss.message)
