@@ -11,6 +11,7 @@ it), and remembers the language chosen at its switch.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import weakref
 from typing import Any
@@ -296,8 +297,18 @@ def _refresh_pickers() -> None:
         shell.refresh_from_saves()
     if shells:
         request = page_request.fetch_request()  # the page's address: a table link opens its seat
+        # the seat's page is built once the page has the widgets' states, as after a click
+        # on Play: built inside the states' request, a board as large as Japan Conquest's
+        # (its map) reached the page half made ("widget model not found")
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            loop = None
         for shell in shells:
-            shell.open_link(request)
+            if loop is None:
+                shell.open_link(request)
+            else:
+                loop.call_soon(shell.open_link, request)
 
 
 def _refresh_when_a_page_connects() -> None:

@@ -38,7 +38,7 @@ this by declaring ``hidden_information=True`` in its spec.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from traitlets import Bool, Dict, HasTraits, Int, List, Unicode
@@ -66,6 +66,19 @@ class PublishedTraits(HasTraits):
     cpu_speed = Unicode("instant")
     #: True while CPU actions are being played one by one in the browser
     cpu_busy = Bool(False)
+
+    #: False for a controller nobody plays through (a replay's): a board then shows no
+    #: turn controls
+    live = True
+    #: how a refused action is worded for the player: a board may set its game's own
+    #: wording (``explain_refusal(error) -> text``; "" or None: the error's own text)
+    explain_refusal: Callable[[IllegalActionError], str] | None = None
+
+    def refusal(self, error: IllegalActionError | SerializationError) -> str:
+        """What ``message`` says when ``error`` refused an action."""
+        hook = self.explain_refusal
+        text = hook(error) if hook is not None and isinstance(error, IllegalActionError) else ""
+        return text or str(error)
 
 
 class MatchController(PublishedTraits):
@@ -132,7 +145,7 @@ class MatchController(PublishedTraits):
                 raise IllegalActionError("nobody is viewing this match", "no_viewer")
             self._match.apply(action, self.viewer)
         except (IllegalActionError, SerializationError) as exc:
-            self.message = str(exc)
+            self.message = self.refusal(exc)
             return
         self.message = ""
         if self.cpu_speed != "instant" and self._loop_running():

@@ -234,6 +234,7 @@ class ReplayController(PublishedTraits):
     view and the public one, for "show everything".
     """
 
+    live = False
     #: the position shown: after the first ``index`` actions (0 = the start)
     index = Int(0)
     #: with ``reveal_all``: ``{"public": view(None), "seats": [view(0), view(1), ...]}``

@@ -33,7 +33,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from conquest_widget.core.protocol import Action
-from conquest_widget.errors import IllegalActionError
+from conquest_widget.errors import IllegalActionError, SerializationError
 from conquest_widget.tables import SeatClient, StaleTableError, TableClosedError
 from conquest_widget.ui.controller import PublishedTraits
 
@@ -109,8 +109,8 @@ class TableController(PublishedTraits):
             self._say("stale")
         except TableClosedError:
             self._say("closed")
-        except IllegalActionError as exc:
-            self.message = str(exc)[:300]
+        except (IllegalActionError, SerializationError) as exc:
+            self.message = self.refusal(exc)[:300]
         self.play_cpus()
         self._publish()
 

@@ -87,6 +87,55 @@ def _button(cls: str, on_click: Any, **kw: Any) -> W.Button:
     return button(cls, on_click, **kw)
 
 
+# ---------------------------------------------------------------- making a table
+class NoStoreError(ConquestError):
+    """The app has nowhere to keep tables (no save folder and no ``--store``)."""
+
+
+def new_table(save_dir: str | os.PathLike[str] | None, game: str, setup: Any, bots: list[str], *,
+              seed: int | None, names: list[str]) -> NewTable:
+    """A table of ``game`` made from a New game form, in the app's store
+    (:func:`store_location`): ``bots[s]`` is ``"human"`` or a CPU level; the title names
+    the players."""
+    where = store_location(save_dir)
+    if where is None:
+        raise NoStoreError("no table store")
+    return create_table(open_store(where), game, setup, bots, seed=seed, title=", ".join(names))
+
+
+def table_problem(exc: BaseException, lang: str) -> str:
+    """What the page says when a table could not be made."""
+    if isinstance(exc, NoStoreError):
+        return t("no_table_store", lang)
+    return t("error", lang, text=str(exc)[:300])
+
+
+def links_base() -> str:
+    """The address this page was opened at (the links are built on it), "" when unknown."""
+    return page_request.page_base_url(page_request.known_request() or {})
+
+
+def links_widgets(new: NewTable, names: list[str], base: str, lang: str) -> list[W.Widget]:
+    """The links of a table just made, one per human seat (``names`` in seat order) and one
+    to watch, as links to click and as text to copy."""
+    rows: list[tuple[str, str, str]] = [
+        (f"cw-seat-link-{s}", t("seat_link", lang, n=s + 1, name=names[s]), seat_link(base or "?", new.id, s, key))
+        for s, key in sorted(new.invites.items())]
+    rows.append(("cw-watch-link", t("watch_link", lang), watch_link(base or "?", new.id, new.watch)))
+    if not base:
+        rows = [(cls, label, "?" + url.partition("?")[2]) for cls, label, url in rows]
+    items = "".join(
+        f"<li style='margin:4px 0;overflow-wrap:anywhere'>{html_text(label)}: <a class='{cls}' href='{html_text(url)}' target='_blank'"
+        f" rel='noopener noreferrer'>{html_text(url)}</a></li>" for cls, label, url in rows)
+    note = t("links_login", lang) if base else t("links_no_address", lang)
+    links = W.HTML(f"<p>{html_text(t('table_made', lang))}</p><ul class='cw-table-links'>{items}</ul>"
+                   f"<p><small>{html_text(note)}</small></p>")
+    text = W.Textarea(value="\n".join(f"{label}: {url}" for _cls, label, url in rows),
+                      layout=Layout(width="100%", height=f"{1.6 * len(rows) + 1:.1f}em"))
+    text.add_class("cw-links-text")
+    return [links, W.HTML(f"<b>{html_text(t('links_text', lang))}</b>"), text]
+
+
 # ---------------------------------------------------------------- the New game form
 class SeparateScreens:
     """Mixin of a game's :class:`~conquest_widget.ui.match_app.MatchApp`: the New game
@@ -127,22 +176,17 @@ class SeparateScreens:
         """Create a table from the setup form and show its links (a problem is shown, no
         table is made)."""
         app: Any = self
-        where = store_location(app.store.directory if app.store is not None else None)
-        if where is None:
-            app._say(t("no_table_store", app.lang), problem=True)
-            return None
         try:
             seats, options, seed = app._form()
             setup = app.ui.make_setup(seats, options)
-            new = create_table(open_store(where), app.ui.game, setup, [s.bot for s in seats], seed=seed,
-                               title=", ".join(s.name for s in seats))
+            new = new_table(app.store.directory if app.store is not None else None, app.ui.game, setup,
+                            [s.bot for s in seats], seed=seed, names=[s.name for s in seats])
         except (*store_errors(), ValueError) as exc:
-            app._say(t("error", app.lang, text=str(exc)[:300]), problem=True)
+            app._say(table_problem(exc, app.lang), problem=True)
             return None
         self.new_table = new
         self._table_seats = seats
-        request = page_request.known_request() or {}
-        self._links_base = page_request.page_base_url(request)
+        self._links_base = links_base()
         app._say()
         self.show_links()
         return new
@@ -157,26 +201,8 @@ class SeparateScreens:
         app.screen = "links"
         lang = app.lang
         app._heading(t("table_links", lang))
-        base = self._links_base or "?"
-        rows: list[tuple[str, str, str]] = [
-            (f"cw-seat-link-{s}", t("seat_link", lang, n=s + 1, name=self._table_seats[s].name), seat_link(base, new.id, s, key))
-            for s, key in sorted(new.invites.items())]
-        rows.append(("cw-watch-link", t("watch_link", lang), watch_link(base, new.id, new.watch)))
-        if not self._links_base:
-            rows = [(cls, label, "?" + url.partition("?")[2]) for cls, label, url in rows]
-        items = "".join(
-            f"<li style='margin:4px 0'>{html_text(label)}: <a class='{cls}' href='{html_text(url)}' target='_blank'"
-            f" rel='noopener noreferrer'>{html_text(url)}</a></li>" for cls, label, url in rows)
-        note = t("links_login", lang) if self._links_base else t("links_no_address", lang)
-        links = W.HTML(f"<p>{html_text(t('table_made', lang))}</p><ul class='cw-table-links'>{items}</ul>"
-                       f"<p><small>{html_text(note)}</small></p>")
-        text = W.Textarea(value="\n".join(f"{label}: {url}" for _cls, label, url in rows),
-                          layout=Layout(width="100%", height=f"{1.6 * len(rows) + 1:.1f}em"))
-        text.add_class("cw-links-text")
         app.body.children = [
-            links,
-            W.HTML(f"<b>{html_text(t('links_text', lang))}</b>"),
-            text,
+            *links_widgets(new, [s.name for s in self._table_seats], self._links_base, lang),
             W.HBox([_button("cw-new-game", app.new_game, description=t("new_game", lang)),
                     _button("cw-back", app.show_start, description=t("back", lang))]),
         ]
@@ -236,7 +262,8 @@ class TablePage(W.VBox):
             head += " — " + t("results", lang)
         title = f"<h3 style='margin:4px 0'>{html_text(self.spec.title[lang])} — {html_text(head)}</h3>"
         _set(self.title, "value", title)
-        message = f"<div style='color:#b00020;margin:4px 0'>{html_text(c.message)}</div>" if c.message else ""
+        shown = c.message and not getattr(self.board, "shows_messages", False)  # a board may show them itself
+        message = f"<div style='color:#b00020;margin:4px 0'>{html_text(c.message)}</div>" if shown else ""
         _set(self.message, "value", message)
         names = [s.name for s in self._seats]
         from conquest_widget.ui.match_app import log_html, results_html

@@ -71,6 +71,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "hint_roll": ("Your turn, {name}: press “Roll” to throw the die; your movement is the number rolled.",
                   "{name}さんの番です：「ダイスを振る」を押してください。出た目が移動力になります。"),
     "cpu_thinking": ("{name} (CPU) is playing…", "{name}（CPU）の手番です…"),
+    "waiting_for": ("Waiting for {name} to play…", "{name}さんの手番です。お待ちください…"),
     "cpu_speed": ("CPU speed", "CPUの速さ"),
     "instant": ("Instant", "一瞬"),
     "fast": ("Fast", "速い"),

@@ -48,10 +48,13 @@ from conquest_widget.games.japan_conquest.widget.style import (
 from conquest_widget.lean import Layout, close_tree, plain, shared_layout, shared_style
 from conquest_widget.saves import DEFAULT_DIRECTORY, AutosaveClaim, SaveStore
 from conquest_widget.ui.sound import Sound, pick_effects, sound_preference
+from conquest_widget.ui.text import t as shell_t
 
 if TYPE_CHECKING:  # replay.py imports this module: the explorer is imported when first opened
     from conquest_widget.games.japan_conquest.match import JapanMatch
+    from conquest_widget.games.japan_conquest.setup import GameSetup
     from conquest_widget.games.japan_conquest.widget.replay import ReplayExplorer
+    from conquest_widget.tables import NewTable
 
 #: seconds between a human action and its autosave inside a kernel: the write (about 15 ms
 #: for a mid-game save) runs after the views are published, once for quick successive clicks
@@ -177,6 +180,10 @@ class JapanConquestApp(W.VBox):
         self._replay_screen: W.VBox | None = None
         self._replay_source: int | str | None = None  # a slot, "autosave" or "finished"
         self._replay_return = "start"  # the screen Back goes to
+        # the table made last from Separate screens (its links, the players' names, the
+        # page's address) and its links screen (built when shown, closed when left)
+        self._table: tuple[NewTable, list[str], str] | None = None
+        self._links_screen: W.VBox | None = None
         # game screen
         self.turn_panel = TurnPanel(c)
         self.battle_panel = BattlePanel(c)
@@ -258,7 +265,7 @@ class JapanConquestApp(W.VBox):
         stays alive in the kernel or the page (issue 32)."""
         self.leave()
         _PENDING.discard(self)
-        for screen in ("setup", "saves"):
+        for screen in ("setup", "saves", "links"):
             self._close_left_screen(screen)
         if self._replay_screen is not None:
             close_tree(self._replay_screen)
@@ -277,6 +284,7 @@ class JapanConquestApp(W.VBox):
         """The setup form (built when first used, filled with the last setup played)."""
         if self._setup_screen is None:
             self._setup_screen = SetupScreen(self.controller, on_preview=self._preview)
+            self._setup_screen.on_table = self.start_table
             last = self._preferences().get("last_setup")
             if last:
                 self._setup_screen.load(last)
@@ -296,6 +304,47 @@ class JapanConquestApp(W.VBox):
         if self._data_screen is None and self.store is not None:
             self._data_screen = DataScreen(self.controller, self.store)
         return self._data_screen
+
+    # ------------------------------------------------------------ tables (issue 28)
+    def start_table(self, setup: GameSetup) -> NewTable | None:
+        """Separate screens: make a table of ``setup`` in the app's store and show its
+        links (one per human seat, one to watch); a problem is shown on the form, no table
+        is made."""
+        from conquest_widget.ui.table_page import links_base, new_table, store_errors, table_problem
+
+        c = self.controller
+        bots = ["human" if not p.cpu else f"{p.difficulty}:{p.strategy}" for p in setup.players]
+        try:
+            new = new_table(self.store.directory if self.store is not None else None, "japan_conquest", setup, bots,
+                            seed=setup.seed, names=[p.name for p in setup.players])
+        except store_errors() as exc:
+            c.setup_error = table_problem(exc, c.lang)
+            return None
+        self._table = (new, [p.name for p in setup.players], links_base())
+        c.screen = "links"
+        self._show_current_screen()  # the links of another table: the screen is "links" already
+        return new
+
+    @property
+    def links_screen(self) -> W.VBox | None:
+        """The links of the table made last (None before one is made)."""
+        if self._table is None:
+            return None
+        if self._links_screen is None:
+            from conquest_widget.ui.table_page import links_widgets
+
+            c = self.controller
+            new, names, base = self._table
+            again = W.Button(description=t("new_game", c.lang), layout=button_layout(), style=shared_style(W.Button))
+            back = W.Button(description=t("back", c.lang), layout=button_layout(), style=shared_style(W.Button))
+            again.add_class("cw-new-game")
+            back.add_class("cw-back")
+            again.on_click(lambda _: setattr(c, "screen", "setup"))
+            back.on_click(lambda _: setattr(c, "screen", "start"))
+            self._links_screen = plain(W.VBox, children=[
+                plain(W.HTML, value=f"<h3>{html.escape(shell_t('table_links', c.lang))}</h3>"),
+                *links_widgets(new, names, base, c.lang), plain(W.HBox, children=[back, again])])
+        return self._links_screen
 
     # ------------------------------------------------------------ replay (issue 29)
     @property
@@ -544,6 +593,11 @@ class JapanConquestApp(W.VBox):
         self.speed.value = value
         self._relabel_sound()
         self._relabel_replay()
+        if self._links_screen is not None:  # built anew in the new language
+            left, self._links_screen = self._links_screen, None
+            if self.controller.screen == "links":
+                self._show_current_screen()
+            close_tree(left)
 
     def _close_left_screen(self, screen: str) -> None:
         """Close the screen left (the setup form, the save data) with every widget of it:
@@ -559,6 +613,9 @@ class JapanConquestApp(W.VBox):
         if screen == "setup" and self._setup_screen is not None:
             self._setup_screen.close()
             self._setup_screen = None
+        elif screen == "links" and self._links_screen is not None:
+            close_tree(self._links_screen)
+            self._links_screen = None
         elif screen == "saves" and self._data_screen is not None:
             self._data_screen.close()
             self._data_screen = None
@@ -588,6 +645,8 @@ class JapanConquestApp(W.VBox):
             panel = self._results_panel
         elif screen == "saves":
             panel = self.data_screen or self.start_screen
+        elif screen == "links":
+            panel = self.links_screen or self.start_screen
         else:
             panel = self.start_screen
         if screen == "start" and self.store is not None:

@@ -232,18 +232,25 @@ class GameController(PublishedTraits):
     def new_game_from_form(self, form: dict[str, Any]) -> bool:
         """Validate a setup form (see :meth:`GameSetup.from_dict`) and start; on error,
         explain it in ``setup_error`` (in the player's language) and return False."""
+        setup = self.setup_from_form(form)
+        if setup is None:
+            return False
+        self.new_game(setup)
+        return True
+
+    def setup_from_form(self, form: dict[str, Any]) -> GameSetup | None:
+        """The setup of a valid form; None for an invalid one, explained in ``setup_error``."""
         problem = self.form_problem(form)
         if problem:
             self.setup_error = problem
-            return False
+            return None
         try:
             setup = GameSetup.from_dict(form)
         except SetupError:
             self.setup_error = t("setup_invalid", self.lang)  # never the engine's developer wording
-            return False
+            return None
         self.setup_error = ""
-        self.new_game(setup)
-        return True
+        return setup
 
     def watch_cpus(self, turns: int = 10) -> None:
         """The demo: four CPUs (each a different strategy) play a standard game while you
@@ -312,20 +319,25 @@ class GameController(PublishedTraits):
 
     def click_prefecture(self, code: int) -> None:
         """A click on the map: plan a step while routing, otherwise show the prefecture's info."""
-        m = self._match
-        if m is not None and self.phase == "route" and self.human_to_act:
+        if self.has_game and self.phase == "route" and self.human_to_act:
             if code in self.legal_steps:
                 self._human(Step(code))
                 return
             here = self.route[-1] if self.route else self.view["players"][self.current_player]["position"]
             if code == here:  # the second click of a double-click, or a click on where you are
                 return
-            why = m.explain(m.to_act()[0], Step(code)) if isinstance(code, int) and 1 <= code <= PREFECTURES else None
             self.selected_prefecture = code
-            self.message = self.explain(why)
+            self.message = self._why_not_step(code)
             return
         self.selected_prefecture = code
         self.message = ""
+
+    def _why_not_step(self, code: int) -> str:
+        """Why the player to act cannot step to ``code`` now, in their words."""
+        m = self._match
+        if m is None or not (isinstance(code, int) and 1 <= code <= PREFECTURES):
+            return ""
+        return self.explain(m.explain(m.to_act()[0], Step(code)))
 
     def explain(self, error: IllegalActionError | None) -> str:
         """A refused action explained in the current language."""
@@ -354,23 +366,28 @@ class GameController(PublishedTraits):
 
     # ------------------------------------------------------------ plumbing
     def _human(self, action: Action) -> None:
-        m = self._match
-        if m is None or m.is_over:
-            return
+        if self._ready(action):
+            self._apply(action)
+            self._schedule_cpu()
+
+    def _ready(self, action: Action) -> bool:
+        """Should the player's ``action`` go to the game?  A stale or impossible click is
+        ignored (False) or explained in ``message``."""
+        if not self.has_game or self.is_over:
+            return False
         if not self.human_to_act:
             self.message = t("not_your_turn", self.lang)
-            return
+            return False
         if self.phase not in ACTION_PHASES.get(type(action), (self.phase,)):
-            return  # a stale click (double-click): harmless and silent
+            return False  # a stale click (double-click): harmless and silent
         if self.battle_report:
             self.battle_report = {}  # the player has moved on from the battle shown
         if isinstance(action, UndoStep) and not self.route:
-            return
+            return False
         if isinstance(action, ConfirmRoute) and not self.can_confirm:
             self.message = self._explain_confirm()
-            return
-        self._apply(action)
-        self._schedule_cpu()
+            return False
+        return True
 
     def _apply(self, action: Action) -> bool:
         m = self._match

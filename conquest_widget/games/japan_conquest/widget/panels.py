@@ -106,7 +106,9 @@ class TurnPanel(W.VBox):
         else:
             self.route_info.value = ""
         if not human and not over:
-            self.msg.value = f"<i>{html.escape(t('cpu_thinking', lang, name=names[c.actor]))}</i>"
+            # at a table, another human's turn: this page waits for their screen
+            key = "cpu_thinking" if v["players"][c.actor].get("cpu", True) else "waiting_for"
+            self.msg.value = f"<i>{html.escape(t(key, lang, name=names[c.actor]))}</i>"
         else:
             self.msg.value = f'<div class="cw-msg">{html.escape(c.message)}</div>'
 

@@ -370,89 +370,6 @@ class ReplayLogView(LogView):
             self.blocks.children = children
 
 
-class JapanBoard(W.HBox):
-    """Japan Conquest's board for the shell's replay explorer
-    (:class:`conquest_widget.ui.replay.ReplayExplorer`): the map, scoreboard, prefecture
-    info and log of whatever the shell's controller publishes (``view``, ``events``,
-    ``version``), with the game's own overlays (reachable stops, movement distances,
-    regional control) computed from that view; it never sees the match.
-
-    >>> from conquest_widget.ui.replay import ReplayExplorer as ShellExplorer
-    >>> from conquest_widget.games.japan_conquest import GameSetup
-    >>> from conquest_widget.games.japan_conquest.match import JapanMatch
-    >>> from conquest_widget.core.bots import RandomBot, play_bots
-    >>> m = JapanMatch(GameSetup.quick(["Tokyo", "Osaka"], seed=3))
-    >>> _ = play_bots(m, {0: RandomBot(), 1: RandomBot()}, seed=1, max_actions=30)
-    >>> ex = ShellExplorer(m); board = ex.boards_shown[0]
-    >>> type(board).__name__, board.inner.view == m.view(None)
-    ('JapanBoard', True)
-    >>> board.overlay.value = "regions"; "Kanto" in board.map_view.legend.value
-    True
-    """
-
-    OVERLAYS = ("none", "reachable", "distance", "regions")
-
-    def __init__(self, controller: Any, lang: str = "en") -> None:
-        self.source = controller
-        self.inner = ReplayController(lang=lang)
-        self.map_view = MapView(self.inner, every_label=True, layout=Layout(width="58%"))
-        self.scoreboard = Scoreboard(self.inner)
-        self.info_panel = InfoPanel(self.inner)
-        self.log_view = ReplayLogView(self.inner)
-        self.overlay = W.Dropdown(layout=Layout(width="220px"))
-        self.allowance = W.IntSlider(value=3, min=1, max=18, layout=Layout(width="240px"))
-        self._relabel()
-        self.overlay.observe(self._draw_overlay, names="value")
-        self.allowance.observe(self._draw_overlay, names="value")
-        side = W.VBox([self.scoreboard, self.info_panel, W.HBox([self.overlay, self.allowance]), self.log_view],
-                      layout=Layout(width="42%", padding="0 0 0 10px"))
-        super().__init__([W.HTML(CSS), self.map_view, side])
-        self.add_class("cw-app")
-        controller.observe(self._redraw, names="version")
-        self._redraw()
-
-    def _redraw(self, _change: Any = None) -> None:
-        self.inner.mirror(self.source)
-        self._draw_overlay()
-
-    def _draw_overlay(self, _change: Any = None) -> None:
-        """The chosen overlay for the player to move, from the published view's position
-        (the public board: what any seat may see)."""
-        if getattr(self, "_relabelling", False):
-            return
-        kind, view, lang = self.overlay.value, self.inner.view, self.inner.lang
-        self.allowance.layout.display = "" if kind == "reachable" else "none"
-        if kind in (None, "none") or not view:
-            self.map_view.set_overlay(None)
-            return
-        game = game_from_view(view, 0)
-        if kind == "reachable":
-            styles, legend = reachable_overlay(game, None, self.allowance.value, lang)
-        elif kind == "distance":
-            seat = game.current_player
-            styles, legend = distance_overlay(game, game.state.players[seat].position, seat, lang)
-        else:
-            styles, legend = region_overlay(game, lang)
-        self.map_view.set_overlay(styles, legend)
-
-    def _relabel(self) -> None:
-        lang = self.inner.lang
-        value = self.overlay.value or "none"
-        self._relabelling = True
-        try:
-            self.overlay.options = [(_t(k, lang), k) for k in self.OVERLAYS]
-            self.overlay.value = value
-        finally:
-            self._relabelling = False
-        self.overlay.description = _t("overlay", lang)
-        self.allowance.description = _t("allowance", lang)
-
-    def set_lang(self, lang: str) -> None:
-        self.inner.lang = lang
-        self._relabel()
-        self._draw_overlay()
-
-
 # --------------------------------------------------------------------------- explorer
 GameSource = JapanMatch | Game | Mapping | str | os.PathLike
 
@@ -840,7 +757,6 @@ class ReplayExplorer(W.VBox):
 
 __all__ = [
     "EFFECT_COLOURS",
-    "JapanBoard",
     "ReplayController",
     "ReplayExplorer",
     "ReplayLogView",

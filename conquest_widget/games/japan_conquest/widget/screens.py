@@ -15,7 +15,7 @@ from conquest_widget.games.japan_conquest.rules import (
     STANDARD_TURNS,
     STRATEGIES,
 )
-from conquest_widget.games.japan_conquest.setup import DEFAULT_COLOURS
+from conquest_widget.games.japan_conquest.setup import DEFAULT_COLOURS, GameSetup
 from conquest_widget.games.japan_conquest.story import GameStory
 from conquest_widget.games.japan_conquest.text import pref_name, t
 from conquest_widget.games.japan_conquest.widget.controller import GameController
@@ -26,6 +26,7 @@ from conquest_widget.games.japan_conquest.widget.style import (
 )
 from conquest_widget.lean import Layout, close_tree, plain, shared_layout, shared_style
 from conquest_widget.maps.japan.board import japan
+from conquest_widget.ui.text import t as shell_t
 
 DEFAULT_HOMES = (13, 27, 1, 40)  # Tokyo, Osaka, Hokkaido, Fukuoka: distinct and far apart
 
@@ -145,6 +146,11 @@ class SetupScreen(W.VBox):
         self.turns = W.Dropdown(options=list(STANDARD_TURNS), value=10, layout=Layout(width="80px"))
         self.roll_for_order = W.Checkbox(value=False, indent=False)
         self.seed = W.Text(value="", layout=shared_layout(width="120px"), style=shared_style(W.Text))
+        #: one screen (hot seat) or separate screens (a table: a link per human seat)
+        self.screens = W.ToggleButtons(options=[("", "one"), ("", "tables")], value="one", style={"button_width": "auto"})
+        self.screens.add_class("cw-screens")
+        #: called with the setup when Start makes a table (the app sets it; None: no tables)
+        self.on_table: Callable[[GameSetup], None] | None = None
         self.error = plain(W.HTML)
         self.start_button = W.Button(layout=button_layout(), button_style="primary", style=shared_style(W.Button))
         self.back_button = W.Button(layout=button_layout(), style=shared_style(W.Button))
@@ -154,7 +160,7 @@ class SetupScreen(W.VBox):
         self.seed.observe(lambda _: setattr(c, "setup_error", ""), names="value")
         self.turns.observe(lambda _: setattr(c, "setup_error", ""), names="value")
         self.mode.observe(lambda _: self._changed(), names="value")
-        self.labels = {k: plain(W.HTML) for k in ("players", "mode", "turns", "seed")}
+        self.labels = {k: plain(W.HTML) for k in ("players", "mode", "turns", "seed", "screens")}
         self.players_box = plain(W.VBox, children=self.rows)
         super().__init__([
             self.title, plain(W.HBox, children=[self.labels["players"], self.count]), self.players_box,
@@ -162,6 +168,7 @@ class SetupScreen(W.VBox):
             plain(W.HBox, children=[self.labels["mode"], self.mode, self.labels["turns"], self.turns]),
             self.roll_for_order,
             plain(W.HBox, children=[self.labels["seed"], self.seed]),
+            plain(W.HBox, children=[self.labels["screens"], self.screens]),
             self.error, plain(W.HBox, children=[self.back_button, self.start_button]),
         ], layout=shared_layout())
         c.observe(self.relabel, names="lang")
@@ -187,7 +194,11 @@ class SetupScreen(W.VBox):
         lang = self.c.lang
         self.title.value = f"<h3>{t('setup', lang)}</h3>"
         for k, w in self.labels.items():
-            w.value = t("player_count" if k == "players" else k, lang) + "&nbsp;"
+            text = html.escape(shell_t(k, lang)) if k == "screens" else t("player_count" if k == "players" else k, lang)
+            w.value = text + "&nbsp;"
+        screens = self.screens.value
+        self.screens.options = [(shell_t("one_screen", lang), "one"), (shell_t("separate_screens", lang), "tables")]
+        self.screens.value = screens
         self.roll_for_order.description = t("roll_for_order", lang)
         for r in self.rows:
             r.relabel(lang)
@@ -244,6 +255,12 @@ class SetupScreen(W.VBox):
         if seed_text and not seed_text.lstrip("-").isdigit():
             self.c.setup_error = t("setup_bad_seed", self.c.lang)
             return False
+        if self.screens.value == "tables" and self.on_table is not None:
+            setup = self.c.setup_from_form(self.form())
+            if setup is None:
+                return False
+            self.on_table(setup)
+            return True
         return self.c.new_game_from_form(self.form())
 
 

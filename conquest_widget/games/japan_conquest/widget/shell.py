@@ -3,7 +3,8 @@
 Japan Conquest is played in its own app (:class:`~.app.JapanConquestApp`, the registry's
 widget); the shell uses this ``UI`` where it hosts any game's board, such as its replay
 explorer (:class:`conquest_widget.ui.replay.ReplayExplorer`), which then draws a Japan
-match on the prefecture map (:class:`~.replay.JapanBoard`) instead of as raw data.
+match on the prefecture map (:class:`~.board.JapanBoard`) instead of as raw data, and a
+table's page (each player at their own screen) where the board is played.
 
     >>> from conquest_widget.ui.game_ui import SeatChoice
     >>> setup = UI.make_setup([SeatChoice("Ann"), SeatChoice("Bo", bot="hard:aggressive")], {"turns": 5})
@@ -60,7 +61,7 @@ def event_text(event: dict[str, Any], lang: str, names: list[str] | None = None)
 
 
 def board(controller: Any, lang: str = "en") -> Any:
-    from conquest_widget.games.japan_conquest.widget.replay import JapanBoard
+    from conquest_widget.games.japan_conquest.widget.board import JapanBoard
 
     return JapanBoard(controller, lang)
 
