@@ -150,7 +150,9 @@ class TableController(PublishedTraits):
         return True
 
     def stop(self) -> None:
-        """Stop looking at the store (the page closes); the table goes on."""
+        """Stop looking at the store (the page closes) and close the connection the store
+        keeps (PostgreSQL; its next use opens a new one); the table goes on."""
         if self._task is not None:
             self._task.cancel()
             self._task = None
+        self._client.store.disconnect()
