@@ -161,3 +161,31 @@ def test_a_page_that_leaves_closes_its_connection(pg_where: str) -> None:
     assert backends(pg_where) == {pid}
     page.leave()
     assert backends(pg_where) == set()
+
+
+def test_a_connection_lost_at_the_commit_is_reported_not_run_again(pg_where: str) -> None:
+    """Whether a COMMIT whose connection broke was applied is unknown to the client: the
+    action is not run again (it could be applied twice); its error is raised, and the next
+    operation works on a new connection and sees what the server kept."""
+    store = tables.open_store(pg_where)
+    new = new_table(store)
+    version = store.version(new.id)
+    me = tables.join(store, new.invites[tables.join(store, new.invites[0]).to_act()[0]])
+    real_run = store._run
+    bodies: list[str] = []
+
+    def run(db: Any, query: str, params: Any = ()) -> Any:
+        out = real_run(db, query, params)
+        if query.startswith("UPDATE tables SET version"):  # the action's last statement: end the backend
+            bodies.append(query)
+            terminate(pg_where, db.info.backend_pid)
+        return out
+
+    store._run = run  # type: ignore[method-assign]
+    with pytest.raises(psycopg.OperationalError):
+        me.act(me.legal()[0])
+    store._run = real_run  # type: ignore[method-assign]
+    assert len(bodies) == 1  # one try: the COMMIT was not sent again
+    assert store.version(new.id) == version == me.version  # the server rolled it back; the page's copy too
+    me.act(me.legal()[0])
+    assert store.version(new.id) == me.version > version
