@@ -9,6 +9,12 @@ over.  Every change is one ``BEGIN IMMEDIATE`` transaction that first checks the
 it was decided on, so of two pages acting at once one is applied and the other is told
 (:class:`~.errors.StaleTableError`); nothing is applied twice or half.
 
+A :class:`PostgresStore` keeps one connection (opened at the first use, shared by the
+store's threads under a lock) instead of connecting for every read and action; a connection
+found broken (the server restarted, the backend was ended) is dropped and the operation is
+run once more on a new one.  :meth:`SQLStore.disconnect` (or leaving a ``with store:`` block)
+closes it; so does the store's garbage collection.
+
 Schema versions are migrations (:data:`MIGRATIONS`, applied in order, recorded in
 ``meta.schema_version``); a store made by a newer package is refused, never altered.
 
@@ -20,15 +26,19 @@ Schema versions are migrations (:data:`MIGRATIONS`, applied in order, recorded i
 
 from __future__ import annotations
 
+import functools
 import json
+import os
 import sqlite3
+import threading
 import time
+import weakref
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from .errors import NoSuchTableError, StaleTableError, StoreSchemaError, TableClosedError, TableError
 
@@ -76,6 +86,30 @@ MIGRATIONS: tuple[str, ...] = (
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
+F = TypeVar("F", bound=Callable[..., Any])
+#: set on an exception raised because the store's connection broke before the operation
+#: committed anything: the operation may be run again on a new connection
+_DROPPED = "_conquest_connection_dropped"
+#: set on an exception of a COMMIT: whether it was applied is unknown, so it is never run again
+_COMMIT_SENT = "_conquest_commit_sent"
+
+
+def _once_more_if_dropped(method: F) -> F:
+    """Run a store operation again, once, when its connection was found broken (each
+    operation is one read or one transaction: nothing of the first try was kept)."""
+
+    @functools.wraps(method)
+    def run(self: Any, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except Exception as exc:
+            if not getattr(exc, _DROPPED, False):
+                raise
+        return method(self, *args, **kwargs)
+
+    return run  # type: ignore[return-value]
+
+
 @dataclass(frozen=True)
 class TableRow:
     """A table as stored (no keys: only their hashes are stored, and not shown here)."""
@@ -112,6 +146,16 @@ class SQLStore(ABC):
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.where!r})"
 
+    def disconnect(self) -> None:  # noqa: B027 - a store that keeps no connection has nothing to close
+        """Close the connections this store keeps (none for SQLite, which opens one per
+        operation); the next operation opens a new one.  (``close`` closes a *table*.)"""
+
+    def __enter__(self) -> SQLStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.disconnect()
+
     # ------------------------------------------------------------ subclass hooks
     @abstractmethod
     def _connect(self) -> AbstractContextManager[Any]:
@@ -137,6 +181,7 @@ class SQLStore(ABC):
         return db.cursor()
 
     # ------------------------------------------------------------ schema
+    @_once_more_if_dropped
     def _migrate(self) -> None:
         with self.transaction() as db:
             self._run(db, "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
@@ -155,11 +200,13 @@ class SQLStore(ABC):
                 self._run(db, "DELETE FROM meta WHERE key = 'schema_version'")
                 self._run(db, "INSERT INTO meta (key, value) VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
 
+    @_once_more_if_dropped
     def schema_version(self) -> int:
         with self._connect() as db:
             return int(self._run(db, "SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0])
 
     # ------------------------------------------------------------ tables
+    @_once_more_if_dropped
     def insert_table(self, row: TableRow, seats: Sequence[tuple[SeatRow, str | None]], watch_hash: str,
                      log: Sequence[dict[str, Any]]) -> None:
         """A new table with its seats (each with its key's hash, None for a CPU) and the log
@@ -174,6 +221,7 @@ class SQLStore(ABC):
             self._many(db, "INSERT INTO log (table_id, n, entry) VALUES (?, ?, ?)",
                        [(row.id, n, json.dumps(e)) for n, e in enumerate(log)])
 
+    @_once_more_if_dropped
     def table(self, table_id: str) -> TableRow:
         with self._connect() as db:
             return self._table(db, table_id)
@@ -185,6 +233,7 @@ class SQLStore(ABC):
             raise NoSuchTableError(f"there is no table {table_id!r}"[:120])
         return TableRow(r[0], r[1], int(r[2]), json.loads(r[3]), int(r[4]), float(r[5]), int(r[6]), r[7], r[8])
 
+    @_once_more_if_dropped
     def tables(self, *, status: str | None = None) -> list[TableRow]:
         with self._connect() as db:
             ids = [r[0] for r in self._run(
@@ -192,11 +241,13 @@ class SQLStore(ABC):
                 (status,) if status else ()).fetchall()]
             return [self._table(db, i) for i in ids]
 
+    @_once_more_if_dropped
     def seats(self, table_id: str) -> list[SeatRow]:
         with self._connect() as db:
             return [SeatRow(int(r[0]), r[1], r[2]) for r in self._run(
                 db, "SELECT seat, kind, bot FROM seats WHERE table_id = ? ORDER BY seat", (table_id,)).fetchall()]
 
+    @_once_more_if_dropped
     def find_key(self, key_hash: str) -> tuple[str, int | None]:
         """``(table id, seat)`` of a seat key's hash; ``(table id, None)`` for a watch key."""
         with self._connect() as db:
@@ -208,6 +259,7 @@ class SQLStore(ABC):
                 return r[0], None
         raise NoSuchTableError("no table has a seat with this key (check the link)")
 
+    @_once_more_if_dropped
     def version(self, table_id: str) -> int:
         with self._connect() as db:
             r = self._run(db, "SELECT version FROM tables WHERE id = ?", (table_id,)).fetchone()
@@ -215,11 +267,13 @@ class SQLStore(ABC):
             raise NoSuchTableError(f"there is no table {table_id!r}"[:120])
         return int(r[0])
 
+    @_once_more_if_dropped
     def log(self, table_id: str, since: int = 0) -> list[dict[str, Any]]:
         with self._connect() as db:
             return [json.loads(r[0]) for r in self._run(
                 db, "SELECT entry FROM log WHERE table_id = ? AND n >= ? ORDER BY n", (table_id, since)).fetchall()]
 
+    @_once_more_if_dropped
     def append(self, table_id: str, expect: int, entries: Sequence[dict[str, Any]], *, over: dict[str, Any] | None) -> int:
         """Append ``entries`` to the log of a table at version ``expect`` (checked inside
         the transaction: :class:`StaleTableError` if another page acted first), marking the
@@ -244,11 +298,13 @@ class SQLStore(ABC):
                           (table_id, json.dumps(over), time.time()))
             return new
 
+    @_once_more_if_dropped
     def result(self, table_id: str) -> dict[str, Any] | None:
         with self._connect() as db:
             r = self._run(db, "SELECT outcome FROM results WHERE table_id = ?", (table_id,)).fetchone()
         return None if r is None else json.loads(r[0])
 
+    @_once_more_if_dropped
     def close(self, table_id: str) -> None:
         """Close a table (it keeps its log and result; it takes no more actions)."""
         with self.transaction() as db:
@@ -257,6 +313,7 @@ class SQLStore(ABC):
                 self._table(db, table_id)  # NoSuchTableError, or it was over/closed already
 
     # ------------------------------------------------------------ the CPU lease
+    @_once_more_if_dropped
     def take_lease(self, table_id: str, holder: str, ttl: float) -> bool:
         """Hold (or renew) the lease to play a table's CPU seats for ``ttl`` seconds: True
         when ``holder`` has it now (nobody held it, it expired, or ``holder`` held it)."""
@@ -268,10 +325,12 @@ class SQLStore(ABC):
                             (table_id, holder, now + ttl, now))
             return bool(cur.rowcount)
 
+    @_once_more_if_dropped
     def release_lease(self, table_id: str, holder: str) -> None:
         with self.transaction() as db:
             self._run(db, "DELETE FROM leases WHERE table_id = ? AND holder = ?", (table_id, holder))
 
+    @_once_more_if_dropped
     def lease_holder(self, table_id: str) -> str | None:
         with self._connect() as db:
             r = self._run(db, "SELECT holder, expires FROM leases WHERE table_id = ?", (table_id,)).fetchone()
@@ -315,7 +374,11 @@ class SQLiteStore(SQLStore):
 class PostgresStore(SQLStore):
     """Tables on a PostgreSQL server (psycopg 3), for kernels that share no disk (JupyterHub
     with one server per student): ``open_store("postgresql://user@host/db")``.  A write
-    transaction locks the rows it checks (``SELECT … FOR UPDATE``)."""
+    transaction locks the rows it checks (``SELECT … FOR UPDATE``).
+
+    The store keeps one connection (see the module docstring): opened at the first use,
+    reopened when found broken (the operation is then run once more),
+    closed by :meth:`disconnect` or with the store."""
 
     _for_update = " FOR UPDATE"
     _lock_meta = "LOCK TABLE meta IN EXCLUSIVE MODE"
@@ -328,24 +391,69 @@ class PostgresStore(SQLStore):
         self._psycopg = psycopg
         self.url = url
         self.where = _without_password(url)
+        self._kept = _KeptConnection(psycopg, url)
+        weakref.finalize(self, self._kept.close)  # the store's connection goes with it
         self._migrate()
 
     def _sql(self, query: str) -> str:
         return query.replace("%", "%%").replace("?", "%s")
 
+    def disconnect(self) -> None:
+        self._kept.close()
+
     @contextmanager
     def _connect(self) -> Iterator[Any]:
-        db = self._psycopg.connect(self.url, autocommit=True)
-        try:
-            yield db
-        finally:
-            db.close()
+        with self._kept.lock:
+            db = self._kept.get()
+            try:
+                yield db
+            except BaseException as exc:
+                if not db.closed and db.info.transaction_status != self._psycopg.pq.TransactionStatus.IDLE:
+                    db.close()  # left in the middle of something (an interrupt): not reused
+                if db.closed:  # it broke: the next operation opens a new one
+                    self._kept.db = None
+                    if isinstance(exc, self._psycopg.OperationalError) and not getattr(exc, _COMMIT_SENT, False):
+                        setattr(exc, _DROPPED, True)
+                raise
 
     @contextmanager
     def transaction(self) -> Iterator[Any]:
-        with self._psycopg.connect(self.url) as db:  # commits at the end, rolls back on an exception
-            yield db
+        with self._connect() as db:
+            body_done = False
+            try:
+                with db.transaction():  # BEGIN; COMMIT at the end, ROLLBACK on an exception
+                    yield db
+                    body_done = True
+            except self._psycopg.OperationalError as exc:
+                if body_done:  # the COMMIT was sent: whether it was applied is unknown, never redo it
+                    setattr(exc, _COMMIT_SENT, True)
+                raise
 
+
+class _KeptConnection:
+    """A store's one PostgreSQL connection (autocommit: a write transaction is an explicit
+    ``BEGIN … COMMIT`` on it), its lock, and the process it belongs to (a connection is
+    never used across a fork)."""
+
+    def __init__(self, psycopg: Any, url: str) -> None:
+        self._psycopg = psycopg
+        self._url = url
+        self.lock = threading.RLock()
+        self.db: Any = None
+        self._pid = os.getpid()
+
+    def get(self) -> Any:
+        if self._pid != os.getpid():  # a forked child: the parent's connection is not ours to use or close
+            self.db, self._pid = None, os.getpid()
+        if self.db is None or self.db.closed:
+            self.db = self._psycopg.connect(self._url, autocommit=True)
+        return self.db
+
+    def close(self) -> None:
+        with self.lock:
+            db, self.db = self.db, None
+            if db is not None and self._pid == os.getpid():
+                db.close()
 
 
 def _without_password(url: str) -> str:

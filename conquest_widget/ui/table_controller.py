@@ -10,6 +10,10 @@ a match at one screen.
 - :meth:`TableController.poll` catches up with the other pages; in a kernel with a running
   event loop (a Voila page, JupyterLab) :meth:`TableController.start` calls it on a timer,
   so changes appear without a reload.  Each poll is one indexed read of the table's version.
+- The timer's look survives what goes wrong in it: a store that cannot be read, a redraw
+  (an observer of ``version``: the board, the page) that raises.  The page's ``message``
+  names the problem, the next look tries again, and a change read but not yet drawn is
+  published again until a redraw succeeds; the message goes at the first look that works.
 - CPU seats are played by the one page holding the table's lease (its kernel); when that
   kernel dies, the lease expires and another page's kernel takes over.
 
@@ -28,6 +32,7 @@ a match at one screen.
 from __future__ import annotations
 
 import asyncio
+import logging
 import uuid
 from collections.abc import Mapping
 from typing import Any
@@ -47,7 +52,19 @@ MESSAGES = {
               "ほかのプレイヤーが先に動きました。盤面を最新の状態にしました。"),
     "closed": ("This table is closed: no more moves can be made.", "このテーブルは閉じられました。もう手を指せません。"),
     "watch": ("This page watches the table: it cannot act.", "このページは観戦用です。手を指せません。"),
+    "unreadable": ("The table cannot be read just now ({problem}); the page keeps trying.",
+                   "テーブルを今は読めません（{problem}）。このページは読み直し続けます。"),
+    "undrawn": ("The page could not be redrawn ({problem}); it tries again at its next look at the table.",
+                "画面を描き直せませんでした（{problem}）。次にテーブルを見るときにもう一度描きます。"),
 }
+
+log = logging.getLogger(__name__)
+
+
+def problem_text(exc: BaseException) -> str:
+    """An exception as a page may name it: its type and the first line of its text."""
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    return f"{type(exc).__name__}: {text}"[:200] if text else type(exc).__name__
 
 
 class TableController(PublishedTraits):
@@ -60,6 +77,11 @@ class TableController(PublishedTraits):
         self.lang = lang
         self.holder = holder or uuid.uuid4().hex
         self._task: asyncio.Task | None = None
+        #: a change read from the store (or made here) that the observers have not all drawn yet
+        self._unpublished = False
+        self._drawing = False  # inside _publish (a failure there is a redraw's)
+        #: the message of the timer's last failed look (cleared at the first look that works)
+        self._problem = ""
         self.viewer = client.seat
         self._cpus = any(s.kind == "cpu" for s in client.seats)
         self.play_cpus()
@@ -89,10 +111,12 @@ class TableController(PublishedTraits):
 
     def _publish(self) -> None:
         c = self._client
+        self._unpublished = self._drawing = True  # until every observer has drawn it
         self.view = c.view()
         self.legal = [a.to_dict() for a in c.legal()]
         self.events = c.events()
         self.version += 1
+        self._unpublished = self._drawing = False
 
     # ------------------------------------------------------------ acting
     def act(self, action: Action | Mapping[str, Any]) -> None:
@@ -111,6 +135,7 @@ class TableController(PublishedTraits):
             self._say("closed")
         except (IllegalActionError, SerializationError) as exc:
             self.message = self.refusal(exc)[:300]
+        self._unpublished = True  # drawn below, or by the timer's next look if this raises
         self.play_cpus()
         self._publish()
 
@@ -123,20 +148,52 @@ class TableController(PublishedTraits):
     # ------------------------------------------------------------ live
     def poll(self) -> bool:
         """Catch up with the other pages (and play the CPUs if it is their turn): True
-        when something changed."""
+        when something changed.  A change read earlier whose publication raised (an
+        observer's redraw) is published again."""
         changed = self._client.refresh()
-        changed = bool(self.play_cpus()) or changed
         if changed:
+            self._unpublished = True
+        if self.play_cpus():
+            changed = self._unpublished = True
+        if self._unpublished:
             self._publish()
         return changed
 
+    def look(self) -> None:
+        """One look of the timer: :meth:`poll`, and whatever it raises is said in
+        ``message`` (the store could not be read, or the page could not be redrawn) instead
+        of ending the timer; the next look tries again, and the first one that works clears
+        that message."""
+        self._drawing = False
+        try:
+            self.poll()
+        except Exception as exc:
+            key = "undrawn" if self._drawing else "unreadable"
+            self._drawing = False
+            en, ja = MESSAGES[key]
+            text = (ja if self.lang == "ja" else en).format(problem=problem_text(exc))[:300]
+            if text != self._problem:  # logged once, not at every look while it lasts
+                log.warning("table %s: a look at the table failed", self.table_id, exc_info=True)
+            self._problem = text
+            self._show(text)
+            return
+        if self._problem:
+            if self.message == self._problem:
+                self._show("")
+            self._problem = ""
+
+    def _show(self, message: str) -> None:
+        """Set ``message``; an observer that raises while showing it is logged, not raised
+        (the timer goes on)."""
+        try:
+            self.message = message
+        except Exception:
+            log.warning("table %s: the page could not show its message", self.table_id, exc_info=True)
+
     async def _poll_loop(self, every: float) -> None:
-        while not self.is_over:
+        while not self.is_over or self._unpublished:
             await asyncio.sleep(every)
-            try:
-                self.poll()
-            except Exception as exc:  # e.g. the store's server restarting: say so, try again
-                self.message = f"The table cannot be read just now ({type(exc).__name__}): retrying."[:300]
+            self.look()
 
     def start(self, every: float = POLL_SECONDS) -> bool:
         """Look at the store every ``every`` seconds in the running event loop (a page's
@@ -150,7 +207,9 @@ class TableController(PublishedTraits):
         return True
 
     def stop(self) -> None:
-        """Stop looking at the store (the page closes); the table goes on."""
+        """Stop looking at the store (the page closes) and close the connection the store
+        keeps (PostgreSQL; its next use opens a new one); the table goes on."""
         if self._task is not None:
             self._task.cancel()
             self._task = None
+        self._client.store.disconnect()

@@ -83,3 +83,9 @@ def where(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return str(tmp_path)
     return _database(request.getfixturevalue("pg_server"))
+
+
+@pytest.fixture
+def pg_where(pg_server: str) -> str:
+    """A new PostgreSQL database's URL (for the tests of what only PostgreSQL does)."""
+    return _database(pg_server)
