@@ -110,6 +110,19 @@ def _once_more_if_dropped(method: F) -> F:
     return run  # type: ignore[return-value]
 
 
+def store_errors() -> tuple[type[BaseException], ...]:
+    """What reading or writing a store may raise: the package's errors, the file system's,
+    SQLite's and (when installed) psycopg's."""
+    from conquest_widget.errors import ConquestError
+
+    errors: tuple[type[BaseException], ...] = (ConquestError, OSError, sqlite3.Error)
+    try:
+        import psycopg
+    except ImportError:
+        return errors
+    return (*errors, psycopg.Error)
+
+
 @dataclass(frozen=True)
 class TableRow:
     """A table as stored (no keys: only their hashes are stored, and not shown here)."""

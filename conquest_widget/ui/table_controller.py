@@ -40,6 +40,7 @@ from typing import Any
 from conquest_widget.core.protocol import Action
 from conquest_widget.errors import IllegalActionError, SerializationError
 from conquest_widget.tables import SeatClient, StaleTableError, TableClosedError
+from conquest_widget.tables.store import store_errors
 from conquest_widget.ui.controller import PublishedTraits
 
 #: seconds between two looks at the store while a page is open
@@ -135,6 +136,12 @@ class TableController(PublishedTraits):
             self._say("closed")
         except (IllegalActionError, SerializationError) as exc:
             self.message = self.refusal(exc)[:300]
+        except store_errors() as exc:  # the store failed under the move (e.g. a connection lost at COMMIT)
+            self._unpublished = True  # the timer's next look shows what the store has
+            en, ja = MESSAGES["unreadable"]
+            self._problem = (ja if self.lang == "ja" else en).format(problem=problem_text(exc))[:300]
+            self._show(self._problem)  # cleared by the first look that works
+            return
         self._unpublished = True  # drawn below, or by the timer's next look if this raises
         self.play_cpus()
         self._publish()

@@ -33,7 +33,6 @@
 from __future__ import annotations
 
 import os
-import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +54,7 @@ from conquest_widget.tables import (
     watch_link,
 )
 from conquest_widget.tables.links import BadLinkError
+from conquest_widget.tables.store import store_errors
 from conquest_widget.tables.table import STORE_ENV
 from conquest_widget.ui.game_ui import GameUI, SeatChoice
 from conquest_widget.ui.table_controller import TableController
@@ -68,17 +68,6 @@ def store_location(save_dir: str | os.PathLike[str] | None) -> str | Path | None
     path; ``conquest-widget play --store`` sets it), else the save folder (its
     ``tables.sqlite3``); None when there is neither."""
     return os.environ.get(STORE_ENV) or (Path(save_dir) if save_dir is not None else None)
-
-
-def store_errors() -> tuple[type[BaseException], ...]:
-    """What reading or writing a store may raise: the package's errors, the file system's,
-    SQLite's and (when installed) psycopg's."""
-    errors: tuple[type[BaseException], ...] = (ConquestError, OSError, sqlite3.Error)
-    try:
-        import psycopg
-    except ImportError:
-        return errors
-    return (*errors, psycopg.Error)
 
 
 def _button(cls: str, on_click: Any, **kw: Any) -> W.Button:

@@ -189,3 +189,33 @@ def test_a_connection_lost_at_the_commit_is_reported_not_run_again(pg_where: str
     assert store.version(new.id) == version == me.version  # the server rolled it back; the page's copy too
     me.act(me.legal()[0])
     assert store.version(new.id) == me.version > version
+
+
+def test_a_page_whose_move_is_lost_at_the_commit_says_so_and_goes_on(pg_where: str) -> None:
+    """The same loss under a page's click: the page names the problem in its message (no
+    exception reaches the click), and its next look shows the table as the server kept it."""
+    from conquest_widget.ui.table_controller import TableController
+
+    store = tables.open_store(pg_where)
+    new = new_table(store)
+    seat = tables.join(store, new.invites[0]).to_act()[0]
+    page = TableController(tables.join(store, new.invites[seat]))
+    version = store.version(new.id)
+    client_store = page._client.store
+    real_run = client_store._run
+
+    def run(db: Any, query: str, params: Any = ()) -> Any:
+        out = real_run(db, query, params)
+        if query.startswith("UPDATE tables SET version"):
+            terminate(pg_where, db.info.backend_pid)
+        return out
+
+    client_store._run = run  # type: ignore[method-assign]
+    page.act(page.legal[0])
+    client_store._run = real_run  # type: ignore[method-assign]
+    assert "cannot be read just now" in page.message and "terminating connection" in page.message
+    assert store.version(new.id) == version
+    page.look()
+    assert page.message == "" and page.legal  # caught up; the move can be made again
+    page.act(page.legal[0])
+    assert store.version(new.id) > version and page.message == ""
