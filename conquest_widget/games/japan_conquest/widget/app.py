@@ -321,8 +321,8 @@ class JapanConquestApp(W.VBox):
             c.setup_error = table_problem(exc, c.lang)
             return None
         self._table = (new, [p.name for p in setup.players], links_base())
+        self._close_left_screen("links")  # the links of a table made before, if any
         c.screen = "links"
-        self._show_current_screen()  # the links of another table: the screen is "links" already
         return new
 
     @property
