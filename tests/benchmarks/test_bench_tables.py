@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import multiprocessing as mp
 import os
 import random
@@ -326,7 +325,7 @@ def _environment(name: str, value: str | None) -> Any:
 def test_a_click_is_seen_on_another_page_in_the_browser(table_server: tuple[str, str], chromium_browser: Any) -> None:
     from e2e import harness
     from e2e.test_codex_in_browser import _STATE_JS
-    from e2e.test_codex_tables_in_browser import _PUBLIC_JS, MOVES, step
+    from e2e.test_codex_tables_in_browser import MOVES, agree, step
     from e2e.test_tables_in_browser import login
     from playwright.sync_api import expect
 
@@ -355,6 +354,8 @@ def test_a_click_is_seen_on_another_page_in_the_browser(table_server: tuple[str,
                 expect(p.locator(f".cw-table-seat-{s} .cw-codex-board")).to_be_visible()
                 p.evaluate(_TIMING_JS)
             seen: set[str] = set()
+            names = ("seat-1", "seat-2")
+            agreed = agree(pages[0], pages[1], None, names)
             while len(to_other) < BROWSER_MOVES:
                 watcher.refresh()
                 if watcher.outcome() is not None:
@@ -366,25 +367,25 @@ def test_a_click_is_seen_on_another_page_in_the_browser(table_server: tuple[str,
                 if state == "results":
                     continue
                 if state not in MOVES:  # a plot or a Joker's faction chosen: nothing reaches the store
-                    step(me, state, seen, artifacts, f"bench-{s}")
+                    step(me, state, seen, artifacts, f"bench-{s}", watcher)
                     continue
                 # the player's thinking time: the move comes at any moment of the other page's
                 # 0.5 s poll interval (back to back, every move would come just after a look)
                 me.wait_for_timeout(rng.uniform(0, 500))
                 n_me, n_other = (p.evaluate("() => window.__cwVersions.length") for p in (me, other))
                 version = watcher.version
-                step(me, state, seen, artifacts, f"bench-{s}")
-                other.wait_for_function(f"() => window.__cwVersions.length > {n_other}", timeout=30_000)
-                clicked = me.evaluate("() => window.__cwClicks.at(-1)")
-                mine = me.evaluate(f"() => window.__cwVersions[{n_me}][1]")
-                shown = other.evaluate(f"() => window.__cwVersions[{n_other}][1]")
-                watcher.refresh()
+                step(me, state, seen, artifacts, f"bench-{s}", watcher)  # returns once the store has the move
                 assert watcher.version > version, f"the {state} click reached no store"
+                clicked = me.evaluate("() => window.__cwClicks.at(-1)")
+                other.wait_for_function(f"() => window.__cwVersions.length > {n_other}", timeout=30_000)
+                shown = other.evaluate(f"() => window.__cwVersions[{n_other}][1]")
+                me.wait_for_function(f"() => window.__cwVersions.slice({n_me}).some(([v, t]) => t >= {clicked})",
+                                     timeout=30_000)
+                mine = me.evaluate(f"() => window.__cwVersions.slice({n_me}).find(([v, t]) => t >= {clicked})[1]")
                 to_other.append(shown - clicked)
                 to_self.append(mine - clicked)
                 # what the other page shows is the move (checked outside the figures)
-                other.wait_for_function(f"() => ({_PUBLIC_JS})() === {json.dumps(me.evaluate(_PUBLIC_JS))}",
-                                        timeout=30_000)
+                agreed = agree(me, other, agreed, (names[s], names[1 - s]))
             for p in pages.values():
                 assert p.page_errors == []  # type: ignore[attr-defined]
         finally:

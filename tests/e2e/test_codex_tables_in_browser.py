@@ -22,7 +22,6 @@ Screenshots go to ``test-artifacts/e2e/tables-codex-*.png``.
 from __future__ import annotations
 
 import contextlib
-import json
 import time
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
@@ -33,7 +32,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from conquest_widget import tables
 
 from .harness import OfflineGuard, new_context, new_page, open_hosted_game
-from .test_codex_in_browser import _STATE_JS, LEGAL, click_and_wait, click_legal_plot, first_visible
+from .test_codex_in_browser import _STATE_JS, LEGAL, click_legal_plot, first_visible
 from .test_tables_in_browser import login
 
 #: territories of 2 x 2 plots (the form's smallest) and a seed whose game is short when each
@@ -114,14 +113,48 @@ def offers_no_move(page: Page, name: str) -> None:
         raise AssertionError(f"{name}'s seat is not to act, but its page offers a move") from None
 
 
-def shows_the_same(page: Page, want: str, name: str) -> None:
-    """``page`` shows ``want`` (the other page's public state) by itself, without a reload:
-    its kernel looks at the store every 0.5 s, so it is waited for, bounded."""
-    try:
-        page.wait_for_function(f"() => ({_PUBLIC_JS})() === {json.dumps(want)}", timeout=20_000)
-    except PlaywrightTimeout:
-        raise AssertionError(f"{name} did not follow the other page's move:\n{page.evaluate(_PUBLIC_JS)}\n"
-                             f"!=\n{want}") from None
+def agree(me: Page, other: Page, before: str | None, names: tuple[str, str]) -> str:
+    """Wait (bounded) until both pages show the same public state, and another one than
+    ``before`` (every move changes it: the dice, a piece, a share, cash, whose turn it is);
+    that state.  ``me`` shows its own move when its kernel has answered the click, ``other``
+    by itself, without a reload, when its kernel next looks at the store (every 0.5 s)."""
+    deadline = time.monotonic() + 20
+    while True:
+        mine, theirs = me.evaluate(_PUBLIC_JS), other.evaluate(_PUBLIC_JS)
+        if mine == theirs != before:
+            return mine
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{names[1]} did not follow {names[0]}'s move:\n{theirs}\n!=\n{mine}")
+        me.wait_for_timeout(50)
+
+
+def reached_store(page: Page, watcher: tables.SeatClient, version: int, timeout_s: float = 15.0) -> bool:
+    """Wait (bounded) until the store has a move after ``version``."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        watcher.refresh()
+        if watcher.version > version:
+            return True
+        page.wait_for_timeout(50)
+    return False
+
+
+def move(page: Page, target, watcher: tables.SeatClient) -> None:
+    """Click ``target`` (a Locator) to make a move, which counts once the store has it.  (Not
+    once the page shows a new version, as click_and_wait of test_codex_in_browser waits:
+    here the page may still be finishing to draw the other page's move when its buttons
+    show, and that version looked like the click's answer: the test then went on before
+    the click reached the store.)  A click that reaches nothing in 15 s is made again, at
+    most three times in all."""
+    version = watcher.version
+    for _ in range(3):
+        try:
+            target.click(timeout=15_000)
+        except PlaywrightTimeout:
+            pass  # hidden meanwhile: the move went through
+        if reached_store(page, watcher, version):
+            return
+    raise AssertionError(f"three clicks on {target} made no move")
 
 
 def empty_plot_click(page: Page) -> None:
@@ -132,20 +165,21 @@ def empty_plot_click(page: Page) -> None:
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 
 
-def step(page: Page, state: str, seen: set[str], artifacts: Path, name: str) -> None:
-    """One click (or click and wait) of the player at ``page`` in ``state``, waiting for its
-    effect on that page (as tests/e2e/test_codex_in_browser.py plays)."""
+def step(page: Page, state: str, seen: set[str], artifacts: Path, name: str, watcher: tables.SeatClient) -> None:
+    """One click of the player at ``page`` in ``state`` (as tests/e2e/test_codex_in_browser.py
+    plays), waiting for its effect: the store's for a move (``MOVES``), the page's for a
+    plot or a Joker's faction chosen."""
     first = state not in seen
     seen.add(state)
     if state == "share":
-        click_and_wait(page, first_visible(page, 'button[class*="cw-share-"]'))
+        move(page, first_visible(page, 'button[class*="cw-share-"]'), watcher)
     elif state == "roll":
-        click_and_wait(page, page.locator("button.cw-roll"))
+        move(page, page.locator("button.cw-roll"), watcher)
         expect(page.locator(".cw-dice .cw-die-number")).to_be_visible()
     elif state == "place":
         if first:
             shot(page, artifacts, f"03-legal-plots-{name}")
-        for _ in range(3):  # a click lost while the page shifted (see click_and_wait) is retried
+        for _ in range(3):  # a lost click (see move) is made again
             click_legal_plot(page)
             try:
                 page.wait_for_function(f"() => ['confirm', 'joker'].includes(({_STATE_JS})())", timeout=15_000)
@@ -159,11 +193,11 @@ def step(page: Page, state: str, seen: set[str], artifacts: Path, name: str) -> 
         expect(page.locator(".cw-preview")).to_be_visible()
         if first:
             shot(page, artifacts, f"04-preview-{name}")
-        click_and_wait(page, page.locator("button.cw-confirm"))
+        move(page, page.locator("button.cw-confirm"), watcher)
     elif state == "forced":
-        click_and_wait(page, first_visible(page, ".cw-forced button"))
+        move(page, first_visible(page, ".cw-forced button"), watcher)
     elif state == "end":
-        click_and_wait(page, page.locator("button.cw-end-turn"))
+        move(page, page.locator("button.cw-end-turn"), watcher)
 
 
 def test_two_players_at_their_own_screens_play_a_codex_game(
@@ -191,6 +225,7 @@ def test_two_players_at_their_own_screens_play_a_codex_game(
         shot(seats[0], artifacts, "02-seat-1")
         shot(seats[1], artifacts, "02-seat-2")
 
+        agreed = agree(seats[0], seats[1], None, (names[0], names[1]))
         seen: set[str] = set()
         moves = followed = idle_checked = refused = 0
         deadline = time.monotonic() + TIMEOUT_S
@@ -214,14 +249,14 @@ def test_two_players_at_their_own_screens_play_a_codex_game(
                 clicked_at = watcher.version
                 empty_plot_click(other)
             version = watcher.version
-            step(me, state, seen, artifacts, names[s])
+            step(me, state, seen, artifacts, names[s], watcher)
             if state not in MOVES:
                 continue
             moves += 1
             watcher.refresh()
             assert watcher.version > version, f"{names[s]}'s {state} did not reach the store"
             # the other page shows the move without a reload: the same dice, pieces and market
-            shows_the_same(other, me.evaluate(_PUBLIC_JS), names[1 - s])
+            agreed = agree(me, other, agreed, (names[s], names[1 - s]))
             followed += 1
             if clicked_at is not None:
                 log = watcher.document()["log"][clicked_at:]
