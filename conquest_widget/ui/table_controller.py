@@ -44,7 +44,7 @@ from conquest_widget.tables.store import store_errors
 from conquest_widget.ui.controller import PublishedTraits
 
 #: seconds between two looks at the store while a page is open
-POLL_SECONDS = 0.5
+POLL_SECONDS = 0.25
 #: seconds a CPU lease lasts without renewal (another kernel takes over after it)
 LEASE_SECONDS = 10.0
 

@@ -11,7 +11,7 @@
   string (:mod:`conquest_widget.page_request`) and shows a :class:`TablePage`, the game's
   own board drawn from a :class:`~conquest_widget.ui.table_controller.TableController`;
   the watch link shows the public view.  A bad link says so and nothing more.
-- **Live**: the controller looks at the table's version every 0.5 s in the kernel's event
+- **Live**: the controller looks at the table's version every 0.25 s in the kernel's event
   loop and redraws when another page acted; the CPU seats are played by the page holding
   the table's lease.
 - **The end**: every seat's page shows the results (the store records the outcome for every

@@ -8,9 +8,9 @@ load average of the machine while they were measured.
 - **A move → the other page** (the kernel side of two pages): one process acts for the
   seat to act through its page's ``TableController`` (a card game, two human seats, random
   legal actions); another process holds the watch page's ``TableController`` polling the
-  store in its event loop every ``POLL_SECONDS`` (0.5 s), as a page's kernel does, and notes
+  store in its event loop every ``POLL_SECONDS`` (0.25 s), as a page's kernel does, and notes
   when its published version reaches the move.  Each move comes after a random thinking time
-  (0 to 0.5 s, so at any moment of the watcher's poll interval).  Latency = that moment minus the moment
+  (0 to ``POLL_SECONDS``, so at any moment of the watcher's poll interval).  Latency = that moment minus the moment
   before ``act`` (both ``time.monotonic``, one clock for every process of the machine).
   Aims (issue 28): median <= 300 ms, p95 <= 1 s.  What the browser adds on top (a widget
   update over the websocket, a few ms on this machine: docs/performance.md, the widget and
@@ -24,7 +24,7 @@ load average of the machine while they were measured.
   and the browser): the app server as ``make play`` starts it (its tables in SQLite, or in
   PostgreSQL through ``$CONQUEST_TABLES_STORE``), a Codex table of two human seats (k = 2)
   made in its store, two browser contexts each on its seat's link, the moves made by clicks
-  on the page whose seat is to act (after a random thinking time of 0 to 0.5 s).  In both
+  on the page whose seat is to act (after a random thinking time of 0 to ``POLL_SECONDS``).  In both
   pages a script notes the time of every click (the click event's ``timeStamp``) and of
   every new controller version the board shows (a MutationObserver on its ``cw-v-N`` class,
   set after every other update of that version), as ``performance.timeOrigin +
@@ -59,6 +59,7 @@ from tables.conftest import _database, pg_server  # noqa: F401 - the fixture, us
 from conquest_widget import tables
 from conquest_widget.core import registry
 from conquest_widget.tables.table import STORE_ENV
+from conquest_widget.ui.table_controller import POLL_SECONDS
 
 pytestmark = pytest.mark.benchmark
 
@@ -91,7 +92,7 @@ def load() -> str:
 # ------------------------------------------------------------------ a move -> the other page
 def _watch_page(where: str, watch_key: str, seen: Any, stop: Any) -> None:
     """A watch page's kernel: its TableController polls the store in the event loop."""
-    from conquest_widget.ui.table_controller import POLL_SECONDS, TableController
+    from conquest_widget.ui.table_controller import TableController
 
     client = tables.join(tables.open_store(where), watch_key)
     page = TableController(client)
@@ -108,7 +109,7 @@ def _watch_page(where: str, watch_key: str, seen: Any, stop: Any) -> None:
 
 
 def test_a_move_is_seen_on_another_page(where: str) -> None:
-    from conquest_widget.ui.table_controller import POLL_SECONDS, TableController
+    from conquest_widget.ui.table_controller import TableController
 
     store = tables.open_store(where)
     ctx = mp.get_context("spawn")
@@ -370,8 +371,8 @@ def test_a_click_is_seen_on_another_page_in_the_browser(table_server: tuple[str,
                     step(me, state, seen, artifacts, f"bench-{s}", watcher)
                     continue
                 # the player's thinking time: the move comes at any moment of the other page's
-                # 0.5 s poll interval (back to back, every move would come just after a look)
-                me.wait_for_timeout(rng.uniform(0, 500))
+                # poll interval (back to back, every move would come just after a look)
+                me.wait_for_timeout(rng.uniform(0, POLL_SECONDS * 1000))
                 n_me, n_other = (p.evaluate("() => window.__cwVersions.length") for p in (me, other))
                 version = watcher.version
                 step(me, state, seen, artifacts, f"bench-{s}", watcher)  # returns once the store has the move
@@ -398,10 +399,11 @@ def test_a_click_is_seen_on_another_page_in_the_browser(table_server: tuple[str,
           f" click -> the same page: median {statistics.median(to_self):.0f} ms ({len(to_other)} moves); load {loads}")
     rows = [
         ("moves", f"{len(to_other)} clicks that make a move (Codex, k = 2, 2 human seats: a free share, a roll, "
-                  "a confirmed placement, an end of turn), each after a random thinking time of 0 to 0.5 s"),
+                  f"a confirmed placement, an end of turn), each after a random thinking time of 0 to {POLL_SECONDS} s"),
         ("**a click on one seat's page → the move shown on the other seat's page** (two Chromium contexts)",
          f"**median {med:.0f} ms, p95 {p95:.0f} ms**, max {max(to_other):.0f} ms (aims ≤ 300 ms, ≤ 1 s)"),
-        ("of which the other page's poll interval", "500 ms between two looks at the store (expected wait: half of it)"),
+        ("of which the other page's poll interval",
+         f"{POLL_SECONDS * 1000:.0f} ms between two looks at the store (expected wait: half of it)"),
         ("the click → the same page shows it (its own kernel's answer)",
          f"median {statistics.median(to_self):.0f} ms, p95 {pct(to_self, 0.95):.0f} ms"),
         ("load average (1/5/15 min) before → after", f"{loads[0]} → {loads[1]}"),
@@ -416,7 +418,7 @@ INTRO = (
     "Written by `tests/benchmarks/test_bench_tables.py` (on demand, `make bench`): the kernel side of the table pages "
     "(`TableController` and `SeatClient` over the store), SQLite (a WAL file) and PostgreSQL (Debian's server, a Unix "
     "socket, `fsync=off` as in the tests), every page in a process of its own as each page has its kernel.  A page "
-    "looks at its table every 0.5 s (docs/tables.md), so a move reaches the other pages after half of that on "
+    "looks at its table every 0.25 s (docs/tables.md; every 0.5 s before 2026-12-02 12:00), so a move reaches the other pages after half of that on "
     "average; the store's part is the act and the look.  The machine's two cores were shared with other work: "
     "the load average is given beside the figures.  PostgreSQL: a `PostgresStore` keeps one connection for its "
     "reads and actions (docs/tables.md).  Before it did (commit a934a46, 2026-12-02, this benchmark) it opened one "

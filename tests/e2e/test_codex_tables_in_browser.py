@@ -117,7 +117,7 @@ def agree(me: Page, other: Page, before: str | None, names: tuple[str, str]) -> 
     """Wait (bounded) until both pages show the same public state, and another one than
     ``before`` (every move changes it: the dice, a piece, a share, cash, whose turn it is);
     that state.  ``me`` shows its own move when its kernel has answered the click, ``other``
-    by itself, without a reload, when its kernel next looks at the store (every 0.5 s)."""
+    by itself, without a reload, when its kernel next looks at the store (every 0.25 s)."""
     deadline = time.monotonic() + 20
     while True:
         mine, theirs = me.evaluate(_PUBLIC_JS), other.evaluate(_PUBLIC_JS)
@@ -236,7 +236,7 @@ def test_two_players_at_their_own_screens_play_a_codex_game(
                 break
             (s,) = watcher.to_act()
             me, other = seats[s], seats[1 - s]
-            # the other page's last move reaches this page by itself (it looks every 0.5 s)
+            # the other page's last move reaches this page by itself (it looks every 0.25 s)
             me.wait_for_function(f"() => ({_STATE_JS})() !== ''", timeout=60_000)
             state = me.evaluate(_STATE_JS)
             if state == "results":

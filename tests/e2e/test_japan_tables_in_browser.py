@@ -144,7 +144,7 @@ def test_two_players_at_their_own_screens_play_japan_conquest_while_the_host_wat
                     clicks["ok"] += 1
             legal = [a.to_dict() for a in tables.join(store, keys[f"cw-seat-link-{s}"]).legal()]
             if waited_checked < 5 and legal[0]["type"] == "roll":
-                # the other page's move reached this page by itself (it looks every 0.5 s):
+                # the other page's move reached this page by itself (it looks every 0.25 s):
                 # no reload; the page not to act offers nothing to press
                 expect(me.button("Roll")).to_be_visible(timeout=60_000)
                 expect(other.page.locator(".cw-japan-board")).to_contain_text("Waiting for")

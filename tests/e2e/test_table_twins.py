@@ -24,7 +24,7 @@ construction:
   ``WATCHKEY`` (a page's own key, in its address, is random per table).
 
 Nothing else is touched.  Each step waits for both twins to show it before the next (a
-page looks at the store every 0.5 s: two moves inside one look would send one update to a
+page looks at the store every 0.25 s: two moves inside one look would send one update to a
 twin and two to the other), so what a page receives does not depend on timing.
 """
 

@@ -131,7 +131,7 @@ def test_two_players_at_their_own_screens_play_a_card_game_while_a_third_browser
                 break
             (s,) = table.to_act()
             me, other = seats[s], seats[1 - s]
-            # the other page's move reaches this page by itself (it looks every 0.5 s): no reload
+            # the other page's move reaches this page by itself (it looks every 0.25 s): no reload
             me.wait_for_function(_ACTIONABLE_JS, timeout=60_000)
             state = me.evaluate(_STATE_JS)
             if state == "results":

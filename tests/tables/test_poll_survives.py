@@ -18,7 +18,7 @@ from conquest_widget.games.conquest_cards.widget import UI
 from conquest_widget.ui.game_ui import SeatChoice
 from conquest_widget.ui.table_page import TablePage
 
-EVERY = 0.05  # seconds between two looks here (0.5 s in a page)
+EVERY = 0.05  # seconds between two looks here (0.25 s in a page)
 
 
 def new_table(where: str) -> tuple[Any, tables.NewTable]:

@@ -194,7 +194,7 @@ def test_pages_follow_each_others_moves_and_all_show_the_results_at_the_end(tmp_
         other = pages[1 - mover.seat]
         before = other.log_view.value
         mover.table.act(rng.choice(mover.table.legal))
-        assert other.table.poll() is True  # what the kernel's timer does every 0.5 s
+        assert other.table.poll() is True  # what the kernel's timer does every 0.25 s
         log_changes += other.log_view.value != before
         watch.table.poll()
     assert log_changes > 5  # the other page's log followed the moves
