@@ -136,6 +136,14 @@ def test_two_screens_play_a_whole_game_by_clicks(tmp_path: Path) -> None:
         assert "Tokyo" in p.results.value or "Player 1" in p.results.value
     # the watch page never offered a move
     assert not watch.board.inner.human_to_act
+    # Replay, now that the game is over: the shell's explorer on Japan Conquest's board, every view
+    watch.replay_button.click()
+    explorer = watch.explorer
+    assert explorer is not None and not explorer.public_only
+    (board,) = explorer.boards_shown
+    assert isinstance(board, JapanBoard) and not board.live
+    watch.show_table()
+    assert watch.explorer is None
 
 
 def test_a_refused_step_is_explained_in_the_games_words(tmp_path: Path) -> None:
