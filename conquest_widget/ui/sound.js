@@ -1,9 +1,10 @@
 // The page side of conquest_widget.ui.sound.Sound (an ES module for anywidget): every
-// effect synthesised with WebAudio from the recipes the widget syncs as ``_effects``
-// (conquest_widget.ui.sound.EFFECTS), spoken text with speechSynthesis, and every request
+// effect synthesised with WebAudio from the recipes of conquest_widget.ui.sound.EFFECTS (sound.py
+// puts them in place of the empty EFFECTS below), spoken text with speechSynthesis, and every request
 // written to window.__cwSound.  Loaded by conquest_widget.lean.page_file (comment lines
 // and indentation are left out of what is sent).
 // conquest_widget.ui.sound.PAGE_LOG_SIZE (tests/ui/test_sound.py checks they agree)
+const EFFECTS = {};
 const LOG_SIZE = 50;
 const MIN_GAP_MS = 50;
 
@@ -85,7 +86,7 @@ function synth(ctx, st, recipe, volume, delay) {
 
 function play(model, name, delay) {
   const st = audio();
-  const recipe = (model.get("_effects") || {})[name];
+  const recipe = EFFECTS[name];
   if (!recipe) { record({ effect: name, status: "error", error: "unknown effect" }); return; }
   if (!st.unlocked) { record({ effect: name, status: "locked" }); return; }
   const now = Date.now();

@@ -34,13 +34,14 @@ WebAudio / no speech synthesis), ``skipped`` (the same effect again within 50 ms
 
 from __future__ import annotations
 
+import json
 from collections import deque
 from pathlib import Path
 from typing import Any
 
 import anywidget
 import ipywidgets as W
-from traitlets import Bool, Dict, Float, TraitError, Unicode, validate
+from traitlets import Bool, Float, TraitError, Unicode, validate
 
 from conquest_widget.errors import ConquestError
 from conquest_widget.lean import Layout, page_file
@@ -137,9 +138,10 @@ class UnknownEffectError(ConquestError, LookupError):
     """An effect name that is not a key of :data:`EFFECTS`."""
 
 
-#: the page side (an ES module for anywidget, ``sound.js`` beside this file); the recipes of
-#: EFFECTS reach it as the synced ``_effects``
-_ESM = page_file(Path(__file__).with_name("sound.js"))
+#: the page side (an ES module for anywidget, ``sound.js`` beside this file), with the recipes
+#: of EFFECTS built in (compact JSON, in place of its empty ``EFFECTS``)
+_ESM = page_file(Path(__file__).with_name("sound.js")).replace(
+    "const EFFECTS = {};", f"const EFFECTS = {json.dumps(EFFECTS, separators=(',', ':'))};", 1)
 
 
 #: one action plays its most important effect (the first of these that it produced); the
@@ -205,8 +207,6 @@ class Sound(anywidget.AnyWidget):
     enabled = Bool(DEFAULT_ENABLED, help="False: nothing is sent and nothing sounds").tag(sync=True)
     volume = Float(DEFAULT_VOLUME, help="0 (silent) to 1").tag(sync=True)
     lang = Unicode("en", help='"en" or "ja": the voice of spoken text').tag(sync=True)
-    #: the recipes the page plays (EFFECTS)
-    _effects = Dict(EFFECTS).tag(sync=True)
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)

@@ -84,9 +84,8 @@ def test_every_required_effect_has_a_well_formed_recipe():
 
 
 def test_the_page_module_gets_every_recipe_and_records_a_bounded_list():
-    sound = Sound()
-    esm = sound._esm
-    assert sound.get_state()["_effects"] == json.loads(json.dumps(EFFECTS))
+    esm = Sound()._esm
+    assert json.dumps(EFFECTS, separators=(",", ":")) in esm
     assert f"const LOG_SIZE = {PAGE_LOG_SIZE};" in esm
     assert "//" not in esm.split("\n")[0] and not esm.startswith(" ")  # sent without comment lines and indentation
     assert "window.__cwSound" in esm and "speechSynthesis" in esm
