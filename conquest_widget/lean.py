@@ -20,11 +20,12 @@ to send.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 import ipywidgets as W
 
-__all__ = ["Layout", "plain", "shared_layout", "shared_style"]
+__all__ = ["Layout", "page_file", "plain", "shared_layout", "shared_style"]
 
 
 class Layout(W.Layout):
@@ -39,6 +40,25 @@ class Layout(W.Layout):
 
 
 _SHARED: dict[object, W.Widget] = {}
+
+
+def page_file(path: Path | str) -> str:
+    r"""The text of one of the package's page files (a ``.js`` ES module or a ``.css`` sheet
+    for an anywidget's ``_esm`` / ``_css``), as sent to the page: without blank lines,
+    whole-line ``//`` comments and indentation (it is sent with each widget's first render,
+    issue 18).  The files keep no multi-line template literals or strings, which this would
+    change.
+
+    >>> import tempfile, pathlib
+    >>> f = pathlib.Path(tempfile.mkdtemp()) / "m.js"
+    >>> _ = f.write_text("// what it is\nexport default {\n  render({ el }) { el.textContent = 'a'; },\n};\n")
+    >>> print(page_file(f))
+    export default {
+    render({ el }) { el.textContent = 'a'; },
+    };
+    """
+    lines = (line.strip() for line in Path(path).read_text(encoding="utf-8").splitlines())
+    return "\n".join(line for line in lines if line and not line.startswith("//"))
 
 
 def shared_style(widget_class: type[W.DOMWidget]) -> W.Widget:

@@ -204,6 +204,9 @@ def test_sdist_and_wheel_carry_licences_types_and_metadata(dist):
         assert "Apache License" in whl.read(GEODATA + "LICENSE.japanmap").decode()
         notice = whl.read(GEODATA + "japan_prefectures.README.md").decode()
     assert {"conquest_widget/py.typed", GEODATA + "japan_prefectures.geojson", GEODATA + "japan_board.json"} <= names
+    # the page files of the front-end widgets (anywidget's _esm / _css, read from the package)
+    page_files = {p.relative_to(ROOT).as_posix() for ext in ("js", "css") for p in (ROOT / "conquest_widget").rglob(f"*.{ext}")}
+    assert "conquest_widget/ui/sound.js" in page_files and page_files <= names, page_files - names
     assert "Modifications made to the source data" in notice and "Copyright 2022 Saito Tsutomu" in notice
     assert meta["License-Expression"] == "MIT AND Apache-2.0"
     classifiers = meta.get_all("Classifier")
@@ -218,6 +221,7 @@ def test_sdist_and_wheel_carry_licences_types_and_metadata(dist):
     with tarfile.open(dist["sdist"]) as sdist:
         members = {m.split("/", 1)[1] for m in sdist.getnames() if "/" in m}
     assert {"LICENSE", "geodata/LICENSE.japanmap", "geodata/README.md", "conquest_widget/py.typed"} <= members
+    assert page_files <= members, page_files - members
 
 
 @pytest.mark.packaging

@@ -28,13 +28,14 @@ In the page, ``window.__cwQuietPointer.kept`` counts the mouse events kept from 
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import anywidget
 import ipyleaflet as L
 import traitlets
 
-from conquest_widget.lean import Layout
+from conquest_widget.lean import Layout, page_file
 
 __all__ = ["QuietPointer", "forwarded_events"]
 
@@ -44,44 +45,8 @@ LAYER_EVENTS = ("click", "dblclick", "mousedown", "mouseup", "mouseover", "mouse
 MAP_EVENTS = ("click", "dblclick", "mousedown", "mouseup", "mouseover", "mouseout", "mousemove", "contextmenu",
               "preclick")
 
-_ESM = """
-const state = window.__cwQuietPointer = window.__cwQuietPointer || {kept: 0};
-
-async function follow(model) {
-  const manager = model.widget_manager;
-  if (!manager || typeof manager.get_model !== 'function') return;  // another front end: forward all
-  for (const [events, refs] of Object.entries(model.get('forward') || {})) {
-    for (const ref of refs) {
-      let target;
-      try { target = await manager.get_model(ref.replace(/^IPY_MODEL_/, '')); } catch (e) { continue; }
-      if (target && typeof target.send === 'function') quiet(target, events.split(' ').filter(Boolean));
-    }
-  }
-}
-
-function quiet(target, events) {
-  target.__cwForward = new Set(events);
-  if (target.__cwQuiet) return;
-  target.__cwQuiet = true;
-  const send = target.send;
-  target.send = function (content, ...rest) {
-    const kind = content && (content.event === 'interaction' ? content.type : content.event === 'move' ? 'move' : null);
-    if (kind !== null && !this.__cwForward.has(kind)) {
-      state.kept += 1;
-      return;
-    }
-    return send.call(this, content, ...rest);
-  };
-}
-
-export default {
-  initialize({ model }) {
-    const update = () => { follow(model); };
-    model.on('change:forward', update);
-    update();
-  },
-};
-"""
+#: the page side (an ES module for anywidget): ``quiet_pointer.js`` beside this file
+_ESM = page_file(Path(__file__).with_name("quiet_pointer.js"))
 
 
 def forwarded_events(layer: L.Layer | L.Map) -> list[str] | None:

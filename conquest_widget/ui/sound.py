@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import json
 from collections import deque
+from pathlib import Path
 from typing import Any
 
 import anywidget
@@ -43,7 +44,7 @@ import ipywidgets as W
 from traitlets import Bool, Float, TraitError, Unicode, validate
 
 from conquest_widget.errors import ConquestError
-from conquest_widget.lean import Layout
+from conquest_widget.lean import Layout, page_file
 from conquest_widget.saves.documents import (
     DEFAULT_SOUND_ENABLED as DEFAULT_ENABLED,
 )
@@ -137,157 +138,10 @@ class UnknownEffectError(ConquestError, LookupError):
     """An effect name that is not a key of :data:`EFFECTS`."""
 
 
-_JS = r"""
-const EFFECTS = __EFFECTS__;
-const LOG_SIZE = __LOG_SIZE__;
-const MIN_GAP_MS = 50;
-
-// one audio state per page, shared by every Sound widget (a page may show several apps)
-function audio() {
-  if (!window.__cwAudio) {
-    const st = window.__cwAudio = { ctx: null, unlocked: false, last: {}, noise: null };
-    const unlock = () => {
-      st.unlocked = true;
-      try {
-        const Ctor = window.AudioContext || window.webkitAudioContext;
-        if (Ctor && !st.ctx) st.ctx = new Ctor();
-        if (st.ctx && st.ctx.state === "suspended") st.ctx.resume().catch(() => {});
-      } catch (e) { st.ctx = null; }
-    };
-    // browsers allow sound only after a gesture: nothing is created before one
-    for (const kind of ["pointerdown", "keydown"]) window.addEventListener(kind, unlock, true);
-  }
-  return window.__cwAudio;
-}
-
-function record(entry) {
-  const log = (window.__cwSound = window.__cwSound || []);
-  log.push(Object.assign({ t: Date.now() }, entry));
-  while (log.length > LOG_SIZE) log.shift();
-}
-
-function noiseBuffer(ctx, st) {
-  if (!st.noise || st.noise.sampleRate !== ctx.sampleRate) {
-    const n = Math.floor(ctx.sampleRate * 1.0);
-    const buf = ctx.createBuffer(1, n, ctx.sampleRate);
-    const data = buf.getChannelData(0);
-    let seed = 12345;  // a fixed pseudo-random hiss: every roll sounds alike
-    for (let i = 0; i < n; i++) { seed = (seed * 1103515245 + 12345) & 0x7fffffff; data[i] = seed / 0x3fffffff - 1; }
-    st.noise = buf;
-  }
-  return st.noise;
-}
-
-function synth(ctx, st, recipe, volume, delay) {
-  const out = ctx.createGain();
-  out.gain.value = volume;
-  out.connect(ctx.destination);
-  const t0 = ctx.currentTime + 0.01 + delay;
-  let last = t0;
-  for (const v of recipe) {
-    const start = t0 + (v.at || 0), end = start + v.dur;
-    let src;
-    if (v.wave === "noise") {
-      src = ctx.createBufferSource();
-      src.buffer = noiseBuffer(ctx, st);
-    } else {
-      src = ctx.createOscillator();
-      src.type = v.wave;
-      src.frequency.setValueAtTime(v.freq, start);
-      if (v.to) src.frequency.exponentialRampToValueAtTime(v.to, end);
-    }
-    let node = src;
-    if (v.filter) {
-      const f = ctx.createBiquadFilter();
-      f.type = v.filter.type;
-      f.frequency.value = v.filter.freq;
-      node.connect(f);
-      node = f;
-    }
-    const g = ctx.createGain();
-    const peak = v.gain === undefined ? 0.3 : v.gain, attack = v.attack === undefined ? 0.005 : v.attack;
-    g.gain.setValueAtTime(0.0001, start);
-    g.gain.exponentialRampToValueAtTime(Math.max(peak, 0.0002), start + attack);
-    g.gain.exponentialRampToValueAtTime(0.0001, end);
-    node.connect(g);
-    g.connect(out);
-    src.start(start);
-    src.stop(end + 0.02);
-    last = Math.max(last, end);
-  }
-  setTimeout(() => { try { out.disconnect(); } catch (e) {} }, (last - ctx.currentTime + 0.2) * 1000);
-}
-
-function play(model, name, delay) {
-  const st = audio();
-  const recipe = EFFECTS[name];
-  if (!recipe) { record({ effect: name, status: "error", error: "unknown effect" }); return; }
-  if (!st.unlocked) { record({ effect: name, status: "locked" }); return; }
-  const now = Date.now();
-  if (st.last[name] && now - st.last[name] < MIN_GAP_MS && !delay) { record({ effect: name, status: "skipped" }); return; }
-  st.last[name] = now;
-  const ctx = st.ctx;
-  if (!ctx) { record({ effect: name, status: "unavailable" }); return; }
-  if (ctx.state !== "running") {
-    record({ effect: name, status: "suspended", suspended: true });
-    try { ctx.resume().catch(() => {}); } catch (e) {}
-    return;
-  }
-  try {
-    synth(ctx, st, recipe, model.get("volume"), delay || 0);
-    record({ effect: name, status: "played" });
-  } catch (e) {
-    record({ effect: name, status: "error", error: String(e) });
-  }
-}
-
-function say(model, text, lang) {
-  const st = audio();
-  if (!st.unlocked) { record({ effect: "say", text, status: "locked" }); return; }
-  const speech = window.speechSynthesis;
-  if (!speech || typeof window.SpeechSynthesisUtterance !== "function") {
-    record({ effect: "say", text, status: "unavailable" });
-    return;
-  }
-  try {
-    const tag = lang === "ja" ? "ja-JP" : "en-US";
-    const u = new window.SpeechSynthesisUtterance(text);
-    u.lang = tag;
-    u.volume = model.get("volume");
-    const voices = speech.getVoices() || [];
-    const voice = voices.find((v) => v.lang === tag)
-      || voices.find((v) => (v.lang || "").toLowerCase().replace("_", "-").startsWith(lang));
-    if (voice) u.voice = voice;
-    if (speech.pending) speech.cancel();  // the news of fast CPU turns: the latest wins
-    speech.speak(u);
-    record({ effect: "say", text, status: "played", voice: voice ? voice.lang : null });
-  } catch (e) {
-    record({ effect: "say", text, status: "error", error: String(e) });
-  }
-}
-
-export default {
-  initialize({ model }) {
-    audio();
-    const onMessage = (msg) => {
-      if (!msg || !model.get("enabled")) return;
-      if (msg.type === "play") play(model, msg.effect, Number(msg.delay) || 0);
-      else if (msg.type === "say") say(model, String(msg.text), msg.lang || model.get("lang"));
-    };
-    model.on("msg:custom", onMessage);
-    return () => model.off("msg:custom", onMessage);
-  },
-  render({ el }) {
-    el.style.display = "none";
-  },
-};
-"""
-
-#: the page side (an ES module for anywidget), with the recipes of EFFECTS built in
-#: (comment lines and indentation left out: it is sent with the first render, issue 18)
-_ESM = "\n".join(
-    line.strip() for line in _JS.splitlines() if line.strip() and not line.strip().startswith("//")
-).replace("__EFFECTS__", json.dumps(EFFECTS, separators=(",", ":"))).replace("__LOG_SIZE__", str(PAGE_LOG_SIZE))
+#: the page side (an ES module for anywidget, ``sound.js`` beside this file), with the recipes
+#: of EFFECTS built in (compact JSON, in place of its empty ``EFFECTS``)
+_ESM = page_file(Path(__file__).with_name("sound.js")).replace(
+    "const EFFECTS = {};", f"const EFFECTS = {json.dumps(EFFECTS, separators=(',', ':'))};", 1)
 
 
 #: one action plays its most important effect (the first of these that it produced); the

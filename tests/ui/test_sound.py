@@ -83,10 +83,11 @@ def test_every_required_effect_has_a_well_formed_recipe():
         assert max(v.get("at", 0) + v["dur"] for v in recipe) <= 1.5, f"{name} is not a short effect"
 
 
-def test_the_page_module_holds_every_recipe_and_records_a_bounded_list():
+def test_the_page_module_gets_every_recipe_and_records_a_bounded_list():
     esm = Sound()._esm
     assert json.dumps(EFFECTS, separators=(",", ":")) in esm
     assert f"const LOG_SIZE = {PAGE_LOG_SIZE};" in esm
+    assert "//" not in esm.split("\n")[0] and not esm.startswith(" ")  # sent without comment lines and indentation
     assert "window.__cwSound" in esm and "speechSynthesis" in esm
     # no AudioContext is made at load: only inside the first pointerdown/keydown handler
     before_listener = esm.split('for (const kind of ["pointerdown", "keydown"])')[0]
