@@ -15,7 +15,7 @@ LAB_PORT  := $(PORT)
 endif
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: play lab test lint bench strength venv chromium postgresql clean
+.PHONY: play lab test lint bench strength venv chromium postgresql nodejs clean
 
 # $(VENV)/.installed-app  : the package + Voila/JupyterLab   (extra "app")
 # $(VENV)/.installed-test : the package + test tools         (extra "test")
@@ -47,7 +47,7 @@ lab: $(VENV)/.installed-app
 	  --ServerApp.port_retries=0 $$([ "$$(id -u)" = 0 ] && echo --allow-root)
 
 ## Run the whole test suite (unit, notebooks, browser end-to-end tests), after the gate.
-test: $(VENV)/.installed-test chromium postgresql lint
+test: $(VENV)/.installed-test chromium postgresql nodejs lint
 	$(PY) -m pytest
 
 ## The quality gate (configured in pyproject.toml): ruff; mypy on core, the saves and every
@@ -72,6 +72,15 @@ chromium:
 
 ## The table tests run every store test on a real PostgreSQL server too: tests/tables/conftest.py
 ## starts a private one (a Unix socket in a temporary folder) from Debian's `postgresql`.
+## Node.js checks the package's page modules (.js files) in the tests (node --check).
+nodejs:
+	@command -v node >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; \
+	  elif sudo -n true 2>/dev/null; then SUDO="sudo -n"; \
+	  else echo "The tests check the page modules with Node.js: run  sudo apt-get install -y --no-install-recommends nodejs  and retry."; exit 1; fi; \
+	  echo "==> Installing nodejs with apt (about 30 MB, 1 minute)"; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends nodejs; }
+
 postgresql:
 	@command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { \
 	  if [ "$$(id -u)" = 0 ]; then SUDO=; \
