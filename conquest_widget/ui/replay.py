@@ -450,7 +450,9 @@ class ReplayExplorer(W.VBox):
         self.branch_button.on_click(lambda _b: self.branch_here())
         self.message = W.HTML()
         self.message.add_class("cw-message")
-        self.boards = W.HBox(layout=Layout(flex_flow="row wrap", align_items="flex-start"))
+        # the boards take the width the move list leaves (a board may fill it: width 100%)
+        self.boards = W.HBox(layout=Layout(flex_flow="row wrap", align_items="flex-start", flex="1 1 0%",
+                                           min_width="0"))
         self.slider.observe(lambda ch: self.go(self._position_of(ch["new"])), names="value")
         self.moves.observe(self._on_move_pick, names="value")
         nav = W.HBox([*self.buttons.values(), self.position_label, self.seat_chooser, self.branch_button])

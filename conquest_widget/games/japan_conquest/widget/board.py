@@ -159,7 +159,8 @@ class JapanBoard(W.HBox):
         self._relabel()
         self.overlay.observe(self._overlay_picked, names="value")
         self.allowance.observe(self._draw_overlay, names="value")
-        super().__init__([W.HTML(CSS), self.map_view, W.VBox(side, layout=Layout(width="42%", padding="0 0 0 10px"))])
+        super().__init__([W.HTML(CSS), self.map_view, W.VBox(side, layout=Layout(width="42%", padding="0 0 0 10px"))],
+                         **({} if self.live else {"layout": Layout(width="100%")}))  # a replay: the explorer's width
         self.add_class("cw-app")
         self.add_class("cw-japan-board")
         controller.observe(self._redraw, names=["version", "message"])
