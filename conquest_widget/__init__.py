@@ -9,6 +9,7 @@ card game), The Codex of Conquest and Japanese Risk.
 
 - :func:`games` — the registry (:mod:`conquest_widget.core.registry`);
 - :class:`ConquestApp` — the game picker and shell; :class:`JapanConquestApp` — Japan Conquest;
+- :class:`ReplayExplorer` — any game's replay (a match, a save or a game file), scrubbed and branched;
 - :mod:`conquest_widget.core` — the match protocol every engine implements;
 - :mod:`conquest_widget.games` — one folder per game (engine, CPUs, text, widget);
 - :mod:`conquest_widget.maps.japan` — the prefecture board and outlines.
@@ -23,10 +24,14 @@ __all__ = ["ConquestApp", "GameSpec", "JapanConquestApp", "ReplayExplorer", "gam
 
 def __getattr__(name: str):
     # Widgets are imported lazily so that the engines stay free of ipywidgets/ipyleaflet.
-    if name in ("JapanConquestApp", "ReplayExplorer"):
-        from conquest_widget.games.japan_conquest import widget
+    if name == "JapanConquestApp":
+        from conquest_widget.games.japan_conquest.widget import JapanConquestApp
 
-        return getattr(widget, name)
+        return JapanConquestApp
+    if name == "ReplayExplorer":  # any game's replay (a Japan Conquest one draws its map)
+        from conquest_widget.ui.replay import ReplayExplorer
+
+        return ReplayExplorer
     if name == "ConquestApp":
         from conquest_widget.ui.app import ConquestApp
 

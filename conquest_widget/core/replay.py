@@ -54,12 +54,13 @@ def match_of(source: Match | Mapping[str, Any]) -> Match:
     """
     if isinstance(source, Match):
         return source
-    if not isinstance(source, Mapping):
-        for spec in registry.all_games():
+    if not isinstance(source, Mapping) or not isinstance(source.get("game"), str):
+        for spec in registry.all_games():  # not a match document: maybe one a game's engine adopts
             if spec.engine is not None:
                 adopted = spec.engine_class().adopt(source)
                 if adopted is not None:
                     return adopted
+    if not isinstance(source, Mapping):
         raise SerializationError(f"cannot replay a {type(source).__name__}: expected a match or its to_dict() document")
     try:
         cls = registry.get(str(source.get("game"))).engine_class()

@@ -47,7 +47,6 @@ everything" (:class:`~conquest_widget.errors.SecretsLockedError` if asked from P
 from __future__ import annotations
 
 import bisect
-import contextlib
 import html
 import importlib
 import json
@@ -147,8 +146,11 @@ def load_match(source: Any, *, engine: type[Match] | None = None, name: object =
         return load_match(read_game_file(path), engine=engine, name=path)
     prefix = f"{name}: " if name is not None else ""
     if not isinstance(source, Mapping):
-        with contextlib.suppress(SerializationError):
+        try:
             return core_replay.match_of(source)  # an engine object a game adopts (Match.adopt)
+        except SerializationError as exc:
+            if not str(exc).startswith("cannot replay a "):  # a game adopted it, and says what is wrong
+                raise SerializationError(f"{prefix}{exc}"[:400]) from None
         raise SerializationError(f"{prefix}cannot replay a {type(source).__name__}: expected a match, "
                                  "its to_dict() document, a save document or a JSON file")
     if "format" in source and "match" in source:  # a save file (autosave or slot)
@@ -157,6 +159,11 @@ def load_match(source: Any, *, engine: type[Match] | None = None, name: object =
         engines = {engine.spec.id: engine} if engine is not None else None
         return load_match(check_game(dict(source), name or "document", engines=engines), engine=engine)
     game = source.get("game")
+    if not isinstance(game, str) and engine is None:  # not a match document: one a game's engine adopts?
+        try:
+            return core_replay.match_of(source)
+        except SerializationError as exc:
+            raise SerializationError(f"{prefix}{exc}"[:400]) from None
     try:
         cls = engine if engine is not None and game == engine.spec.id else registry.get(str(game)).engine_class()
     except UnknownGameError as exc:
@@ -252,6 +259,19 @@ class ReplayController(PublishedTraits):
         self.viewer = self.replay._check_seat(viewer)
         self.index = self.replay.length if index is None else self.replay._check(index)
         self._ready = True
+        self._publish()
+
+    def load(self, replay: Replay, index: int | None = None) -> None:
+        """Show ``replay`` (another match) from now on, at ``index`` (default: its end), from
+        the public view: the boards drawing this controller stay and redraw."""
+        k = replay.length if index is None else replay._check(index)
+        self._ready = False
+        try:
+            self.replay = replay
+            self.viewer = None
+            self.index = k
+        finally:
+            self._ready = True
         self._publish()
 
     @validate("index")
@@ -385,12 +405,16 @@ class ReplayExplorer(W.VBox):
                  index: int | None = None, every: int = DEFAULT_EVERY, engine: type[Match] | None = None,
                  ui: Any = None, on_branch: Callable[[Match], Any] | None = None, public_only: bool = False,
                  **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.public_only = bool(public_only)
-        if self.public_only and (reveal_all or viewer is not None):
+        if public_only and (reveal_all or viewer is not None):
             raise SecretsLockedError("this replay shows the public view only: no seat's view, no 'Show everything'")
-        self.replay = source if isinstance(source, Replay) else Replay(source, every=every, engine=engine)
+        replay = source if isinstance(source, Replay) else Replay(source, every=every, engine=engine)
+        if index is not None:
+            replay._check(index)
+        super().__init__(**kwargs)  # only now: a source that cannot be loaded leaves no widget behind
+        self.public_only = bool(public_only)
+        self.replay = replay
         self.lang = "ja" if lang == "ja" else "en"
+        self._ui_asked = ui
         self.ui = game_ui(self.replay.spec.id) if ui is None else (ui or None)
         self.on_branch = on_branch
         #: the matches "Branch here" made (when no ``on_branch`` takes them)
@@ -412,6 +436,7 @@ class ReplayExplorer(W.VBox):
         self.slider = W.IntSlider(value=self._step_of(start), min=0, max=self._step_of(n), step=1, readout=False,
                                   continuous_update=True, layout=Layout(width="100%"))
         self.position_label = W.HTML()
+        self.position_label.add_class("cw-replay-position")
         self.buttons = {key: W.Button(description=_t(key, self.lang), layout=Layout(width="auto"))
                         for key in ("first", "prev", "next", "last")}
         self.buttons["first"].on_click(lambda _b: self.go(0))
@@ -425,7 +450,9 @@ class ReplayExplorer(W.VBox):
         self.branch_button.on_click(lambda _b: self.branch_here())
         self.message = W.HTML()
         self.message.add_class("cw-message")
-        self.boards = W.HBox(layout=Layout(flex_flow="row wrap", align_items="flex-start"))
+        # the boards take the width the move list leaves (a board may fill it: width 100%)
+        self.boards = W.HBox(layout=Layout(flex_flow="row wrap", align_items="flex-start", flex="1 1 0%",
+                                           min_width="0"))
         self.slider.observe(lambda ch: self.go(self._position_of(ch["new"])), names="value")
         self.moves.observe(self._on_move_pick, names="value")
         nav = W.HBox([*self.buttons.values(), self.position_label, self.seat_chooser, self.branch_button])
@@ -458,6 +485,40 @@ class ReplayExplorer(W.VBox):
         else:
             match = store.load_slot(slot, game)
         return cls(match, **kwargs)
+
+    def load(self, source: Any, *, index: int | None = None, public_only: bool | None = None,
+             every: int = DEFAULT_EVERY, engine: type[Match] | None = None) -> None:
+        """Show another match (anything the constructor takes) in this explorer, from the
+        public view, at ``index`` (default: its end); ``public_only``: None keeps the
+        setting.  The board shown is kept and redrawn when it draws the public view of the
+        same game (an app reuses its replay screen: nothing of the page is closed), else
+        built anew.  A source that cannot be loaded raises and changes nothing."""
+        replay = source if isinstance(source, Replay) else Replay(source, every=every, engine=engine)
+        start = replay.length if index is None else replay._check(index)
+        same_game = replay.spec.id == self.replay.spec.id
+        reuse = same_game and not self._reveal_all and self._viewer is None and len(self._panes) == 1
+        if public_only is not None:
+            self.public_only = bool(public_only)
+        if not same_game and self._ui_asked is None:
+            self.ui = game_ui(replay.spec.id)
+        self.replay = replay
+        self._lines = {}
+        self._stops = replay.public_positions() if self.public_only else None
+        if self._stops is not None:
+            start = self._snap(start)
+        self._index, self._reveal_all, self._viewer = start, False, None
+        self._moving = True
+        try:
+            self.slider.max = self._step_of(replay.length)
+            if reuse:
+                self._panes[0].controller.load(replay, start)
+        finally:
+            self._moving = False
+        self._fill_seat_chooser()
+        if not reuse:
+            self._build_panes()
+        self.message.value = ""
+        self._refresh()
 
     # ------------------------------------------------------------ state
     @property
@@ -567,7 +628,7 @@ class ReplayExplorer(W.VBox):
 
     def close(self) -> None:
         """Close the explorer and every widget of its boards."""
-        for p in self._panes:
+        for p in getattr(self, "_panes", ()):
             p.controller.unobserve_all()
         self._panes = []
         _close_tree(self)
@@ -620,6 +681,7 @@ class ReplayExplorer(W.VBox):
         panes = []
         for s in seats:
             c = ReplayController(self.replay, viewer=s, index=self._index, lang=self.lang)
+            c.observe(self._board_moved, names="index")
             title = _t("public", self.lang) if s is None else _t("seat_view", self.lang, name=names[s])
             panes.append(_Pane(c, self.ui, self.lang, title))
         self._panes = panes
@@ -632,6 +694,11 @@ class ReplayExplorer(W.VBox):
             p.close()
         for box in old_boxes:
             _close_tree(box)
+
+    def _board_moved(self, change: Any) -> None:
+        """A board moved its controller (e.g. a game's "next turn" button): the explorer follows."""
+        if not self._moving:
+            self.go(change["new"])
 
     def _move_text(self, k: int, names: list[str]) -> str:
         """The line of the move list for the ``k``-th action, as the viewer may know it."""
@@ -733,6 +800,7 @@ class ReplayExplorer(W.VBox):
         self.position_label.value = html.escape(_t("position", self.lang, k=k, n=n) + over)
         self.buttons["first"].disabled = self.buttons["prev"].disabled = k == 0
         self.buttons["next"].disabled = self.buttons["last"].disabled = k == n
+        self.branch_button.disabled = self.replay.outcome(self._index) is not None  # nothing left to play
         if self._reveal_all and not self.message.value:
             self.message.value = html.escape(_t("everything_note", self.lang))
         elif not self._reveal_all and self.message.value == html.escape(_t("everything_note", self.lang)):

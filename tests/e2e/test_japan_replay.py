@@ -1,8 +1,10 @@
 """Replay in Japan Conquest's app, as a user finds it (issue 29): examples/play.ipynb served
 by Voila, in chromium, offline.  The picker -> Japan Conquest -> a short game against a
 CPU, a turn played -> Exit Without Saving -> Replay on the start screen's Continue row:
-the explorer opens on that game at its last action, inside the app; its buttons scrub
-through the history and the map follows; Back returns to the start screen.
+the explorer (the shell's, drawing Japan Conquest's board) opens on that game at its
+last action, inside the app; its buttons scrub through the history and the map follows;
+Back returns to the start screen; Replay again opens the same explorer on the game, and
+"Branch here" plays on from there in the app.
 
 Screenshots: ``test-artifacts/e2e/japan-replay-*.png``.
 """
@@ -24,15 +26,15 @@ def app(page, voila_url, artifacts) -> AppPage:
 
 
 def _status(app: AppPage) -> tuple[int, int]:
-    """The explorer's "Action k of n" as (k, n)."""
-    text = app.page.locator(".cw-replay-status").inner_text()
-    k, n = re.search(r"Action (\d+) of (\d+)", text).groups()
+    """The explorer's "Move k of n" as (k, n)."""
+    text = app.page.locator(".cw-replay-position").inner_text()
+    k, n = re.search(r"Move (\d+) of (\d+)", text).groups()
     return int(k), int(n)
 
 
 def _expect_status(app: AppPage, pattern: str) -> None:
-    """Wait for the explorer's status to match ``pattern`` (its lines join without a space)."""
-    expect(app.page.locator(".cw-replay-status")).to_contain_text(re.compile(pattern))
+    """Wait for the explorer's position to match ``pattern``."""
+    expect(app.page.locator(".cw-replay-position")).to_contain_text(re.compile(pattern))
 
 
 #: how many prefectures someone owns (filled in a player's colour)
@@ -83,7 +85,7 @@ def test_replay_the_last_game_from_the_start_screen(app: AppPage) -> None:
     expect(page.get_by_text("Replay of the last game (autosave)")).to_be_visible()
     expect(app.button("New Game")).to_be_hidden()
     app.wait_for_map()  # the explorer's own map (the game's map is off the page meanwhile)
-    _expect_status(app, r"Action (\d+) of \1(?!\d)")
+    _expect_status(app, r"Move (\d+) of \1(?!\d)")
     k, n = _status(app)
     assert k == n > 3
     page.wait_for_function(f"({_COUNT_OWNED_JS})() === {owned}")
@@ -92,22 +94,22 @@ def test_replay_the_last_game_from_the_start_screen(app: AppPage) -> None:
 
     # --- scrub: a turn back, a step back, then the very start (only the home bases)
     app.button("◀ turn").click()
-    _expect_status(app, rf"Action (?!{n} )\d+ of {n}(?!\d)")
+    _expect_status(app, rf"Move (?!{n} )\d+ of {n}(?!\d)")
     k1, _ = _status(app)
     assert 0 <= k1 < n
     if k1 > 0:
         app.button("<").click()
-        _expect_status(app, rf"Action {k1 - 1} of {n}(?!\d)")
+        _expect_status(app, rf"Move {k1 - 1} of {n}(?!\d)")
     app.button("|<").click()
-    _expect_status(app, rf"Action 0 of {n}(?!\d)")
+    _expect_status(app, rf"Move 0 of {n}(?!\d)")
     expect(page.locator(".cw-replay-status")).to_contain_text("start of the game")
     page.wait_for_function(f"({_COUNT_OWNED_JS})() === 2")  # the two home bases alone
     app.button("turn ▶").click()  # the start of the CPU's turn 1
-    _expect_status(app, rf"Action [1-9]\d* of {n}(?!\d)")
+    _expect_status(app, rf"Move [1-9]\d* of {n}(?!\d)")
     k2, _ = _status(app)
     if k2 < n:
         app.button(">").click()  # one action into it
-        _expect_status(app, rf"Action {k2 + 1} of {n}(?!\d)")
+        _expect_status(app, rf"Move {k2 + 1} of {n}(?!\d)")
     page.locator("select").filter(has=page.locator("option", has_text="reachable stops")).select_option(
         label="regional control")
     legend = page.locator("div.cw-legend").last
@@ -123,4 +125,17 @@ def test_replay_the_last_game_from_the_start_screen(app: AppPage) -> None:
     app.wait_for_map()
     expect(app.button("Continue Last Game")).to_be_enabled()
     app.shot("japan-replay-04-back")
+
+    # --- Replay again: the same explorer, loaded anew (at the end, no overlay); Branch here plays on
+    replay.click()
+    expect(page.locator(".cw-replay-back")).to_be_visible()
+    _expect_status(app, rf"Move {n} of {n}(?!\d)")
+    page.wait_for_function(f"({_COUNT_OWNED_JS})() === {owned}")
+    expect(page.locator("div.cw-legend:visible")).to_have_count(0)  # the overlay was cleared
+    app.button("Branch here").click()
+    expect(app.button("Roll")).to_be_visible()  # the human's turn 2, played on in the app
+    expect(page.locator(".cw-replay-back")).to_be_hidden()
+    app.wait_for_map()
+    page.wait_for_function(f"({_COUNT_OWNED_JS})() === {owned}")
+    app.shot("japan-replay-05-branched")
     assert page.page_errors == []  # type: ignore[attr-defined]

@@ -43,7 +43,7 @@ from conquest_widget.games.japan_conquest.dice import (
     ScriptedDice,
     dice_from_dict,
 )
-from conquest_widget.games.japan_conquest.game import Game
+from conquest_widget.games.japan_conquest.game import FORMAT, Game
 from conquest_widget.games.japan_conquest.movement import NOBODY
 from conquest_widget.games.japan_conquest.rules import (
     DIE_FACES,
@@ -271,7 +271,23 @@ class JapanMatch(Match):
 
     @classmethod
     def adopt(cls, obj: object) -> JapanMatch | None:
-        """A match from an engine :class:`~.game.Game` (see :meth:`from_game`)."""
+        """A match from an engine :class:`~.game.Game` (see :meth:`from_game`), its
+        ``to_dict()`` document, or a save of format 1 holding either under ``"game"``; None
+        for anything else.  A bad game document raises :class:`SerializationError`."""
+        if isinstance(obj, Mapping) and obj.get("format") != FORMAT and isinstance(obj.get("game"), Mapping):
+            inner = obj["game"]  # save format 1
+            if inner.get("game") == cls.spec.id:  # ... holding a match document
+                return cls.from_dict(inner)
+            obj = inner
+        if isinstance(obj, Mapping) and obj.get("format") == FORMAT:
+            try:
+                obj = Game.from_dict(dict(obj))
+            except SerializationError:
+                raise
+            except RecursionError:
+                raise SerializationError("the game data is nested too deeply") from None
+            except Exception as exc:  # anything else the engine trips over is also bad data
+                raise SerializationError(f"the game cannot be loaded: {exc!r}") from exc
         return cls.from_game(obj) if isinstance(obj, Game) else None
 
     def restore(self, snap: Any) -> None:

@@ -50,11 +50,12 @@ from conquest_widget.saves import DEFAULT_DIRECTORY, AutosaveClaim, SaveStore
 from conquest_widget.ui.sound import Sound, pick_effects, sound_preference
 from conquest_widget.ui.text import t as shell_t
 
-if TYPE_CHECKING:  # replay.py imports this module: the explorer is imported when first opened
+if TYPE_CHECKING:  # the explorer is imported when a replay is first opened
+    from conquest_widget.core.match import Match
     from conquest_widget.games.japan_conquest.match import JapanMatch
     from conquest_widget.games.japan_conquest.setup import GameSetup
-    from conquest_widget.games.japan_conquest.widget.replay import ReplayExplorer
     from conquest_widget.tables import NewTable
+    from conquest_widget.ui.replay import ReplayExplorer
 
 #: seconds between a human action and its autosave inside a kernel: the write (about 15 ms
 #: for a mid-game save) runs after the views are published, once for quick successive clicks
@@ -268,6 +269,8 @@ class JapanConquestApp(W.VBox):
         for screen in ("setup", "saves", "links"):
             self._close_left_screen(screen)
         if self._replay_screen is not None:
+            if self._replay_explorer is not None:
+                self._replay_explorer.close()
             close_tree(self._replay_screen)
             self._replay_screen = self._replay_explorer = None
         if self._results_screen is not None:
@@ -358,18 +361,22 @@ class JapanConquestApp(W.VBox):
         ``"autosave"`` or ``"finished"`` (the screen's heading).  An unfinished game is
         explored from the public view only (``public_only``: the Final Showdown's totals
         stay hidden, a branch keeps its players).  Raises :class:`ConquestError` (nothing
-        changed) when the game cannot be replayed.  "Branch here" plays on in this app."""
-        from conquest_widget.games.japan_conquest.widget.replay import (
-            ReplayExplorer,
-            match_from_data,
-        )
+        changed) when the game cannot be replayed.  "Branch here" plays on in this app.
+
+        The explorer is the shell's (:class:`conquest_widget.ui.replay.ReplayExplorer`),
+        drawing :class:`~.board.JapanBoard` (map, turn, log, overlays); a later Replay loads
+        the other game into it (its map is kept: see :meth:`_close_left_screen`)."""
+        from conquest_widget.games.japan_conquest.widget.replay import match_from_data
+        from conquest_widget.games.japan_conquest.widget.shell import UI
+        from conquest_widget.ui.replay import Replay, ReplayExplorer
 
         c = self.controller
         match = source if not isinstance(source, dict) else match_from_data(source)
         public_only = not match.is_over
+        replay = Replay(match)
         explorer = self._replay_explorer
         if explorer is None:
-            explorer = ReplayExplorer(match, lang=c.lang, public_only=public_only, on_branch=self._branched)
+            explorer = ReplayExplorer(replay, lang=c.lang, ui=UI, public_only=public_only, on_branch=self._branched)
             self._replay_explorer = explorer
             self.replay_back_button = W.Button(layout=button_layout(), style=shared_style(W.Button))
             self.replay_back_button.add_class("cw-replay-back")
@@ -380,9 +387,10 @@ class JapanConquestApp(W.VBox):
             self._replay_screen.add_class("cw-replay-screen")
         else:
             if explorer.lang != c.lang:
-                explorer.set_language(c.lang)
-            explorer.clear_overlay()
-            explorer.load(match, public_only=public_only)
+                explorer.set_lang(c.lang)
+            explorer.load(replay, public_only=public_only)
+            for board in explorer.boards_shown:
+                board.clear_overlay()
         self._replay_source = label
         if c.screen != "replay":
             self._replay_return = c.screen if c.screen in ("start", "results") else "start"
@@ -410,9 +418,12 @@ class JapanConquestApp(W.VBox):
             back = self._replay_return
             c.screen = back if back != "results" or c.is_over else "start"
 
-    def _branched(self, match: JapanMatch) -> None:
+    def _branched(self, match: Match) -> None:
         """"Branch here": the branch is played on here, loaded like a resumed save (the
         autosave is claimed for it and written, its CPUs play, its end is recorded)."""
+        from conquest_widget.games.japan_conquest.match import JapanMatch
+
+        assert isinstance(match, JapanMatch)  # the replay of a Japan Conquest match branches one
         self.controller.load_game(match)
 
     def _relabel_replay(self, _: Any = None) -> None:
@@ -420,7 +431,7 @@ class JapanConquestApp(W.VBox):
             return
         lang = self.controller.lang
         if self._replay_explorer is not None and self._replay_explorer.lang != lang:
-            self._replay_explorer.set_language(lang)
+            self._replay_explorer.set_lang(lang)
         self.replay_back_button.description = t("back", lang)
         self.replay_back_button.tooltip = t("replay_back_tip", lang)
         source = self._replay_source

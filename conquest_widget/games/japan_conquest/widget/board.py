@@ -9,8 +9,13 @@ prefecture map and the side panels, drawn from whatever a shell controller publi
   route planned by clicks on the map, Undo / Confirm, the battle dice, each battle's result
   until Continue; a refused step is explained in the game's own words.  The page of a seat
   that is not to act shows whose turn it is and offers nothing to click.
-- In the shell's replay explorer (a controller with ``live`` False) it shows the position
-  with the game's overlays (reachable stops, movement distances, regional control).
+- In the shell's replay explorer (:class:`conquest_widget.ReplayExplorer`: a controller
+  with ``live`` False) it shows the position, the turn and whose it is, "◀ turn" /
+  "turn ▶" (the explorer follows), the replay's log and the game's overlays (reachable
+  stops, movement distances, regional control: :meth:`JapanBoard.show_reachable`,
+  :meth:`~JapanBoard.show_distances`, :meth:`~JapanBoard.show_regions`), drawn from the
+  published view alone (:func:`~.replay.public_game`): an unfinished game's Final
+  Showdown totals stay hidden.
 
     >>> import tempfile
     >>> from conquest_widget import tables
@@ -29,12 +34,13 @@ prefecture map and the side panels, drawn from whatever a shell controller publi
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 import ipywidgets as W
 
 from conquest_widget.games.japan_conquest.actions import Action, Step
-from conquest_widget.games.japan_conquest.bots import game_from_view
+from conquest_widget.games.japan_conquest.game import Game
 from conquest_widget.games.japan_conquest.widget.controller import GameController, battle_summary
 from conquest_widget.games.japan_conquest.widget.map_view import MapView
 from conquest_widget.games.japan_conquest.widget.panels import BattlePanel, InfoPanel, Scoreboard, TurnPanel
@@ -43,11 +49,13 @@ from conquest_widget.games.japan_conquest.widget.replay import (
     ReplayLogView,
     _t,
     distance_overlay,
+    public_game,
     reachable_overlay,
     region_overlay,
 )
 from conquest_widget.games.japan_conquest.widget.style import CSS
 from conquest_widget.lean import Layout
+from conquest_widget.maps.japan.board import japan
 
 
 class SeatController(GameController):
@@ -127,6 +135,11 @@ class JapanBoard(W.HBox):
         self.info_panel = InfoPanel(self.inner)
         self.overlay = W.Dropdown(layout=Layout(width="220px"))
         self.allowance = W.IntSlider(value=3, min=1, max=18, layout=Layout(width="240px"))
+        #: the overlays' seat and distance origin (None: the player to move, their position)
+        self.overlay_seat: int | None = None
+        self.overlay_origin: int | None = None
+        self._replay: Any = None  # the replay drawn (a new one: the log's cache is cleared)
+        self._turn_starts: list[int] | None = None
         if self.live:
             controller.explain_refusal = self.inner.explain
             self.turn_panel: TurnPanel | None = TurnPanel(self.inner)
@@ -136,11 +149,18 @@ class JapanBoard(W.HBox):
         else:
             self.turn_panel = self.battle_panel = None
             self.log_view = ReplayLogView(self.inner)
-            side = [self.scoreboard, self.info_panel, W.HBox([self.overlay, self.allowance]), self.log_view]
+            self.status = W.HTML()
+            self.prev_turn_button = W.Button(layout=Layout(width="auto"))
+            self.next_turn_button = W.Button(layout=Layout(width="auto"))
+            self.prev_turn_button.on_click(lambda _b: self.prev_turn())
+            self.next_turn_button.on_click(lambda _b: self.next_turn())
+            side = [self.status, W.HBox([self.prev_turn_button, self.next_turn_button]), self.scoreboard,
+                    self.info_panel, W.HBox([self.overlay, self.allowance]), self.log_view]
         self._relabel()
-        self.overlay.observe(self._draw_overlay, names="value")
+        self.overlay.observe(self._overlay_picked, names="value")
         self.allowance.observe(self._draw_overlay, names="value")
-        super().__init__([W.HTML(CSS), self.map_view, W.VBox(side, layout=Layout(width="42%", padding="0 0 0 10px"))])
+        super().__init__([W.HTML(CSS), self.map_view, W.VBox(side, layout=Layout(width="42%", padding="0 0 0 10px"))],
+                         **({} if self.live else {"layout": Layout(width="100%")}))  # a replay: the explorer's width
         self.add_class("cw-app")
         self.add_class("cw-japan-board")
         controller.observe(self._redraw, names=["version", "message"])
@@ -151,28 +171,122 @@ class JapanBoard(W.HBox):
             self.inner.mirror()  # type: ignore[attr-defined]
             self.inner.message = self.source.message
         else:
+            replay = getattr(self.source, "replay", None)
+            if replay is not self._replay:  # another game (an app reuses its replay screen)
+                self._replay, self._turn_starts = replay, None
+                assert self.log_view is not None
+                self.log_view.clear_cache()
+                self.inner.selected_prefecture = 0
             self.inner.mirror(self.source)  # type: ignore[attr-defined]
+            self._update_status()
         self._draw_overlay()
 
+    # ------------------------------------------------------------ replay: status and turns
+    @property
+    def index(self) -> int:
+        """The replay's position shown (0 when the controller has none)."""
+        return int(getattr(self.source, "index", 0))
+
+    def turn_starts(self) -> list[int]:
+        """The replay's positions where a turn starts (and 0): the stops of "◀ turn" and
+        "turn ▶" (read from the public events, once per replay)."""
+        replay = getattr(self.source, "replay", None)
+        if replay is None:
+            return [0]
+        if self._turn_starts is None:
+            self._turn_starts = [0] + [j for j in range(1, replay.length + 1)
+                                       if any(e["type"] == "turn_start" for e in replay.step_events(j, None))]
+        return list(self._turn_starts)
+
+    def next_turn(self) -> None:
+        """Show the start (the roll) of the next turn, or the end."""
+        k, n = self.index, getattr(self.source, "length", 0)
+        self.source.index = next((j for j in self.turn_starts() if j > k), n)
+
+    def prev_turn(self) -> None:
+        """Show the start of the shown turn, or of the previous one if already there."""
+        k = self.index
+        self.source.index = max((j for j in self.turn_starts() if j < k), default=0)
+
+    def _update_status(self) -> None:
+        v, lang, k = self.inner.view, self.inner.lang, self.index
+        if not v:
+            return
+        if v.get("outcome") is not None:
+            line = _t("over", lang)
+        else:
+            name = v["players"][v["current_player"]]["name"]
+            line = _t("turn", lang, turn=v["turn"], name=name) + f" · {v['phase']}"
+        if k == 0:
+            line += f" · {_t('start', lang)}"
+        self.status.value = f'<div class="cw-replay-status">{html.escape(line)}</div>'
+        n = getattr(self.source, "length", 0)
+        self.prev_turn_button.disabled = k == 0
+        self.next_turn_button.disabled = k >= n
+
+    # ------------------------------------------------------------ replay: overlays
+    def shown_game(self) -> Game:
+        """The shown position as an engine game built from the published view alone
+        (:func:`~.replay.public_game`: hidden totals stay hidden), for the analysis API."""
+        return public_game(self.inner.view)
+
+    def show_reachable(self, allowance: int = 1, seat: int | None = None) -> None:
+        """Overlay the stops reachable with ``allowance`` for ``seat`` (default: the player to move)."""
+        self._set_overlay("reachable", allowance=allowance, seat=seat)
+
+    def show_distances(self, start: int | str | None = None, seat: int | None = None) -> None:
+        """Overlay the movement from ``start`` (a code or name; default: the player's position)."""
+        self._set_overlay("distance", origin=None if start is None else japan().code(start), seat=seat)
+
+    def show_regions(self) -> None:
+        """Overlay regional control."""
+        self._set_overlay("regions")
+
+    def clear_overlay(self) -> None:
+        """Back to the game's own colours."""
+        self._set_overlay("none")
+
+    def _set_overlay(self, kind: str, *, allowance: int | None = None, origin: int | None = None,
+                     seat: int | None = None) -> None:
+        self._relabelling = True
+        try:
+            if allowance is not None:
+                self.allowance.value = allowance
+            self.overlay.value = kind
+        finally:
+            self._relabelling = False
+        self.overlay_seat, self.overlay_origin = seat, origin
+        self._draw_overlay()
+
+    def _overlay_picked(self, _change: Any = None) -> None:
+        """The dropdown: the chosen overlay for the player to move."""
+        if not getattr(self, "_relabelling", False):
+            self.overlay_seat = self.overlay_origin = None
+            self._draw_overlay()
+
+    def overlay_now(self) -> tuple[dict[int, dict], str] | None:
+        """The chosen overlay's ``(styles, legend)`` for the shown position, or None."""
+        kind, view, lang = self.overlay.value, self.inner.view, self.inner.lang
+        if kind in (None, "none") or not view:
+            return None
+        game = public_game(view)
+        seat = self.overlay_seat
+        if kind == "reachable":
+            note = _t("tolls_open", lang) if view.get("totals_hidden") else ""
+            return reachable_overlay(game, seat, self.allowance.value, lang, note=note)
+        if kind == "distance":
+            s = game.current_player if seat is None else seat
+            origin = self.overlay_origin or game.state.players[s].position
+            return distance_overlay(game, origin, s, lang)
+        return region_overlay(game, lang)
+
     def _draw_overlay(self, _change: Any = None) -> None:
-        """The chosen overlay for the player to move, from the published view's position
-        (the public board: what any seat may see)."""
+        """The chosen overlay, from the published view's position (what its viewer may see)."""
         if getattr(self, "_relabelling", False) or self.live:
             return
-        kind, view, lang = self.overlay.value, self.inner.view, self.inner.lang
-        self.allowance.layout.display = "" if kind == "reachable" else "none"
-        if kind in (None, "none") or not view:
-            self.map_view.set_overlay(None)
-            return
-        game = game_from_view(view, 0)
-        if kind == "reachable":
-            styles, legend = reachable_overlay(game, None, self.allowance.value, lang)
-        elif kind == "distance":
-            seat = game.current_player
-            styles, legend = distance_overlay(game, game.state.players[seat].position, seat, lang)
-        else:
-            styles, legend = region_overlay(game, lang)
-        self.map_view.set_overlay(styles, legend)
+        self.allowance.layout.display = "" if self.overlay.value == "reachable" else "none"
+        ov = self.overlay_now()
+        self.map_view.set_overlay(*(ov if ov is not None else (None, None)))
 
     def _relabel(self) -> None:
         lang = self.inner.lang
@@ -185,11 +299,16 @@ class JapanBoard(W.HBox):
             self._relabelling = False
         self.overlay.description = _t("overlay", lang)
         self.allowance.description = _t("allowance", lang)
+        if not self.live:
+            self.prev_turn_button.description = _t("prev_turn", lang)
+            self.next_turn_button.description = _t("next_turn", lang)
 
     def set_lang(self, lang: str) -> None:
         """Switch between English (``"en"``) and Japanese (``"ja"``)."""
         self.inner.lang = lang
         self._relabel()
+        if not self.live:
+            self._update_status()
         self._draw_overlay()
 
 

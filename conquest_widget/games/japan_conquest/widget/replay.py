@@ -1,69 +1,47 @@
-"""The replay explorer: scrub through a game's history, overlay analyses, branch off.
+"""What Japan Conquest draws in the shell's replay explorer
+(:class:`conquest_widget.ReplayExplorer`, with :class:`~.board.JapanBoard` as its board):
+the read-only controller the board's panels draw from, the replay's log, the overlay
+styles, and the readers of Japan Conquest game files.
 
-Load a game (a :class:`~conquest_widget.games.japan_conquest.Game`, its ``to_dict()`` data, or a JSON
-file: a bare ``Game.to_dict()`` or a save-slot document holding it under ``"game"``),
-then move through its actions with the slider or the step buttons.  The map, scoreboard
-and log show the position after any action; nothing is ever played by the CPUs in the
-explorer.  "Branch here" starts an independent playable game at the shown position::
-
-    from conquest_widget.games.japan_conquest.widget.replay import ReplayExplorer
-    ex = ReplayExplorer("my_save.json")      # or ReplayExplorer(game)
+    from conquest_widget import ReplayExplorer
+    ex = ReplayExplorer("my_save.json")      # or ReplayExplorer(match) / ReplayExplorer(game)
     ex                                       # in a notebook cell
-    ex.position = 120                        # after the 120th action
-    ex.show_reachable(allowance=4)           # where could the player to move stop with a 4?
-    what_if = ex.branch()                    # a new JapanMatch at this position
-    ex.open_branch()                         # ... or play it below, in a JapanConquestApp
-
-Positions come from the shell's :class:`~conquest_widget.ui.replay.Replay` (the same for
-every game): the match is loaded once, with a small state record every
-``checkpoint_every`` log entries, and a position is shown by restoring the nearest record
-and applying the few logged actions from there, dice forced from the log.  The map,
-scoreboard and log draw from the views this explorer's read-only controller publishes,
-as in the game.
+    ex.go(120)                               # after the 120th action
+    board = ex.boards_shown[0]               # the JapanBoard
+    board.show_reachable(allowance=4)        # where could the player to move stop with a 4?
+    what_if = ex.branch_here()               # a new JapanMatch at this position
 
 The overlay styles are plain functions (:func:`reachable_overlay`,
 :func:`distance_overlay`, :func:`region_overlay`) returning ``(styles, legend_html)``
-for :meth:`MapView.set_overlay <conquest_widget.games.japan_conquest.widget.map_view.MapView.set_overlay>`.
+for :meth:`MapView.set_overlay <conquest_widget.games.japan_conquest.widget.map_view.MapView.set_overlay>`;
+the board draws them from the shown view alone (:func:`public_game`).
 """
 
 from __future__ import annotations
 
 import copy
-import dataclasses
 import html
 import os
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 import ipywidgets as W
 
 from conquest_widget.core.safe_text import css_colour
-from conquest_widget.errors import ConquestError, SerializationError
+from conquest_widget.errors import SerializationError
 from conquest_widget.games.japan_conquest import analysis
 from conquest_widget.games.japan_conquest.actions import Action
 from conquest_widget.games.japan_conquest.bots import game_from_view
 from conquest_widget.games.japan_conquest.game import FORMAT, Game
 from conquest_widget.games.japan_conquest.match import JapanMatch
 from conquest_widget.games.japan_conquest.text import pref_name, region_name, t
-from conquest_widget.games.japan_conquest.widget.app import JapanConquestApp
 from conquest_widget.games.japan_conquest.widget.controller import GameController
-from conquest_widget.games.japan_conquest.widget.map_view import MapView
 from conquest_widget.games.japan_conquest.widget.panels import (
-    InfoPanel,
     LogView,
-    Scoreboard,
 )
-from conquest_widget.games.japan_conquest.widget.style import CSS
-from conquest_widget.lean import Layout
 from conquest_widget.maps.japan.board import japan
-from conquest_widget.ui.replay import Replay, read_game_file
-
-
-def _button(**kwargs: Any) -> W.Button:
-    """A button with its own Layout (a shared Layout would share display/visibility)."""
-    return W.Button(layout=Layout(width="auto"), **kwargs)
-
+from conquest_widget.ui.replay import read_game_file
 
 #: colours of the reachable-stop overlay, by effect on arrival
 EFFECT_COLOURS = {
@@ -370,395 +348,9 @@ class ReplayLogView(LogView):
             self.blocks.children = children
 
 
-# --------------------------------------------------------------------------- explorer
-GameSource = JapanMatch | Game | Mapping | str | os.PathLike
-
-
-class ReplayExplorer(W.VBox):
-    """Scrub through a game's history; overlays; branch into a playable game.
-
-    ``source`` is a :class:`JapanMatch` or an engine :class:`Game`, their ``to_dict()``
-    data (or a save document holding it), or the path of such a JSON file.  Positions are
-    read from the shell's :class:`~conquest_widget.ui.replay.Replay` (state records every
-    ``checkpoint_every`` log entries).  ``position`` is the number of
-    actions applied (0 = the start, ``len(explorer)`` = the end, the default).
-
-    ``public_only`` (the app sets it for an unfinished game): the overlays are drawn from
-    the shown public view alone (:func:`public_game`), never from the match, and "Branch
-    here" keeps the seats as recorded, so a Final Showdown's hidden totals and purses show
-    nowhere.  ``on_branch``: called with the new match when "Branch here" is pressed
-    (the app plays it on); by default the branch opens in a new app below the explorer
-    (:meth:`open_branch`).  "Branch here" is disabled where the game is over.
-
-    >>> from conquest_widget.games.japan_conquest import Game, GameSetup
-    >>> from conquest_widget.games.japan_conquest.cpu import play_cpu_turns
-    >>> g = Game(GameSetup.quick(["Tokyo", "Osaka"], cpu=[True, True], turns=5, seed=2))
-    >>> _ = play_cpu_turns(g)
-    >>> ex = ReplayExplorer(g, checkpoint_every=10)
-    >>> ex.position == len(ex) == len(g.log)
-    True
-    >>> ex.position = 7; ex.game.snapshot() == ex.game_at(7).snapshot()
-    True
-    >>> b = ex.branch(); b.game is not ex.game and len(b.game.log) == 7
-    True
-    """
-
-    def __init__(self, source: GameSource, *, position: int | None = None, lang: str = "en",
-                 checkpoint_every: int = 32, save_dir: str | os.PathLike | None = None, public_only: bool = False,
-                 on_branch: Callable[[JapanMatch], None] | None = None, **kwargs: Any) -> None:
-        """``save_dir``: where the app opened by "Branch here" saves (default: no saving)."""
-        self.save_dir = save_dir
-        self.public_only = bool(public_only)
-        self.on_branch = on_branch
-        if checkpoint_every < 1:
-            raise ConquestError(f"checkpoint_every must be >= 1, got {checkpoint_every!r}")
-        self.checkpoint_every = checkpoint_every
-        self.lang = lang
-        self.controller = ReplayController(lang=lang)
-        self.map_view = MapView(self.controller, every_label=True, layout=Layout(width="58%"))
-        self.scoreboard = Scoreboard(self.controller)
-        self.info_panel = InfoPanel(self.controller)
-        self.log_view = ReplayLogView(self.controller)
-        self.branches: list[JapanMatch] = []
-        self.branch_app: JapanConquestApp | None = None
-        # history controls
-        self.slider = W.IntSlider(value=0, min=0, max=0, continuous_update=True, readout=True,
-                                  layout=Layout(width="100%"))
-        self.first_button = _button()
-        self.prev_button = _button()
-        self.next_button = _button()
-        self.last_button = _button()
-        self.prev_turn_button = _button()
-        self.next_turn_button = _button()
-        self.status = W.HTML()
-        self.first_button.on_click(lambda _: self.first())
-        self.prev_button.on_click(lambda _: self.step(-1))
-        self.next_button.on_click(lambda _: self.step(1))
-        self.last_button.on_click(lambda _: self.last())
-        self.prev_turn_button.on_click(lambda _: self.prev_turn())
-        self.next_turn_button.on_click(lambda _: self.next_turn())
-        self.slider.observe(self._slid, names="value")
-        # overlay controls
-        self.overlay_kind = W.Dropdown(layout=Layout(width="200px"))
-        self.allowance = W.IntSlider(value=3, min=1, max=18, layout=Layout(width="260px"))
-        self.origin = W.Dropdown(layout=Layout(width="220px"))
-        self.seat = W.Dropdown(layout=Layout(width="220px"))
-        for w in (self.overlay_kind, self.allowance, self.origin, self.seat):
-            w.observe(self._overlay_changed, names="value")
-        # branching
-        self.play_as = W.Dropdown(layout=Layout(width="200px"))
-        self.branch_button = _button(button_style="success")
-        self.branch_button.on_click(lambda _: self._branch_clicked())
-        self.branch_box = W.VBox()
-        self.title = W.HTML()
-        self.overlay_box = W.VBox([self.overlay_kind, self.seat, self.allowance, self.origin])
-        side = W.VBox([self.status, self.scoreboard, self.info_panel, self.overlay_box,
-                       W.HBox([self.branch_button, self.play_as]), self.log_view],
-                      layout=Layout(width="42%", padding="0 0 0 10px"))
-        controls = W.HBox([self.first_button, self.prev_turn_button, self.prev_button, self.next_button,
-                           self.next_turn_button, self.last_button])
-        super().__init__([W.HTML(CSS), self.title, self.slider, controls, W.HBox([self.map_view, side]), self.branch_box],
-                         **kwargs)
-        self.add_class("cw-app")
-        self.add_class("cw-replay")
-        self._overlay = "none"
-        self._loading = False
-        self.load(source, position=position)
-
-    @classmethod
-    def from_slot(cls, slot: int, save_dir: str | os.PathLike = "conquest_saves", **kwargs: Any) -> ReplayExplorer:
-        """Explore the game saved in slot ``slot`` (1-5) of a save directory."""
-        from conquest_widget.saves import SaveStore
-
-        return cls(SaveStore(save_dir).load_slot(slot), **kwargs)
-
-    # ------------------------------------------------------------ loading
-    def load(self, source: GameSource, *, position: int | None = None, public_only: bool | None = None) -> None:
-        """Load another game into this explorer (see the class docstring for ``source``
-        and ``public_only``: None keeps the setting).  A source that cannot be loaded
-        raises :class:`ConquestError` and leaves the explorer as it was."""
-        match = self._resolve(source)
-        replay = Replay(match, every=self.checkpoint_every)
-        n = replay.length
-        k = n if position is None else position
-        if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k <= n:
-            raise ConquestError(f"position must be 0-{n}, got {k!r}")
-        if public_only is not None:
-            self.public_only = bool(public_only)
-        self.replay = replay
-        self.setup = match.setup
-        self.log_view.clear_cache()
-        self.controller.selected_prefecture = 0
-        # the stops of "turn >" and "< turn": position 0 and every action that starts a turn
-        self._turn_starts = [0] + [j for j in range(1, n + 1)
-                                   if any(e["type"] == "turn_start" for e in replay.step_events(j, None))]
-        names = [(p.name, s) for s, p in enumerate(self.setup.players)]
-        self._overlay, overlay = "busy", self._overlay  # no overlay of the old position with the new seats
-        try:
-            self.seat.options = [(_t("to_move", self.lang), -1)] + names
-            self.play_as.options = [(_t("as_recorded", self.lang), -1)] + names
-            self.origin.options = [(_t("from_position", self.lang), 0)] + [(pref_name(c, self.lang), c) for c in japan().codes]
-            self._relabel()
-        finally:
-            self._overlay = overlay
-        self._loading = True
-        try:
-            with self.slider.hold_trait_notifications():
-                self.slider.max = n
-                self.slider.value = k
-        finally:
-            self._loading = False
-        self._show(k)
-
-    @staticmethod
-    def _resolve(source: GameSource) -> JapanMatch:
-        if isinstance(source, JapanMatch):
-            return source
-        if isinstance(source, Game):
-            return JapanMatch.from_game(source)
-        if isinstance(source, (str, os.PathLike)):
-            return match_from_data(read_game_file(Path(source)), source)
-        if isinstance(source, Mapping):
-            return match_from_data(source)
-        raise ConquestError(
-            f"cannot load a game from {type(source).__name__}: give a JapanMatch, a Game, their to_dict() data "
-            "or a JSON file path"
-        )
-
-    def __len__(self) -> int:
-        return self.replay.length
-
-    # ------------------------------------------------------------ positions
-    def game_at(self, position: int) -> Game:
-        """A new, independent engine game after the first ``position`` actions.  Its dice
-        continue as they did in the recorded game."""
-        if not isinstance(position, int) or not 0 <= position <= len(self):
-            raise ConquestError(f"position must be 0-{len(self)}, got {position!r}")
-        return self.replay.branch(position).engine_game()  # type: ignore[attr-defined]
-
-    @property
-    def position(self) -> int:
-        """Number of actions applied in the shown position (settable)."""
-        return self.slider.value
-
-    @position.setter
-    def position(self, k: int) -> None:
-        if not isinstance(k, int) or not 0 <= k <= len(self):
-            raise ConquestError(f"position must be 0-{len(self)}, got {k!r}")
-        self.slider.value = k
-
-    @property
-    def game(self) -> Game:
-        """The shown position's engine game (owned by the explorer, read it only: use
-        :meth:`branch` for one to change)."""
-        return self.replay.at(self.position).game  # type: ignore[attr-defined]
-
-    def first(self) -> None:
-        """Go to the start of the game."""
-        self.position = 0
-
-    def last(self) -> None:
-        """Go to the end of the recorded history."""
-        self.position = len(self)
-
-    def step(self, delta: int = 1) -> None:
-        """Move ``delta`` actions forward (negative: back), clamped to the history."""
-        self.position = max(0, min(len(self), self.position + delta))
-
-    def next_turn(self) -> None:
-        """Go to the start (the roll) of the next turn, or to the end."""
-        k = self.position
-        self.position = next((j for j in self._turn_starts if j > k), len(self))
-
-    def prev_turn(self) -> None:
-        """Go to the start of the shown turn, or of the previous turn if already there."""
-        k = self.position
-        self.position = max((j for j in self._turn_starts if j < k), default=0)
-
-    def turn_starts(self) -> list[int]:
-        """Positions where a turn starts: the player to move is at the roll, on a new
-        (player, turn number) — the stops of "turn ▶" and "◀ turn"."""
-        return list(self._turn_starts)
-
-    def _slid(self, change: dict) -> None:
-        if not self._loading:
-            self._show(change["new"])
-
-    def _show(self, k: int) -> None:
-        r = self.replay
-        self.controller.show(None, r.view(k, None), [], r.events(k, None))
-        self._update_status()
-        self._apply_overlay()
-
-    # ------------------------------------------------------------ overlays
-    def show_reachable(self, allowance: int = 1, seat: int | None = None) -> None:
-        """Overlay the stops reachable with ``allowance`` for ``seat`` (default: the player to move)."""
-        self._set_overlay_controls("reachable", allowance=allowance, seat=seat)
-
-    def show_distances(self, start: int | str | None = None, seat: int | None = None) -> None:
-        """Overlay the movement distance from ``start`` (a code or name; default: the player's position)."""
-        code = 0 if start is None else japan().code(start)
-        self._set_overlay_controls("distance", origin=code, seat=seat)
-
-    def show_regions(self) -> None:
-        """Overlay regional control."""
-        self._set_overlay_controls("regions")
-
-    def clear_overlay(self) -> None:
-        """Back to the game's own colours."""
-        self._set_overlay_controls("none")
-
-    def _set_overlay_controls(self, kind: str, *, allowance: int | None = None, origin: int | None = None,
-                              seat: int | None = None) -> None:
-        self._overlay = "busy"
-        try:
-            if allowance is not None:
-                self.allowance.value = allowance
-            if origin is not None:
-                self.origin.value = origin
-            self.seat.value = -1 if seat is None else seat
-            self.overlay_kind.value = kind
-        finally:
-            self._overlay = kind
-        self._apply_overlay()
-
-    def _overlay_changed(self, _: Any = None) -> None:
-        if self._overlay == "busy":
-            return
-        self._overlay = self.overlay_kind.value or "none"
-        self._apply_overlay()
-
-    def overlay(self) -> tuple[dict[int, dict], str] | None:
-        """The current overlay's ``(styles, legend)`` for the shown game, or None."""
-        kind = self._overlay
-        if kind in ("none", "busy") or not hasattr(self, "replay"):
-            return None
-        view = self.controller.view
-        g = public_game(view) if self.public_only else self.game
-        seat = None if self.seat.value in (None, -1) else self.seat.value
-        if kind == "reachable":
-            note = _t("tolls_open", self.lang) if self.public_only and view.get("totals_hidden") else ""
-            return reachable_overlay(g, seat, self.allowance.value, self.lang, note=note)
-        if kind == "distance":
-            s = g.current_player if seat is None else seat
-            origin = self.origin.value or g.state.players[s].position
-            return distance_overlay(g, origin, s, self.lang)
-        return region_overlay(g, self.lang)
-
-    def _apply_overlay(self) -> None:
-        if self._overlay == "busy":
-            return
-        kind = self._overlay
-        self.seat.layout.display = "" if kind in ("reachable", "distance") else "none"
-        self.allowance.layout.display = "" if kind == "reachable" else "none"
-        self.origin.layout.display = "" if kind == "distance" else "none"
-        ov = self.overlay()
-        self.map_view.set_overlay(*(ov if ov is not None else (None, None)))
-
-    # ------------------------------------------------------------ branching
-    def _play_as(self) -> list[int] | None:
-        seat = self.play_as.value
-        return None if self.public_only or seat in (None, -1) else [seat]
-
-    def _branch_clicked(self) -> None:
-        """"Branch here": hand the branch to ``on_branch``, or open it below."""
-        if self.controller.view.get("outcome") is not None:
-            return  # nothing left to play (the button is disabled there)
-        if self.on_branch is not None:
-            self.on_branch(self.branch(self._play_as()))
-        else:
-            self.open_branch(self._play_as())
-
-    def branch(self, human_seats: Iterable[int] | None = None) -> JapanMatch:
-        """A new, independent, playable match at the shown position ("what if I had gone
-        to Kyoto?").  With ``human_seats``, exactly those seats are played by humans
-        (the others by CPUs); by default the seats stay as recorded."""
-        m = self.replay.branch(self.position)
-        assert isinstance(m, JapanMatch)
-        if human_seats is not None:
-            humans = set(human_seats)
-            bad = [s for s in humans if not isinstance(s, int) or not 0 <= s < m.n_seats]
-            if bad:
-                raise ConquestError(f"human_seats must be seats 0-{m.n_seats - 1}, got {bad}")
-            players = tuple(dataclasses.replace(p, cpu=s not in humans) for s, p in enumerate(m.setup.players))
-            m.setup = m.game.setup = dataclasses.replace(m.setup, players=players)
-        self.branches.append(m)
-        return m
-
-    def open_branch(self, human_seats: Iterable[int] | None = None) -> JapanConquestApp:
-        """Branch at the shown position and open the new game in a
-        :class:`JapanConquestApp` shown below the explorer (CPUs play as usual there)."""
-        k = self.position
-        m = self.branch(human_seats)
-        app = JapanConquestApp(controller=GameController(lang=self.lang), save_dir=self.save_dir)
-        self.branch_app = app
-        self.branch_box.children = (W.HTML(f"<h3>{html.escape(_t('branch_title', self.lang, k=k))}</h3>"), app)
-        app.controller.load_game(m)
-        return app
-
-    # ------------------------------------------------------------ labels
-    def set_language(self, lang: str) -> None:
-        """Switch the explorer's texts, log and overlays to ``lang`` ("en" or "ja")::
-
-            explorer.set_language("ja")
-        """
-        self.lang = lang
-        self.controller.lang = lang
-        values = self.seat.value, self.play_as.value, self.origin.value
-        names = [(p.name, s) for s, p in enumerate(self.setup.players)]
-        self._overlay, saved = "busy", self._overlay
-        self.seat.options = [(_t("to_move", lang), -1)] + names
-        self.play_as.options = [(_t("as_recorded", lang), -1)] + names
-        self.origin.options = [(_t("from_position", lang), 0)] + [(pref_name(c, lang), c) for c in japan().codes]
-        self.seat.value, self.play_as.value, self.origin.value = values
-        self._overlay = saved
-        self._relabel()
-        self._update_status()
-        self._apply_overlay()
-
-    def _relabel(self) -> None:
-        lang = self.lang
-        self.title.value = f"<h2 style='margin:4px 0'>{html.escape(_t('title', lang))}</h2>"
-        for key, b in (("first", self.first_button), ("prev", self.prev_button), ("next", self.next_button),
-                       ("last", self.last_button), ("prev_turn", self.prev_turn_button), ("next_turn", self.next_turn_button)):
-            b.description = _t(key, lang)
-        self.branch_button.description = _t("branch", lang)
-        self.play_as.description = _t("play_as", lang)
-        self.play_as.disabled = self.public_only
-        self.play_as.tooltip = _t("as_recorded_only", lang) if self.public_only else ""
-        if self.public_only and self.play_as.options:
-            self.play_as.value = -1
-        self.overlay_kind.description = _t("overlay", lang)
-        self.allowance.description = _t("allowance", lang)
-        self.origin.description = _t("from", lang)
-        self.seat.description = _t("seat", lang)
-        value = self.overlay_kind.value or "none"
-        self._overlay, saved = "busy", self._overlay
-        self.overlay_kind.options = [(_t(k, lang), k) for k in ("none", "reachable", "distance", "regions")]
-        self.overlay_kind.value = value
-        self._overlay = saved
-
-    def _update_status(self) -> None:
-        v, k, lang = self.controller.view, self.position, self.lang
-        n = len(self)
-        parts = [f"<b>{html.escape(_t('position', lang, k=k, n=n))}</b>"]
-        if v["outcome"] is not None:
-            parts.append(html.escape(_t("over", lang)))
-        else:
-            name = v["players"][v["current_player"]]["name"]
-            parts.append(html.escape(_t("turn", lang, turn=v["turn"], name=name)) + f" · {v['phase']}")
-        last = str(self.replay.action(k)[1]) if k else _t("start", lang)
-        parts.append(f"{html.escape(_t('last_action', lang))}: <code>{html.escape(last)}</code>")
-        self.status.value = '<div class="cw-replay-status">' + "<br>".join(parts) + "</div>"
-        self.first_button.disabled = self.prev_button.disabled = self.prev_turn_button.disabled = k == 0
-        self.last_button.disabled = self.next_button.disabled = self.next_turn_button.disabled = k == n
-        self.branch_button.disabled = v["outcome"] is not None
-
-
 __all__ = [
     "EFFECT_COLOURS",
     "ReplayController",
-    "ReplayExplorer",
     "ReplayLogView",
     "colour_scale",
     "distance_overlay",

@@ -73,6 +73,11 @@ def shows(app: JapanConquestApp) -> str:
     return "replay" if last is app._replay_screen else "body" if last is app.body else "?"
 
 
+def board(ex):
+    """The JapanBoard the replay explorer draws."""
+    return ex.boards_shown[0]
+
+
 def message_of(widget) -> str:
     """The text of an HTML message, as the page shows it."""
     return html.unescape(re.sub(r"<[^>]+>", "", widget.value))
@@ -124,19 +129,19 @@ def test_replay_of_the_autosave_opens_on_its_last_position_and_back_returns(app,
     app.start_saves.replay_auto_button.click()
     ex = app.replay_explorer
     assert c.screen == "replay" and shows(app) == "replay"
-    assert ex.position == len(ex) == actions(saved) > 10
+    assert ex.index == ex.replay.length == actions(saved) > 10
     assert ex.controller.view == saved.view(None)
     assert "Replay of the last game (autosave)" in app.replay_heading.value
     assert app.replay_back_button.description == "Back" and "cw-replay-back" in app.replay_back_button._dom_classes
-    assert ex.public_only and ex.play_as.disabled  # unfinished: the public view, seats as recorded
+    assert ex.public_only and [v for _label, v in ex.seat_chooser.options] == ["public"]  # unfinished: the public view
 
     # scrub: back a turn, then to an exact action
-    ex.prev_turn_button.click()
-    assert ex.position in ex.turn_starts() and ex.position < len(ex)
-    ex.slider.value = 3
-    assert f"Action 3 of {len(ex)}" in ex.status.value
-    ex.overlay_kind.value = "regions"
-    assert "Kanto" in ex.map_view.legend.value
+    board(ex).prev_turn_button.click()
+    assert ex.index in board(ex).turn_starts() and ex.index < ex.replay.length
+    ex.go(3)
+    assert ex.index == 3 and f"Move 3 of {ex.replay.length}" in ex.position_label.value
+    board(ex).overlay.value = "regions"
+    assert "Kanto" in board(ex).map_view.legend.value
 
     app.replay_back_button.click()
     assert c.screen == "start" and shows(app) == "body" and app.side.children == (app.start_screen,)
@@ -164,15 +169,15 @@ def test_each_slot_replays_its_own_game(app, tmp_path):
     ex = app.replay_explorer
     assert c.screen == "replay" and "Replay of slot 4" in app.replay_heading.value
     assert [p["name"] for p in ex.controller.view["players"]] == ["Aki", "Ben", "Chika"]
-    assert ex.position == len(ex) == 25 and ex.controller.view == other.view(None)
-    ex.first_button.click()
-    ex.next_button.click()
-    assert ex.position == 1 and "Action 1 of 25" in ex.status.value
+    assert ex.index == ex.replay.length == 25 and ex.controller.view == other.view(None)
+    ex.buttons["first"].click()
+    ex.buttons["next"].click()
+    assert ex.index == 1 and "Move 1 of 25" in ex.position_label.value
     app.replay_back_button.click()
 
     ss.replay_buttons[0].click()
     assert app.replay_explorer is ex and "Replay of slot 1" in app.replay_heading.value
-    assert ex.position == len(ex) == 40 and ex.controller.view == first.view(None)
+    assert ex.index == ex.replay.length == 40 and ex.controller.view == first.view(None)
     assert [p["name"] for p in ex.controller.view["players"]] == ["Player 1", "Player 2"]
     app.replay_back_button.click()
     assert c.screen == "start" and not c.has_game
@@ -227,10 +232,10 @@ def test_the_results_screen_replays_the_finished_game_and_back_returns_there(app
     rs.replay_button.click()
     ex = app.replay_explorer
     assert c.screen == "replay" and "Replay of the game just finished" in app.replay_heading.value
-    assert ex.position == len(ex) == actions(c._match) and ex.controller.view["outcome"] is not None
-    assert not ex.public_only and not ex.play_as.disabled  # finished: nothing is hidden any more
+    assert ex.index == ex.replay.length == actions(c._match) and ex.controller.view["outcome"] is not None
+    assert not ex.public_only and len(ex.seat_chooser.options) == 4  # finished: each seat's view, everything
     assert ex.branch_button.disabled  # nothing to play at the end
-    ex.step(-1)
+    ex.buttons["prev"].click()
     assert not ex.branch_button.disabled
     app.replay_back_button.click()
     assert c.screen == "results" and shows(app) == "body" and app.side.children[0].children[0] is rs
@@ -252,10 +257,10 @@ def test_branch_here_continues_play_in_the_app_as_a_loaded_game(app, tmp_path):
 
     app.start_saves.replay_buttons[0].click()
     ex = app.replay_explorer
-    ex.prev_turn_button.click()
-    ex.prev_turn_button.click()
-    k = ex.position
-    assert 0 < k < len(ex)
+    board(ex).prev_turn_button.click()
+    board(ex).prev_turn_button.click()
+    k = ex.index
+    assert 0 < k < ex.replay.length
     shown = ex.controller.view
     ex.branch_button.click()
     assert c.screen == "game" and shows(app) == "body" and app.side.children == (app.game_screen,)
@@ -272,16 +277,19 @@ def test_branch_here_continues_play_in_the_app_as_a_loaded_game(app, tmp_path):
     assert (folder / "slot-1.json").read_bytes() == slot
 
 
-def test_branch_from_a_finished_games_replay_plays_as_the_chosen_seat(app):
+def test_branch_from_a_finished_games_replay_plays_on_with_the_seats_as_recorded(app):
     c = app.controller
-    c.new_game(GameSetup(players=(PlayerSetup("A", 13, cpu=True), PlayerSetup("B", 27, cpu=True)), turns=5, seed=5))
+    m = JapanMatch(GameSetup(players=(PlayerSetup("A", 13), PlayerSetup("B", 27, cpu=True)), turns=5, seed=5))
+    play_bots(m, {0: BOTS["normal"](), 1: BOTS["normal"]()}, seed=1)  # the human's turns played by a CPU
+    assert m.is_over
+    c.load_game(m)
+    assert c.screen == "results"
     app.results_screen.replay_button.click()
     ex = app.replay_explorer
-    ex.position = ex.turn_starts()[3]
-    ex.play_as.value = 1
+    ex.go(board(ex).turn_starts()[3])
     ex.branch_button.click()
-    assert c.screen == "game" and [p.cpu for p in c._match.setup.players] == [True, False]
-    assert c.human_to_act and c.viewer == 1 and not c.is_over
+    assert c.screen == "game" and [p.cpu for p in c._match.setup.players] == [False, True]
+    assert c.human_to_act and c.viewer == 0 and not c.is_over
 
 
 def test_the_replay_screen_speaks_japanese(app, tmp_path):
@@ -332,7 +340,7 @@ def _toll_decides(ex) -> tuple[int, int, int]:
     prefectures it can stop at (found on copies of the explorer's private games)."""
     from conquest_widget.games.japan_conquest import analysis
 
-    for k in range(len(ex) + 1):
+    for k in range(ex.replay.length + 1):
         g = ex.replay.at(k).game
         if not g.totals_hidden:
             continue
@@ -357,20 +365,20 @@ def test_an_unfinished_games_replay_shows_no_final_showdown_total(tmp_path):
     app = JapanConquestApp(save_dir=folder)
     app.start_saves.replay_buttons[0].click()
     ex = app.replay_explorer
-    assert ex.public_only and ex.play_as.disabled and ex.controller.view["totals_hidden"]
-    assert "???" in ex.scoreboard.value
+    assert ex.public_only and ex.controller.view["totals_hidden"]
+    assert "???" in board(ex).scoreboard.value
     k, seat, allowance = _toll_decides(ex)
-    showdown = [j for j in range(len(ex) + 1) if ex.replay.view(j, None)["totals_hidden"]]
-    for pos in sorted({showdown[0], k, len(ex)}):
-        ex.position = pos
+    showdown = [j for j in range(ex.replay.length + 1) if ex.replay.view(j, None)["totals_hidden"]]
+    for pos in sorted({showdown[0], k, ex.replay.length}):
+        ex.go(pos)
         game = ex.replay.at(pos).game
         totals = {str(game.score(s)["total"]) for s in (0, 1)}
         purses = {str(p.banked) for p in game.state.players}
         assert all(len(x) == 4 for x in totals | purses), (totals, purses)
-        for show in (lambda: ex.show_reachable(allowance, 0), lambda: ex.show_reachable(allowance, 1),
-                     lambda: ex.show_distances(seat=1), ex.show_regions):
+        for show in (lambda: board(ex).show_reachable(allowance, 0), lambda: board(ex).show_reachable(allowance, 1),
+                     lambda: board(ex).show_distances(seat=1), board(ex).show_regions):
             show()
-            click_map(ex, 13)  # the info panel on a home base (stored prosperity hidden)
+            click_map(board(ex), 13)  # the info panel on a home base (stored prosperity hidden)
             found: set[str] = set()
             for key, w in list(WIDGETS.items()):
                 if key not in before:
@@ -378,18 +386,20 @@ def test_an_unfinished_games_replay_shows_no_final_showdown_total(tmp_path):
             assert not ((totals | purses) & found), f"position {pos}: {sorted((totals | purses) & found)} readable"
 
     # the pair: at a position where the purse decides, the shown overlay ignores it ...
-    ex.position = k
-    ex.show_reachable(allowance, seat)
-    shown = ex.overlay()
+    ex.go(k)
+    board(ex).show_reachable(allowance, seat)
+    shown = board(ex).overlay_now()
     assert "tolls counted as payable" in shown[1]
     private = ex.replay.at(k).game.state.players[seat]
     purse, private.banked = private.banked, 0
     try:
-        assert ex.overlay() == shown
-        ex.public_only = False  # ... which the match's own game would not (the test has teeth)
-        assert ex.overlay()[0] != shown[0]
+        assert board(ex).overlay_now() == shown
+        # ... which the match's own game would not (the test has teeth)
+        from conquest_widget.games.japan_conquest.widget.replay import reachable_overlay
+
+        assert reachable_overlay(ex.replay.at(k).game, seat, allowance)[0] != shown[0]
     finally:
-        private.banked, ex.public_only = purse, True
+        private.banked = purse
     # a branch plays on with the players as recorded (nobody takes over the CPU's purse)
     ex.branch_button.click()
     c = app.controller

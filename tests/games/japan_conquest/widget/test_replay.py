@@ -1,4 +1,5 @@
-"""The replay explorer driven like a user: slider, step buttons, overlays, branching, files."""
+"""A Japan Conquest replay in the shell's explorer (:class:`conquest_widget.ReplayExplorer`,
+drawing JapanBoard) driven like a user: slider, step and turn buttons, overlays, branching, files."""
 
 import asyncio
 import doctest
@@ -26,11 +27,11 @@ from conquest_widget.games.japan_conquest.widget.controller import GameControlle
 from conquest_widget.games.japan_conquest.widget.replay import (
     EFFECT_COLOURS,
     UNCONTROLLED,
-    ReplayExplorer,
     colour_scale,
     load_game_file,
 )
 from conquest_widget.games.japan_conquest.widget.style import NEUTRAL_FILL
+from conquest_widget.ui.replay import ReplayExplorer
 
 from .conftest import click_map
 
@@ -68,7 +69,17 @@ def faces_of(game: Game) -> list[int]:
 
 @pytest.fixture
 def ex(cpu_game):
-    return ReplayExplorer(cpu_game, checkpoint_every=EVERY)
+    return ReplayExplorer(cpu_game, every=EVERY)
+
+
+def board(ex):
+    """The JapanBoard the explorer draws."""
+    return ex.boards_shown[0]
+
+
+def shown_game(ex):
+    """The engine game of the shown position (the replay's private working match: read it only)."""
+    return ex.replay.at(ex.index).game
 
 
 def replayed(game, k):
@@ -78,86 +89,86 @@ def replayed(game, k):
 
 def check_view(ex, expected):
     """The map, scoreboard and log show exactly ``expected`` (a Game)."""
-    assert ex.game.snapshot() == expected.snapshot()
+    assert shown_game(ex).snapshot() == expected.snapshot()
     for code in range(1, 48):
         owner = expected.prefecture_info(code)["owner"]
         colour = expected.setup.players[owner].colour if owner is not None else NEUTRAL_FILL
-        assert ex.map_view.polygons[code].fill_color == colour, code
-    sb = ex.scoreboard.value
+        assert board(ex).map_view.polygons[code].fill_color == colour, code
+    sb = board(ex).scoreboard.value
     if not expected.totals_hidden:
         for seat in range(len(expected.setup.players)):
             assert f'data-seat="{seat}"' in sb and f'<td class="cw-total">{expected.score(seat)["total"]}</td>' in sb
     names = [p.name for p in expected.setup.players]
     # the log never shows the Final Showdown's point figures, not even after the game (match.redacted)
     lines = [x for x in (describe_event(redacted(expected.setup, ev), "en", names) for ev in reversed(expected.events)) if x]
-    shown = ex.log_view.lines()
+    shown = board(ex).log_view.lines()
     assert shown and shown == lines[: len(shown)]  # newest first, as the replayed game's events
-    for seat, pawn in enumerate(ex.map_view.pawns):
+    for seat, pawn in enumerate(board(ex).map_view.pawns):
         pos = expected.state.players[seat].position
-        assert pawn.location == ex.map_view.labels[pos].location
+        assert pawn.location == board(ex).map_view.labels[pos].location
 
 
 def test_slider_positions_match_a_fresh_replay(ex, cpu_game):
     n = len(cpu_game.log)
-    assert ex.slider.max == n and ex.position == n and ex.game.is_over
+    assert ex.slider.max == n and ex.index == n and shown_game(ex).is_over
     check_view(ex, cpu_game)
     for k in (0, 1, EVERY - 1, EVERY, EVERY + 1, 2 * EVERY + 7, n // 2, n - 1, 3, n):  # back and forth
-        ex.slider.value = k
-        assert ex.position == k and len(ex.game.log) == k
+        ex.go(k)
+        assert ex.index == k and len(shown_game(ex).log) == k
         check_view(ex, replayed(cpu_game, k))
-    assert f"Action {n} of {n}" in ex.status.value and "game over" in ex.status.value
+    assert f"Move {n} of {n}" in ex.position_label.value and "game over" in board(ex).status.value
 
 
 def test_step_buttons_and_turn_jumps(ex, cpu_game):
     n = len(cpu_game.log)
-    ex.first_button.click()
-    assert ex.position == 0 and ex.first_button.disabled and ex.prev_button.disabled
-    assert "start of the game" in ex.status.value
+    ex.buttons["first"].click()
+    assert ex.index == 0 and ex.buttons["first"].disabled and ex.buttons["prev"].disabled
+    assert "start of the game" in board(ex).status.value and board(ex).prev_turn_button.disabled
     for k in range(1, 6):
-        ex.next_button.click()
-        assert ex.position == k
+        ex.buttons["next"].click()
+        assert ex.index == k
         check_view(ex, replayed(cpu_game, k))
-    assert f"<code>{cpu_game.log[4]}</code>" in ex.status.value
-    ex.prev_button.click()
-    assert ex.position == 4
+    assert str(cpu_game.log[4]) in ex.moves.label  # the move list shows the last action (no log line: raw)
+    ex.buttons["prev"].click()
+    assert ex.index == 4
     check_view(ex, replayed(cpu_game, 4))
     # turn by turn: every stop is a roll of the next (player, turn)
-    ex.first_button.click()
+    ex.buttons["first"].click()
     stops = []
-    while ex.position < n:
-        ex.next_turn_button.click()
-        stops.append(ex.position)
-    assert stops[:-1] == ex.turn_starts()[1:] and stops[-1] == n
+    while ex.index < n:
+        board(ex).next_turn_button.click()
+        stops.append(ex.index)
+    assert stops[:-1] == board(ex).turn_starts()[1:] and stops[-1] == n
     g = replayed(cpu_game, stops[0])
     assert g.phase == "roll" and g.current_player == cpu_game.state.order[1]
     assert len(stops) == 3 * 5  # 3 players x 5 turns (the last stop is the end of the game)
-    assert ex.next_button.disabled and ex.last_button.disabled
-    ex.prev_turn_button.click()
-    assert ex.position == stops[-2]
-    ex.position = stops[3] + 2  # inside a turn: back to its start, then to the turn before
-    ex.prev_turn_button.click()
-    assert ex.position == stops[3]
-    ex.prev_turn_button.click()
-    assert ex.position == stops[2]
-    ex.last_button.click()
-    assert ex.position == n
+    assert ex.buttons["next"].disabled and ex.buttons["last"].disabled
+    board(ex).prev_turn_button.click()
+    assert ex.index == stops[-2]
+    ex.go(stops[3] + 2)  # inside a turn: back to its start, then to the turn before
+    board(ex).prev_turn_button.click()
+    assert ex.index == stops[3]
+    board(ex).prev_turn_button.click()
+    assert ex.index == stops[2]
+    ex.buttons["last"].click()
+    assert ex.index == n
     check_view(ex, cpu_game)
 
 
 def test_the_explorer_never_plays_cpu_moves(cpu_game):
     async def scenario():
-        ex = ReplayExplorer(cpu_game, position=5, checkpoint_every=EVERY)  # an event loop runs: CPUs would be scheduled
-        assert not ex.game.is_over and ex.game.setup.players[ex.game.actor].cpu
+        ex = ReplayExplorer(cpu_game, index=5, every=EVERY)  # an event loop runs: CPUs would be scheduled
+        assert not shown_game(ex).is_over and shown_game(ex).setup.players[shown_game(ex).actor].cpu
         await asyncio.sleep(0.3)
-        assert len(ex.game.log) == 5 and ex.controller.cpu_busy is False
-        ex.slider.value = 6
+        assert len(shown_game(ex).log) == 5 and board(ex).inner.cpu_busy is False
+        ex.go(6)
         await asyncio.sleep(0.2)
         return ex
 
     ex = asyncio.run(scenario())
-    assert len(ex.game.log) == 6 and ex.controller._cpu_task is None
-    ex.controller.play_cpu_now()
-    assert len(ex.game.log) == 6
+    assert len(shown_game(ex).log) == 6 and board(ex).inner._cpu_task is None
+    board(ex).inner.play_cpu_now()
+    assert len(shown_game(ex).log) == 6
     # a normal controller still plays CPUs (no event loop here: at once)
     c = GameController()
     c.load_game(replayed(cpu_game, 5))
@@ -168,94 +179,94 @@ def test_the_shown_game_cannot_be_played(cpu_game):
     human = Game(GameSetup.quick(["Tokyo", "Osaka"], seed=3))
     human.roll()
     ex = ReplayExplorer(human)
-    assert ex.game.phase == "route"
+    assert shown_game(ex).phase == "route"
     steps = human.legal_steps()
-    assert all(ex.map_view.polygons[c].weight == 1 for c in steps)  # no "legal step" highlights
-    click_map(ex, steps[0])
-    assert ex.game.route == [] and len(ex.game.log) == 1
-    assert ex.controller.selected_prefecture == steps[0]  # a click only shows the prefecture's info
-    assert f'data-code="{steps[0]}"' in ex.info_panel.value
-    ex.controller.confirm_route()  # actions through the controller are refused, with a hint
-    assert "Branch here" in ex.controller.message and len(ex.game.log) == 1
+    assert all(board(ex).map_view.polygons[c].weight == 1 for c in steps)  # no "legal step" highlights
+    click_map(board(ex), steps[0])
+    assert shown_game(ex).route == [] and len(shown_game(ex).log) == 1
+    assert board(ex).inner.selected_prefecture == steps[0]  # a click only shows the prefecture's info
+    assert f'data-code="{steps[0]}"' in board(ex).info_panel.value
+    board(ex).inner.confirm_route()  # actions through the board's controller are refused, with a hint
+    assert "Branch here" in board(ex).inner.message and len(shown_game(ex).log) == 1
+    ex.controller.act({"type": "confirm_route"})  # and through the explorer's
+    assert "Branch here" in ex.controller.message and len(shown_game(ex).log) == 1
 
 
 def test_branch_is_independent_and_playable(ex, cpu_game):
     before = cpu_game.snapshot(), len(cpu_game.log)
-    ex.position = 2 * EVERY + 3
-    shown = ex.game.snapshot()
-    b = ex.branch()
-    assert b.game is not ex.game and b.game.snapshot() == shown and b.game.log == cpu_game.log[: ex.position]
+    ex.go(2 * EVERY + 3)
+    shown = shown_game(ex).snapshot()
+    b = ex.branch_here()
+    assert b.game is not shown_game(ex) and b.game.snapshot() == shown and b.game.log == cpu_game.log[: ex.index]
     seat = b.to_act()[0]
     assert b.legal_actions(seat)
     b.apply(b.legal_actions(seat)[0], seat)  # the branch goes its own way
-    assert len(b.game.log) == ex.position + 1
-    assert ex.game.snapshot() == shown and (cpu_game.snapshot(), len(cpu_game.log)) == before
+    assert len(b.game.log) == ex.index + 1
+    assert shown_game(ex).snapshot() == shown and (cpu_game.snapshot(), len(cpu_game.log)) == before
     while not b.is_over:
         b.apply(cpu_action(b.game), b.to_act()[0])
     assert JapanMatch.from_dict(b.to_dict()).game.snapshot() == b.game.snapshot()  # a branch saves like any game
-    ex.next_button.click()  # the explorer goes on as before
+    ex.buttons["next"].click()  # the explorer goes on as before
     check_view(ex, replayed(cpu_game, 2 * EVERY + 4))
 
 
-def test_branch_button_opens_a_playable_app(ex, cpu_game):
-    ex.position = ex.turn_starts()[4]
-    seat = ex.game.current_player
-    ex.play_as.value = seat
+def test_branch_button_hands_a_playable_match_to_on_branch(ex, cpu_game):
+    """"Branch here" gives the new match to ``on_branch`` (Japan Conquest's app plays it on:
+    test_app_replay.py); it is disabled at the end, where nothing is left to play."""
+    got = []
+    ex.on_branch = got.append
+    assert ex.branch_button.disabled  # the game is over
+    ex.go(board(ex).turn_starts()[4])
+    assert not ex.branch_button.disabled
     ex.branch_button.click()
-    app = ex.branch_app
-    assert app is not None and ex.branch_box.children[-1] is app
-    c = app.controller
-    assert c.autoplay_cpu and c._match is ex.branches[-1] and c.human_to_act
-    assert not c._match.game.setup.players[seat].cpu and all(p.cpu for s, p in enumerate(c._match.game.setup.players) if s != seat)
-    app.turn_panel.roll_button.click()  # "what if I had gone elsewhere?"
-    assert c.phase == "route" and c.legal_steps
-    click_map(app, c.legal_steps[0])
-    assert len(c._match.game.route) == 1
-    assert ex.game.phase == "roll" and ex.game.snapshot() == replayed(cpu_game, ex.position).snapshot()
-    with pytest.raises(ConquestError, match="seats 0-2"):
-        ex.branch(human_seats=[5])
+    (m,) = got
+    assert isinstance(m, JapanMatch) and m.game.phase == "roll" and len(m.game.log) == ex.index
+    assert [p.cpu for p in m.setup.players] == [p.cpu for p in cpu_game.setup.players]  # the seats as recorded
+    seat = m.to_act()[0]
+    m.apply(m.legal_actions(seat)[0], seat)  # "what if I had gone elsewhere?"
+    assert shown_game(ex).phase == "roll" and shown_game(ex).snapshot() == replayed(cpu_game, ex.index).snapshot()
 
 
 def test_reachable_overlay_colours_the_right_prefectures(ex, cpu_game):
-    ex.position = ex.turn_starts()[3]
-    g = ex.game
-    ex.overlay_kind.value = "reachable"
-    ex.allowance.value = 4
+    ex.go(board(ex).turn_starts()[3])
+    g = shown_game(ex)
+    board(ex).overlay.value = "reachable"
+    board(ex).allowance.value = 4
     stops = analysis.reachable_stops(g, g.current_player, 4)
     assert stops
     for code in range(1, 48):
-        poly = ex.map_view.polygons[code]
+        poly = board(ex).map_view.polygons[code]
         if code in stops:
             assert poly.fill_color == EFFECT_COLOURS[stops[code]["effect"]] and poly.fill_opacity == 0.8
         else:
             assert poly.fill_opacity == 0.12
-    legend = ex.map_view.legend
+    legend = board(ex).map_view.legend
     assert legend is not None and legend.layout.display == "" and "with 4 to move" in legend.value
     # the overlay follows the slider
-    ex.next_turn_button.click()
-    g2 = ex.game
+    board(ex).next_turn_button.click()
+    g2 = shown_game(ex)
     stops2 = analysis.reachable_stops(g2, g2.current_player, 4)
-    assert {c for c in range(1, 48) if ex.map_view.polygons[c].fill_opacity == 0.8} == set(stops2)
+    assert {c for c in range(1, 48) if board(ex).map_view.polygons[c].fill_opacity == 0.8} == set(stops2)
     # another seat, through the API
-    ex.show_reachable(2, seat=0)
-    assert {c for c in range(1, 48) if ex.map_view.polygons[c].fill_opacity == 0.8} == set(analysis.reachable_stops(g2, 0, 2))
-    ex.clear_overlay()
-    check_view(ex, replayed(cpu_game, ex.position))
-    assert ex.map_view.legend.layout.display == "none"
+    board(ex).show_reachable(2, seat=0)
+    assert {c for c in range(1, 48) if board(ex).map_view.polygons[c].fill_opacity == 0.8} == set(analysis.reachable_stops(g2, 0, 2))
+    board(ex).clear_overlay()
+    check_view(ex, replayed(cpu_game, ex.index))
+    assert board(ex).map_view.legend.layout.display == "none"
 
 
 def test_distance_overlay_is_a_colour_scale_with_a_legend(ex):
-    ex.show_distances("Tokyo", seat=0)
-    dist = analysis.distances_from(ex.game, 13, 0)
+    board(ex).show_distances("Tokyo", seat=0)
+    dist = analysis.distances_from(shown_game(ex), 13, 0)
     scale = colour_scale(max(dist.values()) + 1)
     for code, d in dist.items():
-        assert ex.map_view.polygons[code].fill_color == scale[d]
-    assert ex.map_view.polygons[13].fill_color == "#440154" and ex.map_view.polygons[13].weight == 3
-    assert "movement from Tokyo" in ex.map_view.legend.value
-    assert ex.overlay_kind.value == "distance" and ex.origin.layout.display == ""
-    ex.origin.value = 47  # the dropdown: from Okinawa
-    assert ex.map_view.polygons[47].fill_color == "#440154"
-    assert ex.map_view.polygons[1].fill_color == colour_scale(max(analysis.distances_from(ex.game, 47, 0).values()) + 1)[-1]
+        assert board(ex).map_view.polygons[code].fill_color == scale[d]
+    assert board(ex).map_view.polygons[13].fill_color == "#440154" and board(ex).map_view.polygons[13].weight == 3
+    assert "movement from Tokyo" in board(ex).map_view.legend.value
+    assert board(ex).overlay.value == "distance"
+    board(ex).show_distances(47, seat=0)  # from Okinawa
+    assert board(ex).map_view.polygons[47].fill_color == "#440154"
+    assert board(ex).map_view.polygons[1].fill_color == colour_scale(max(analysis.distances_from(shown_game(ex), 47, 0).values()) + 1)[-1]
 
 
 def test_region_overlay_shows_control():
@@ -266,19 +277,19 @@ def test_region_overlay_shows_control():
         g.edit_prefecture(code, owner=1)
     g.edit_prefecture(39, owner=0)
     ex = ReplayExplorer(g)
-    ex.show_regions()
+    board(ex).show_regions()
     red, blue = g.setup.players[0].colour, g.setup.players[1].colour
-    poly = ex.map_view.polygons
+    poly = board(ex).map_view.polygons
     assert all(poly[c].fill_color == red and poly[c].fill_opacity == 0.9 for c in range(8, 15))
     assert poly[1].fill_color == poly[36].fill_color == UNCONTROLLED
-    legend = ex.map_view.legend.value
+    legend = board(ex).map_view.legend.value
     assert "Kanto: Player 1 ★full (Player 1 7 / 7)" in legend
     assert "Shikoku: nobody (Player 1 1, Player 2 3 / 4)" in legend
     g.edit_prefecture(39, owner=1)  # now Ben holds Shikoku (not full: territories)
     ex.load(g)
     assert all(poly[c].fill_color == blue and poly[c].fill_opacity == 0.55 for c in range(36, 40))
     assert [r["controller"] for r in analysis.region_control_table(g) if r["region"] == "shikoku"] == [1]
-    ex.first_button.click()  # before the edits nobody controls anything
+    ex.buttons["first"].click()  # before the edits nobody controls anything
     assert all(poly[c].fill_color == UNCONTROLLED for c in range(1, 48))
 
 
@@ -291,7 +302,7 @@ def test_set_overlay_sends_only_changed_traits(ex, monkeypatch):
         return original(self, msg, buffers)
 
     monkeypatch.setattr(Widget, "_send", _send)
-    view = ex.map_view
+    view = board(ex).map_view
     view.set_overlay({13: {"fill_color": "#123456"}})
     polys = {id(p) for p in view.polygons.values()}
     touched = [(w, m) for w, m in sent if id(w) in polys]
@@ -307,21 +318,21 @@ def test_loading_from_json_files(tmp_path, cpu_game):
     bare = tmp_path / "game.json"
     with bare.open("w") as f:
         json.dump(cpu_game.dice._match.to_dict(), f)
-    ex = ReplayExplorer(bare, position=12)
-    assert ex.position == 12 and len(ex) == len(cpu_game.log)
+    ex = ReplayExplorer(bare, index=12)
+    assert ex.index == 12 and ex.replay.length == len(cpu_game.log)
     check_view(ex, replayed(cpu_game, 12))
     slot = tmp_path / "slot-1.json"  # a save document: the game under "game"
     slot.write_text(json.dumps({"format": "some.save", "kind": "slot", "slot": 1, "game": cpu_game.dice._match.to_dict()}))
     ex.load(str(slot))
-    assert ex.position == len(cpu_game.log) and ex.game.snapshot() == cpu_game.snapshot()
-    ex2 = ReplayExplorer(cpu_game.dice._match.to_dict(), position=0)
-    assert ex2.game.snapshot() == replayed(cpu_game, 0).snapshot()
+    assert ex.index == len(cpu_game.log) and shown_game(ex).snapshot() == cpu_game.snapshot()
+    ex2 = ReplayExplorer(cpu_game.dice._match.to_dict(), index=0)
+    assert shown_game(ex2).snapshot() == replayed(cpu_game, 0).snapshot()
 
 
 @pytest.mark.parametrize("content, problem", [
     ("{not json", "not a valid JSON"),
-    ('{"format": "something else"}', "not a Japan Conquest game"),
-    ("[1, 2, 3]", "not a Japan Conquest game"),
+    ('{"format": "something else"}', "not a replayable game"),
+    ("[1, 2, 3]", "cannot replay a list"),
     (None, "snapshot does not match"),
 ])
 def test_corrupt_files_give_a_clear_error_naming_the_file(tmp_path, cpu_game, content, problem):
@@ -347,9 +358,9 @@ def test_unreplayable_games_and_bad_positions_are_refused(cpu_game):
     g = Game(GameSetup.quick(["Tokyo", "Osaka"]), dice=LoadedDice())
     with pytest.raises(SerializationError, match="no to_dict"):
         ReplayExplorer(g)
-    with pytest.raises(ConquestError, match="position must be"):
-        ReplayExplorer(cpu_game, position=len(cpu_game.log) + 1)
-    with pytest.raises(ConquestError, match="cannot load a game from int"):
+    with pytest.raises(ConquestError, match="there is no position"):
+        ReplayExplorer(cpu_game, index=len(cpu_game.log) + 1)
+    with pytest.raises(ConquestError, match="cannot replay a int"):
         ReplayExplorer(42)
 
 
@@ -359,15 +370,16 @@ def test_scripted_dice_game_and_japanese_labels():
     g.step("Saitama"), g.step("Gunma"), g.confirm_route()
     ex = ReplayExplorer(g, lang="ja")
     assert "リプレイ" in ex.title.value and ex.branch_button.description == "ここから分岐"
-    assert ex.map_view.polygons[10].fill_color == g.setup.players[0].colour
-    ex.position = 3  # route planned: the route line is drawn
-    assert ex.game.route == [11, 10] and len(ex.map_view.route_line.locations) == 3
-    assert "4手中3手目" in ex.status.value
-    ex.show_distances("Tokyo")
-    ex.set_language("en")
-    assert ex.branch_button.description == "Branch here" and "Action 3 of 4" in ex.status.value
-    assert "movement from Tokyo" in ex.map_view.legend.value and ex.origin.label == "Tokyo"
-    assert any("Player 1 rolled" in line for line in ex.log_view.lines())
+    assert board(ex).map_view.polygons[10].fill_color == g.setup.players[0].colour
+    ex.go(3)  # route planned: the route line is drawn
+    assert shown_game(ex).route == [11, 10] and len(board(ex).map_view.route_line.locations) == 3
+    assert "4手中3手目" in ex.position_label.value and "1ターン目" in board(ex).status.value
+    board(ex).show_distances("Tokyo")
+    ex.set_lang("en")
+    assert ex.branch_button.description == "Branch here" and "Move 3 of 4" in ex.position_label.value
+    assert "turn 1 of Player 1" in board(ex).status.value and board(ex).next_turn_button.description == "turn ▶"
+    assert "movement from Tokyo" in board(ex).map_view.legend.value
+    assert any("Player 1 rolled" in line for line in board(ex).log_view.lines())
 
 
 def test_scrubbing_is_fast_and_creates_no_widgets(ex, cpu_game):
@@ -376,17 +388,17 @@ def test_scrubbing_is_fast_and_creates_no_widgets(ex, cpu_game):
     from ipywidgets.widgets.widget import _instances
 
     n = len(cpu_game.log)
-    ex.first_button.click()
-    ex.last_button.click()  # the log's block pool is now as large as it gets
+    ex.buttons["first"].click()
+    ex.buttons["last"].click()  # the log's block pool is now as large as it gets
     before = len(_instances)
     positions = list(range(0, n, 7)) + list(range(n, 0, -11))
     t = time.perf_counter()
     for k in positions:
-        ex.slider.value = k
+        ex.go(k)
     per = (time.perf_counter() - t) / len(positions)
     assert per < 0.1, f"{per * 1000:.0f} ms per position"
     assert len(_instances) == before  # no widget created (or leaked) per position
-    check_view(ex, replayed(cpu_game, ex.position))
+    check_view(ex, replayed(cpu_game, ex.index))
 
 
 def test_docstring_examples():
@@ -398,10 +410,10 @@ def test_loading_from_a_save_slot(tmp_path, cpu_game):
     from conquest_widget.saves import SaveStore
 
     SaveStore(tmp_path / "saves").save_slot(2, cpu_game)
-    ex = ReplayExplorer.from_slot(2, save_dir=tmp_path / "saves", checkpoint_every=25)
-    assert len(ex) == len(cpu_game.log) and ex.game.snapshot() == cpu_game.snapshot()
+    ex = ReplayExplorer.from_save(SaveStore(tmp_path / "saves"), 2, every=25)
+    assert ex.replay.length == len(cpu_game.log) and shown_game(ex).snapshot() == cpu_game.snapshot()
     ex2 = ReplayExplorer(SaveStore(tmp_path / "saves").slot_path(2))  # the slot file itself
-    assert ex2.game.snapshot() == cpu_game.snapshot()
+    assert shown_game(ex2).snapshot() == cpu_game.snapshot()
 
 
 # ----------------------------------------------- checkpoints are state records (issue 18)
@@ -427,22 +439,22 @@ def test_scrubbing_to_any_position_equals_a_replay_from_the_start(seed, players,
     state, log, events and what happens next (the dice continue as recorded)."""
     game = seeded_cpu_game(seed, players)
     n = len(game.log)
-    ex = ReplayExplorer(game, checkpoint_every=every)
+    ex = ReplayExplorer(game, every=every)
     assert ex.replay.checkpoints[0] == 0 and len(ex.replay.checkpoints) >= len(game.log) // every
     rng = random.Random(seed)
     targets = rng.sample(range(n + 1), min(n + 1, 30)) + [0, n, n - 1, 1, every, every - 1, every + 1]
     for k in targets:
         if not 0 <= k <= n:
             continue
-        ex.position = k
+        ex.go(k)
         ref = replayed(game, k)
-        assert ex.game.snapshot() == ref.snapshot(), k
-        assert ex.game.log == ref.log and ex.game.events == ref.events, k
-        assert ex.game_at(k).snapshot() == ref.snapshot(), k
+        assert shown_game(ex).snapshot() == ref.snapshot(), k
+        assert shown_game(ex).log == ref.log and shown_game(ex).events == ref.events, k
+        assert ex.replay.branch(k).engine_game().snapshot() == ref.snapshot(), k
     k = rng.randrange(n // 3, 2 * n // 3)
-    ex.position = k
+    ex.go(k)
     check_view(ex, replayed(game, k))
-    b = ex.branch()
+    b = ex.branch_here()
     for action in game.log[k:]:  # a branch's dice are where the recorded game's were
         b.apply(action, b.to_act()[0])
     assert b.game.snapshot() == game.snapshot() and b.game.events == game.events
@@ -452,19 +464,19 @@ def test_scrubbing_to_any_position_equals_a_replay_from_the_start(seed, players,
 def test_branch_here_at_any_position_equals_a_replay_and_is_independent(seed, players):
     game = seeded_cpu_game(seed, players)
     n = len(game.log)
-    ex = ReplayExplorer(game, checkpoint_every=9)
+    ex = ReplayExplorer(game, every=9)
     for k in random.Random(seed).sample(range(n), 6):
-        ex.position = k
-        b = ex.branch()
+        ex.go(k)
+        b = ex.branch_here()
         ref = replayed(game, k)
         assert b.game.snapshot() == ref.snapshot() and b.game.log == ref.log and b.game.events == ref.events
         while not b.is_over:  # the branch plays on as the recorded game did (same CPUs, same dice)
             b.apply(cpu_action(b.game), b.to_act()[0])
         assert b.game.snapshot() == game.snapshot() and b.game.log == game.log
-        assert ex.game.snapshot() == ref.snapshot() and len(ex.game.log) == k  # the explorer is untouched
-        ex.step(1)
-        assert ex.game.snapshot() == replayed(game, k + 1).snapshot()
-        again = ex.game_at(k)
+        assert shown_game(ex).snapshot() == ref.snapshot() and len(shown_game(ex).log) == k  # the explorer is untouched
+        ex.go(ex.index + 1)
+        assert shown_game(ex).snapshot() == replayed(game, k + 1).snapshot()
+        again = ex.replay.branch(k).engine_game()
         assert again.snapshot() == ref.snapshot()  # the checkpoints are untouched too
 
 
@@ -474,11 +486,11 @@ def test_loading_and_scrubbing_never_copy_the_whole_game(cpu_game, monkeypatch):
         raise AssertionError("Game.copy() called by the explorer")
 
     monkeypatch.setattr(Game, "copy", refuse)
-    ex = ReplayExplorer(cpu_game, checkpoint_every=EVERY)
+    ex = ReplayExplorer(cpu_game, every=EVERY)
     for k in (5, len(cpu_game.log) - 3, 0, 2 * EVERY + 1):
-        ex.position = k
-    ex.branch()
-    assert ex.game.snapshot() == replayed(cpu_game, 2 * EVERY + 1).snapshot()
+        ex.go(k)
+    ex.branch_here()
+    assert shown_game(ex).snapshot() == replayed(cpu_game, 2 * EVERY + 1).snapshot()
 
 
 def test_the_shells_explorer_draws_a_japan_match_on_the_map(cpu_game):
