@@ -240,26 +240,26 @@ def test_bench_card_widget_bytes_per_play(monkeypatch, tmp_path) -> None:
 
     monkeypatch.setattr(Widget, "_send", _send)
 
-    def click(b) -> int:
+    def click(target: str) -> int:
         sent[0] = 0
-        b.click()
+        assert board.click(target), target
         return sent[0]
 
     def play(c: MatchController, board: CardsBoard) -> dict[str, list[int]]:
         out: dict[str, list[int]] = {"draw": [], "select": [], "play": [], "turn": []}
         while not c.is_over:
-            turn = click(board.draw_button)
+            turn = click("draw")
             out["draw"].append(turn)
             while True:
-                free = [b for b in board.hand_buttons if not b.disabled and b.layout.display != "none"
-                        and "cwc-selected" not in b._dom_classes and "cw-card-JK" not in b._dom_classes]
+                free = [x for x in board.clickable() if x.startswith("card-") and x != "card-JK"
+                        and "cwc-selected" not in board.classes(x)]
                 if not free:
                     break
                 n = click(free[0])
                 out["select"].append(n)
                 turn += n
-            faces = [b for f, b in board.panels[c.viewer].faces.items() if not b.disabled]
-            n = click(faces[-1] if faces else board.end_button)
+            faces = [x for x in board.clickable() if x.startswith(f"face-{c.viewer}-")]
+            n = click(faces[-1] if faces else "end-turn")
             out["play"].append(n)
             out["turn"].append(turn + n)
         return out
