@@ -300,6 +300,7 @@ def test_bench_card_widget_bytes_per_play(monkeypatch, tmp_path) -> None:
     update_block("cards-widget-bench", "Conquest (card game) widget (issue 12)",
                  "Bytes the kernel sends to the browser per click on the card table, 1 human vs 2 Easy CPUs "
                  "(Instant), counted over every comm message (`tests/benchmarks/test_bench_conquest_cards.py::"
-                 "test_bench_card_widget_bytes_per_play`).  The board reuses its widgets and sends only changed "
-                 "traits, one message per changed widget.",
+                 "test_bench_card_widget_bytes_per_play`).  The board is one front-end widget (issue 32): its "
+                 "JavaScript and CSS are sent once with its state, then each redraw sends only the keys of its "
+                 "scene that changed, one message.",
                  "bytes", "Bytes per click", rows)

@@ -6,6 +6,7 @@
 // nothing from the kernel is ever read as markup.
 const SYMBOL = { S: "\u2660", H: "\u2665", C: "\u2663", D: "\u2666" };
 const MAX_BACKS = 8;
+const FACES = ["J", "Q", "K"];
 // the flags of board.py: a card enabled, chosen, dim; a face card a target, the last pile
 const ON = 1, CHOSEN = 2, DIM = 4, TARGET = 1, LAST = 2;
 
@@ -53,7 +54,7 @@ function seatPanel(scene, seat, send) {
   const data = scene["s" + seat];
   const panel = node("div", "cwc-seat cw-seat-panel-" + seat);
   if (!Array.isArray(data)) return panel;
-  const [name, you, suit, n, hidden, toAct, faces] = data;
+  const [name, you, suit, n, hidden, toAct] = data;
   if (toAct) panel.classList.add("cwc-turn");
   const head = node("div", "cwc-head");
   head.appendChild(node("span", "cwc-name", name));
@@ -65,7 +66,8 @@ function seatPanel(scene, seat, send) {
   panel.appendChild(head);
   const row = node("div", "cwc-faces");
   const red = suit === "H" || suit === "D";
-  for (const [face, flags, cards, total] of faces) {
+  for (const face of FACES) {
+    const [flags, cards, total] = scene["f" + seat + face] || [0, [], 0];
     const col = node("div", "cwc-col");
     let cls = "cwc-face cw-face-" + seat + "-" + face + (red ? " cwc-red" : " cwc-black");
     if (flags & TARGET) cls += " cwc-target";
@@ -93,9 +95,9 @@ function cardRow(scene, cards, prefix, send) {
 
 function draw(scene, send) {
   const root = node("div", "cwc-inner");
-  if (!scene || !Array.isArray(scene.status)) return root;
+  if (!scene || !scene.T) return root;
   const status = node("div", "cwc-status cw-status");
-  const [head, texts, final] = scene.status;
+  const head = scene.sh, texts = scene.st, final = scene.sf;
   const text = (texts || []).map((x) => fmt(scene, x)).join(" ");
   if (head) status.appendChild(node("b", "", fmt(scene, head)));
   if (text) status.appendChild(document.createTextNode((head ? " " : "") + text));

@@ -54,7 +54,7 @@ import traitlets
 
 from conquest_widget.lean import page_file
 
-from ..cards import DISPLAY, JOKER, SUIT_SYMBOL, value
+from ..cards import DISPLAY, FACES, JOKER, SUIT_SYMBOL, value
 from ..text import STRINGS, describe_event, t
 
 _HERE = Path(__file__).parent
@@ -133,8 +133,8 @@ class CardsBoard(anywidget.AnyWidget):
         s = self.scene
         out = [name for name, key in (("draw", "draw"), ("end-turn", "end")) if s[key]]
         out += [f"card-{code}" for code, flags in s["hand"] if flags & _ON]
-        for seat in range(len(s["order"]) + 1):
-            out += [f"face-{seat}-{face}" for face, flags, *_ in s[f"s{seat}"][6] if flags & _TARGET]
+        for seat in [*s["order"], s["me"]]:
+            out += [f"face-{seat}-{face}" for face in FACES if s.get(f"f{seat}{face}", [0])[0] & _TARGET]
         out += [f"place-{code}" for code, flags in s["recv"] if flags & _ON]
         return out
 
@@ -154,7 +154,7 @@ class CardsBoard(anywidget.AnyWidget):
             flags = cards[rest]
         elif kind == "face":
             seat, face = rest.split("-")
-            flags = next(f for x, f, *_ in s[f"s{int(seat)}"][6] if x == face)
+            flags = s[f"f{int(seat)}{face}"][0]
             out |= {"cwc-target"} if flags & _TARGET else set()
             flags &= _TARGET
         else:
@@ -174,8 +174,7 @@ class CardsBoard(anywidget.AnyWidget):
         (a pile's cards, then its total)."""
         s = self.scene
         if part == "status":
-            head, texts, final = s["status"]
-            return " ".join(x for x in (self._fmt(head), *map(self._fmt, texts), self._fmt(final)) if x)
+            return " ".join(x for x in (self._fmt(s["sh"]), *map(self._fmt, s["st"]), self._fmt(s["sf"])) if x)
         if part == "recent":
             return "\n".join(s[f"e{k}"] for k in s["rc"])
         if part == "message":
@@ -192,13 +191,13 @@ class CardsBoard(anywidget.AnyWidget):
             return self._fmt(_txt("ui_received")) if s["recv"] else ""
         kind, _, rest = part.partition("-")
         if kind == "head":
-            name, you, suit, n, _backs, _turn, _faces = s[f"s{int(rest)}"]
+            name, you, suit, n, _backs, _turn = s[f"s{int(rest)}"]
             you_text = f" ({self._fmt(_txt('ui_you'))})" if you else ""
             count = self._fmt(_txt("ui_card_one") if n == 1 else _txt("ui_cards", n=n))
             return f"{name}{you_text} {SUIT_SYMBOL[suit]} · {count}"
         if kind == "pile":
             seat, face = rest.split("-")
-            _f, _flags, cards, total = next(x for x in s[f"s{int(seat)}"][6] if x[0] == face)
+            _flags, cards, total = s[f"f{int(seat)}{face}"]
             if not cards:
                 return self._fmt(_txt("ui_empty_pile"))
             return " ".join(self._label(c) for c in cards) + " " + self._fmt(_txt("ui_total", total=total))
@@ -321,14 +320,14 @@ class CardsBoard(anywidget.AnyWidget):
             "me": me,
             "v": int(viewer is not None),
             "order": [(me + k) % len(players) for k in range(1, len(players))] if players else [],
-            "status": self._status(view, legal, armed, selected, me, viewer),
             "msg": self._message,
         }
+        scene["sh"], scene["st"], scene["sf"] = self._status(view, legal, armed, selected, me, viewer)
         recent = self._recent(c.events, players, viewer)
         scene["rc"] = [k for k, _line in recent]
         scene.update((f"e{k}", line) for k, line in recent)
         for p in players:
-            scene[f"s{p['seat']}"] = self._seat(p, me, viewer, to_act, legal, armed, last)
+            self._seat(scene, p, me, viewer, to_act, legal, armed, last)
         # the hand: face-up for the viewer only
         hand = list(view.get("hand") or []) if viewer is not None else []
         my_turn_play = view.get("stage") == "play" and me in to_act and viewer is not None
@@ -352,13 +351,13 @@ class CardsBoard(anywidget.AnyWidget):
         scene["end"] = int(legal["end"])
         return scene
 
-    def _seat(self, p: dict[str, Any], me: int, viewer: int | None, to_act: list[int], legal: dict[str, Any],
-              armed: tuple[str, str] | None, last: tuple[int, str] | None) -> list[Any]:
-        """One player's place: [name, the viewer's own (0/1), suit, cards in hand, backs
-        drawn, to act (0/1), faces]; a face is [face, flags, cards of its pile, total]."""
+    def _seat(self, scene: dict[str, Any], p: dict[str, Any], me: int, viewer: int | None, to_act: list[int],
+              legal: dict[str, Any], armed: tuple[str, str] | None, last: tuple[int, str] | None) -> None:
+        """One player's place: ``s<seat>`` = [name, the viewer's own (0/1), suit, cards in
+        hand, backs drawn, to act (0/1)]; each face card ``f<seat><face>`` = [flags, cards of
+        its pile, total] (a key each: a move changes few of them)."""
         seat = p["seat"]
         n = p["hand_size"]
-        faces = []
         for pile in p["piles"]:
             face = pile["face"]
             if seat == me:
@@ -366,9 +365,9 @@ class CardsBoard(anywidget.AnyWidget):
                     armed is not None and armed[0] == "place" and (armed[1], face) in legal["place"])
             else:
                 enabled = armed is not None and armed[0] == "joker" and (seat, face) in legal["joker"]
-            faces.append([face, (_TARGET if enabled else 0) | (_LAST if last == (seat, face) else 0),
-                          list(pile["cards"]), pile["total"]])
-        return [p["name"], int(seat == viewer), p["suit"], n, 0 if seat == viewer else n, int(seat in to_act), faces]
+            scene[f"f{seat}{face}"] = [(_TARGET if enabled else 0) | (_LAST if last == (seat, face) else 0),
+                                       list(pile["cards"]), pile["total"]]
+        scene[f"s{seat}"] = [p["name"], int(seat == viewer), p["suit"], n, 0 if seat == viewer else n, int(seat in to_act)]
 
     def _recent(self, events: list[dict[str, Any]], players: list[dict[str, Any]],
                 viewer: int | None) -> list[tuple[int, str]]:
@@ -405,7 +404,8 @@ class CardsBoard(anywidget.AnyWidget):
 
     def _status(self, view: dict[str, Any], legal: dict[str, Any], armed: tuple[str, str] | None,
                 selected: list[str], me: int, viewer: int | None) -> list[Any]:
-        """The status line: [whose turn (bold) or 0, [what to do...], final turn (bold) or 0]."""
+        """The status line: whose turn (bold) or 0, [what to do...], final turn (bold) or 0
+        (``sh``, ``st``, ``sf``)."""
         players = view.get("players", [])
         names = [p["name"] for p in players]
         stage = view.get("stage")
