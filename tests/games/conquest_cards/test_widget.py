@@ -296,6 +296,14 @@ def test_the_page_clicks_with_one_message_and_cannot_write_the_scene():
     assert board.scene is scene and len(m.state["hands"][0]) == 2
     board._on_page_msg(board, {"click": "draw"}, [])
     assert len(m.state["hands"][0]) == 3 and board.hand_codes() == c.view["hand"]
+    # a page whose module started after a patch was sent says which scene it holds: it
+    # gets the whole scene again; a page that holds the latest gets nothing
+    sent: list[dict[str, Any]] = []
+    board.send = sent.append  # type: ignore[method-assign]
+    board._on_page_msg(board, {"have": board.scene["n"]}, [])
+    assert sent == []
+    board._on_page_msg(board, {"have": 0}, [])
+    assert sent == [{"scene": board.scene}] and board.scene["n"] >= 1
 
 
 def test_results_walk_through_scoring_and_escape_hostile_names():

@@ -134,13 +134,29 @@ function draw(scene, send) {
 
 export default {
   initialize({ model }) {
+    // a patch applies only to the scene of the redraw before it (n); one sent before this
+    // module listened is lost: then the page says which scene it has ({have: n}) and the
+    // kernel sends the whole scene again
+    let asked = false;
     const onMessage = (msg) => {
-      if (!msg || typeof msg.patch !== "object" || msg.patch === null) return;
-      const scene = Object.assign({}, model.get("scene"), msg.patch);
+      if (!msg || typeof msg !== "object") return;
+      if (msg.scene && typeof msg.scene === "object") {
+        asked = false;
+        model.set("scene", msg.scene);
+        return;
+      }
+      if (typeof msg.patch !== "object" || msg.patch === null) return;
+      const old = model.get("scene") || {};
+      if (msg.patch.n !== (old.n || 0) + 1) {
+        if (!asked) { asked = true; model.send({ have: old.n || 0 }); }
+        return;
+      }
+      const scene = Object.assign({}, old, msg.patch);
       for (const key of msg.drop || []) delete scene[key];
       model.set("scene", scene);  // this page only: the kernel keeps the scene it wrote
     };
     model.on("msg:custom", onMessage);
+    model.send({ have: (model.get("scene") || {}).n || 0 });
     return () => model.off("msg:custom", onMessage);
   },
   render({ model, el }) {

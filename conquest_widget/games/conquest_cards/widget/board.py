@@ -115,7 +115,7 @@ class CardsBoard(anywidget.AnyWidget):
         self._armed: tuple[str, str] | None = None  # ("joker", "JK") or ("place", card)
         self._me = 0
         self._message = ""
-        super().__init__(scene=self._scene(), **kwargs)
+        super().__init__(scene=self._scene() | {"n": 0}, **kwargs)
         self.add_class("cwc-board")
         self.add_class("cw-cards-board")
         self.on_msg(self._on_page_msg)
@@ -244,9 +244,16 @@ class CardsBoard(anywidget.AnyWidget):
         super().set_state({k: v for k, v in sync_data.items() if k != "scene"})
 
     def _on_page_msg(self, _widget: Any, content: Any, _buffers: Any) -> None:
-        """A click in the page: ``{"click": target}`` (anything else is ignored)."""
-        if isinstance(content, dict) and isinstance(content.get("click"), str) and len(content["click"]) <= 20:
+        """A click in the page: ``{"click": target}``; ``{"have": n}``: the page holds the
+        scene of redraw ``n`` (it says so when its module starts, and when a patch does not
+        follow the one it holds): the whole scene is sent again if that is not the latest
+        (a patch sent before the page's module listened is lost).  Anything else is ignored."""
+        if not isinstance(content, dict):
+            return
+        if isinstance(content.get("click"), str) and len(content["click"]) <= 20:
             self.click(content["click"])
+        elif "have" in content and content["have"] != self.scene.get("n"):
+            self.send({"scene": self.scene})
 
     def _act(self, action: dict[str, Any]) -> None:
         self._armed = None
@@ -285,9 +292,11 @@ class CardsBoard(anywidget.AnyWidget):
         new = self._scene()
         old = self.scene
         patch = {k: v for k, v in new.items() if old.get(k) != v}
-        drop = [k for k in old if k not in new]
+        drop = [k for k in old if k not in new and k != "n"]
         if not patch and not drop:
             return
+        # the redraw's number: the page applies a patch only to the scene before it
+        new["n"] = patch["n"] = old.get("n", 0) + 1
         # the trait keeps the whole scene (a page that opens the model later gets it all)
         # without sending it: the page gets only the patch
         self._trait_values["scene"] = new
