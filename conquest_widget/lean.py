@@ -19,6 +19,7 @@ to send.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -47,7 +48,7 @@ def page_file(path: Path | str) -> str:
     for an anywidget's ``_esm`` / ``_css``), as sent to the page: without blank lines,
     whole-line ``//`` comments and indentation (it is sent with each widget's first render,
     issue 18).  The files keep no multi-line template literals or strings, which this would
-    change.
+    change.  A style sheet's ``/* */`` comments are left out too.
 
     >>> import tempfile, pathlib
     >>> f = pathlib.Path(tempfile.mkdtemp()) / "m.js"
@@ -57,7 +58,10 @@ def page_file(path: Path | str) -> str:
     render({ el }) { el.textContent = 'a'; },
     };
     """
-    lines = (line.strip() for line in Path(path).read_text(encoding="utf-8").splitlines())
+    text = Path(path).read_text(encoding="utf-8")
+    if str(path).endswith(".css"):
+        text = re.sub(r"/\*.*?\*/", "", text, flags=re.DOTALL)  # a style sheet's comments
+    lines = (line.strip() for line in text.splitlines())
     return "\n".join(line for line in lines if line and not line.startswith("//"))
 
 

@@ -78,10 +78,13 @@ def set_up(page: Page, n_cpus: int, *, jokers: bool, seed: int) -> None:
 
 
 def turn_over(page: Page) -> None:
-    """Wait until the human's turn has ended (End turn disabled) or the game is over."""
+    """Wait until the human's turn has ended (End turn disabled) or the game is over (the
+    results shown: a table's page holds its results hidden from the start, so being there
+    says nothing)."""
     page.wait_for_function(
-        "() => !!document.querySelector('.cw-results') ||"
-        " !!document.querySelector('.cw-cards-board button.cw-end-turn[disabled]')", timeout=60_000)
+        "() => { const r = document.querySelector('.cw-results');"
+        " return !!(r && (r.offsetParent !== null || r.getClientRects().length > 0)) ||"
+        " !!document.querySelector('.cw-cards-board button.cw-end-turn[disabled]'); }", timeout=60_000)
 
 
 def play_to_the_end(page: Page, artifacts: Path, tag: str, on_quiet=None, on_cover=None) -> set[str]:

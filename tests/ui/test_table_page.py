@@ -126,7 +126,7 @@ def test_a_seat_link_opens_that_seat_and_its_page_holds_no_key(tmp_path: Path, m
         keys = [tables.parse_link(u.partition("?")[2]).key for u in links.values()]
         assert not [k for k in keys if k in sent]  # no key at all: not even its own
     # each page's hand is its own: the cards it shows are those of its seat's view
-    hands = [set(re.findall(r"cw-card-(\w+)", states(page(shells[s]).board))) for s in (0, 1)]
+    hands = [set(page(shells[s]).board.hand_codes()) for s in (0, 1)]
     assert hands[0] and hands[1] and not hands[0] & hands[1]
 
 

@@ -1,5 +1,6 @@
-"""The card table in a kernel: games played only by clicking the board's buttons, legal
-selections only, hot-seat secrecy of every live widget's state, the end screen."""
+"""The card table in a kernel: games played only by clicking what the board offers
+(``CardsBoard.click``, as the page's clicks do), legal selections only, hot-seat secrecy of
+every live widget's state, what a move sends the page, the end screen."""
 
 from __future__ import annotations
 
@@ -46,32 +47,12 @@ def _fresh_widgets():
 
 
 # ------------------------------------------------------------------ helpers
-def buttons(widget: W.Widget) -> list[W.Button]:
-    """Every button in ``widget``'s tree that a player could click (shown, enabled)."""
-    out = []
-    stack = [widget]
-    while stack:
-        w = stack.pop()
-        if isinstance(w, W.Box):
-            if w.layout.display == "none":
-                continue
-            stack.extend(reversed(w.children))
-        elif isinstance(w, W.Button) and not w.disabled and w.layout.display != "none":
-            out.append(w)
-    return out
-
-
-def classes_of(b: W.Button) -> set[str]:
-    return set(b._dom_classes)
-
-
-def card_of(b: W.Button) -> str | None:
-    return next((c[len("cw-card-"):] for c in b._dom_classes if c.startswith("cw-card-")), None)
-
-
 def cards_in_states() -> set[str]:
     """Every card code (or card shown as rank+symbol) in the state of any live widget."""
-    text = json.dumps([w.get_state() for w in list(_instances.values())], ensure_ascii=False, default=str)
+    # the page code of a front-end widget (anywidget's _esm / _css: the package's static
+    # files, the same for every game) is not game state: its "JK" is no joker in a hand
+    states = [{k: v for k, v in w.get_state().items() if k not in ("_esm", "_css")} for w in list(_instances.values())]
+    text = json.dumps(states, ensure_ascii=False, default=str)
     found = {a + b for a, b in CODE.findall(text)} | {a + SYMBOL_SUIT[b] for a, b in SHOWN.findall(text)}
     if JOKER_CODE.search(text):
         found.add(JOKER)
@@ -96,27 +77,22 @@ def seen_by(m: ConquestCards, seat: int) -> set[str]:
 
 
 def check_board_matches_legal(board: CardsBoard, c: MatchController) -> None:
-    """Every shown hand card is enabled exactly when selecting/unselecting it is legal."""
+    """The hand shown is the viewer's, and every card of it is enabled exactly when
+    selecting/unselecting it is legal."""
     legal = c.legal
     sel = {a["card"] for a in legal if a["type"] == "select"}
     unsel = {a["card"] for a in legal if a["type"] == "unselect"}
     joker = any(a["type"] == "joker" for a in legal)
-    for b in board.hand_buttons:
-        code = card_of(b)
-        if code is None:
-            assert b.disabled and b.layout.display == "none"
-            # never "": the browser's button view keeps its old text (a card!) when the
-            # description becomes empty (found by the e2e hot-seat test)
-            assert b.description == " "
-            continue
+    assert board.hand_codes() == list(c.view.get("hand") or [])
+    for code in board.hand_codes():
         want = joker if code == JOKER else (code in sel or code in unsel)
-        assert (not b.disabled) == want, (code, legal)
+        assert ("disabled" not in board.classes(f"card-{code}")) == want, (code, legal)
 
 
 def play_by_clicks(c: MatchController, board: CardsBoard, rng: random.Random, *, limit: int = 6000,
                    on_step: Any = None) -> int:
-    """Click random enabled buttons of the board until the game is over (hot seat: the
-    cover is passed with ``uncover``).  Every click must be legal (no refusal message)."""
+    """Click random things the board offers until the game is over (hot seat: the cover
+    is passed with ``uncover``).  Every click must be legal (no refusal message)."""
     clicks = 0
     while not c.is_over:
         assert clicks < limit, "the game did not end"
@@ -126,12 +102,12 @@ def play_by_clicks(c: MatchController, board: CardsBoard, rng: random.Random, *,
                 on_step()
             continue
         check_board_matches_legal(board, c)
-        options = buttons(board)
+        options = board.clickable()
         assert options, f"nothing to click: legal={c.legal}"
         # prefer finishing a play over endless selecting
-        faces = [b for b in options if "cwc-target" in classes_of(b)]
-        b = rng.choice(faces) if faces and rng.random() < 0.6 else rng.choice(options)
-        b.click()
+        faces = [x for x in options if x.startswith("face-") and "cwc-target" in board.classes(x)]
+        target = rng.choice(faces) if faces and rng.random() < 0.6 else rng.choice(options)
+        assert board.click(target), target
         clicks += 1
         assert c.message == "", c.message
         if on_step:
@@ -156,8 +132,8 @@ def test_full_game_human_vs_cpu_by_clicks(options):
         clicks = play_by_clicks(c, board, random.Random(seed))
         assert clicks > 10
         assert m.is_over and c.outcome() is not None
-        assert "Game over" in board.status.value
-        assert all(b.disabled for b in board.hand_buttons + [board.draw_button, board.end_button])
+        assert "Game over" in board.text("status")
+        assert board.clickable() == []
 
 
 def test_joker_is_played_by_clicking_it_then_an_opponents_face_card():
@@ -166,14 +142,13 @@ def test_joker_is_played_by_clicking_it_then_an_opponents_face_card():
     assert c.cover and not c.view.get("hand")  # hot seat: the first player's cover first
     c.uncover()
     board = CardsBoard(c, "en")
-    joker = next(b for b in board.hand_buttons if card_of(b) == JOKER)
-    opp = board.panels[1].faces["Q"]
-    assert opp.disabled and not joker.disabled
-    joker.click()  # arms the joker: opponent face cards become targets, own ones not
-    assert not opp.disabled and "cwc-target" in classes_of(opp)
-    assert all(board.panels[0].faces[f].disabled for f in FACES)
-    assert "Joker ready" in board.status.value
-    opp.click()
+    assert "card-JK" in board.clickable() and "face-1-Q" not in board.clickable()
+    assert board.click("card-JK")  # arms the joker: opponent face cards become targets, own ones not
+    assert "face-1-Q" in board.clickable() and "cwc-target" in board.classes("face-1-Q")
+    assert "cwc-selected" in board.classes("card-JK")
+    assert not any(f"face-0-{f}" in board.clickable() for f in FACES)
+    assert "Joker ready" in board.text("status")
+    assert board.click("face-1-Q")
     assert m.state["piles"][1][1] == [JOKER] and c.message == ""
     assert "now -5" in event_text(c.events[-1], "en", ["A", "B"]) or c.events[-1]["type"] == "joker"
 
@@ -187,17 +162,16 @@ def test_rule_2_received_cards_are_placed_by_clicking_them_then_a_face_card():
     m = pos_match(hands, piles, deck=[], stage="play", reveal_hands=True)
     c = MatchController(m, humans={0})
     board = CardsBoard(c, "en")
-    board.end_button.click()  # the last turn ends: hands revealed; the CPU places 7♥, then seat 0 places 5♠
-    assert c.view["stage"] == "place" and board.received_area.layout.display is None
-    assert "The hands are revealed" in board.status.value
-    placed = [b for b in board.received_buttons if "cw-place-5S" in b._dom_classes]
-    assert len(placed) == 1 and not placed[0].disabled
-    assert all(board.panels[0].faces[f].disabled for f in FACES)  # pick the card first
-    placed[0].click()
-    assert "Place 5♠" in board.status.value and not board.panels[0].faces["K"].disabled
-    board.panels[0].faces["K"].click()
+    board.click("end-turn")  # the last turn ends: hands revealed; the CPU places 7♥, then seat 0 places 5♠
+    assert c.view["stage"] == "place" and board.text("received") == "Cards you received:"
+    assert "The hands are revealed" in board.text("status")
+    assert board.clickable() == ["place-5S"]  # pick the card first: no face card yet
+    assert board.click("place-5S")
+    assert "Place 5♠" in board.text("status") and "face-0-K" in board.clickable()
+    assert "cwc-selected" in board.classes("place-5S")
+    assert board.click("face-0-K")
     assert m.is_over and m.state["piles"][0][2] == ["5S"] and m.state["piles"][1][2] == ["7H"]
-    assert board.received_area.layout.display == "none"
+    assert board.text("received") == ""
     html = results_html(c.outcome(), c.view, "en")
     assert "Player 1&#x27;s hand at the end: 2♠ 7♥" in html and "Dead cards: 2♠ 3♣" in html
 
@@ -206,22 +180,24 @@ def test_only_selections_that_stay_legal_are_enabled():
     m = pos_match([["7S", "9S", "9H", "2D", "7H"], ["2H"]], stage="play")
     c = MatchController(m, humans={0})
     board = CardsBoard(c, "en")
-    by_code = {card_of(b): b for b in board.hand_buttons if card_of(b)}
-    assert not any(by_code[x].disabled for x in by_code)  # anything may start a play
-    assert all(board.panels[0].faces[f].disabled for f in FACES)  # nothing selected: no play yet
-    by_code["7S"].click()
-    enabled = {x for x, b in by_code.items() if not b.disabled}
-    assert enabled == {"7S", "9S", "7H"}  # itself (unselect), same suit, same value
-    assert "cwc-selected" in classes_of(by_code["7S"]) and "cwc-dim" in classes_of(by_code["2D"])
-    assert all(not board.panels[0].faces[f].disabled for f in FACES)
-    assert all(board.panels[1].faces[f].disabled for f in FACES)
-    by_code["9S"].click()  # now a suit group: only spades
-    assert {x for x, b in by_code.items() if not b.disabled} == {"7S", "9S"}
-    board.panels[0].faces["K"].click()
+    def enabled() -> set[str]:
+        return {x[len("card-"):] for x in board.clickable() if x.startswith("card-")}
+
+    assert enabled() == {"7S", "9S", "9H", "2D", "7H"}  # anything may start a play
+    assert not any(x.startswith("face-") for x in board.clickable())  # nothing selected: no play yet
+    assert board.click("card-7S")
+    assert enabled() == {"7S", "9S", "7H"}  # itself (unselect), same suit, same value
+    assert "cwc-selected" in board.classes("card-7S") and "cwc-dim" in board.classes("card-2D")
+    assert {f"face-0-{f}" for f in FACES} <= set(board.clickable())
+    assert not any(x.startswith("face-1-") for x in board.clickable())
+    assert not board.click("card-2D")  # not clickable now: nothing happens, as in the page
+    assert board.click("card-9S")  # now a suit group: only spades
+    assert enabled() == {"7S", "9S"}
+    assert board.click("face-0-K")
     assert m.state["piles"][0][2] == ["7S", "9S"]
-    assert "16" in board.panels[0].piles["K"].value
+    assert board.text("pile-0-K") == "7♠ 9♠ total 16"
     assert board.hand_codes() == ["7H", "9H", "2D"]  # the turn passed to seat 1 (a CPU) and back: draw first
-    assert c.view["stage"] == "draw" and not board.draw_button.disabled
+    assert c.view["stage"] == "draw" and "draw" in board.clickable()
 
 
 def test_hot_seat_cover_and_no_card_of_another_hand_in_any_widget_state():
@@ -283,19 +259,51 @@ def test_secrecy_scan_can_fail():
     assert secret in cards_in_states() - seen_by(m, c.viewer)
 
 
-def test_board_reuses_its_widgets_between_redraws():
+def test_a_move_opens_no_widget_and_sends_the_page_only_what_changed():
+    """The board is one widget; a move sends it one message, the keys of the scene that
+    changed (and the keys dropped), which merged into the page's scene give the kernel's."""
     m = ConquestCards(CardsSetup.quick(2), seed=2)
     c = MatchController(m, humans={0})
     board = CardsBoard(c, "en")
+    page = json.loads(json.dumps(board.get_state()["scene"]))  # what the page holds
+    sent: list[dict[str, Any]] = []
+    board.send = sent.append  # type: ignore[method-assign]
     before = set(_instances)
     rng = random.Random(1)
     for _ in range(30):
         if c.is_over:
             break
-        rng.choice(buttons(board)).click()
-    created = set(_instances) - before
-    # only new hand-card buttons (and their layouts/styles) when a hand grows past its size so far
-    assert len(created) <= 3 * len(board.hand_buttons)
+        sent.clear()
+        assert board.click(rng.choice(board.clickable()))
+        assert 1 <= len(sent) <= 4  # one per redraw: the move, and each CPU action it let happen
+        for msg in sent:
+            assert set(msg) <= {"patch", "drop"} and all(page.get(k) != v for k, v in msg["patch"].items())
+            page.update(json.loads(json.dumps(msg["patch"])))
+            for k in msg.get("drop", ()):
+                del page[k]
+        assert page == json.loads(json.dumps(board.scene))
+    assert set(_instances) == before
+
+
+def test_the_page_clicks_with_one_message_and_cannot_write_the_scene():
+    m = ConquestCards(CardsSetup.quick(2), seed=2)
+    c = MatchController(m, humans={0})
+    board = CardsBoard(c, "en")
+    scene = board.scene
+    for junk in ({"click": "face-1-K"}, {"click": ["draw"]}, {"click": "draw" * 9}, "draw", None, {"scene": {}}):
+        board._on_page_msg(board, junk, [])  # not clickable, or not a click: nothing happens
+    board.set_state({"scene": {"hand": [["AS", 1]]}})
+    assert board.scene is scene and len(m.state["hands"][0]) == 2
+    board._on_page_msg(board, {"click": "draw"}, [])
+    assert len(m.state["hands"][0]) == 3 and board.hand_codes() == c.view["hand"]
+    # a page whose module started after a patch was sent says which scene it holds: it
+    # gets the whole scene again; a page that holds the latest gets nothing
+    sent: list[dict[str, Any]] = []
+    board.send = sent.append  # type: ignore[method-assign]
+    board._on_page_msg(board, {"have": board.scene["n"]}, [])
+    assert sent == []
+    board._on_page_msg(board, {"have": 0}, [])
+    assert sent == [{"scene": board.scene}] and board.scene["n"] >= 1
 
 
 def test_results_walk_through_scoring_and_escape_hostile_names():
@@ -310,7 +318,7 @@ def test_results_walk_through_scoring_and_escape_hostile_names():
     for face in ("Jack (1 pt)", "Queen (2 pt)", "King (3 pt)"):
         assert face in html
     assert " won " in html or "shared win" in html
-    assert "<img" not in board.panels[0].head.value
+    assert board.scene["s0"][0] == evil and board.text("head-0").startswith(evil)  # data: the page writes it as text
     ja = results_html(c.outcome(), c.view, "ja")
     assert "ジャック（1点）" in ja and "<img" not in ja
 
@@ -333,15 +341,15 @@ def test_set_lang_and_event_text():
     m = ConquestCards(CardsSetup.quick(2), seed=2)
     c = MatchController(m, humans={0})
     board = CardsBoard(c, "ja")
-    assert "カードを1枚引いて" in board.status.value
-    assert board.draw_button.description.startswith("引く")
+    assert "カードを1枚引いて" in board.text("status")
+    assert board.text("draw").startswith("引く") and board.text("hand") == "手札 (2)"
     board.set_lang("en")
-    assert "draw a card" in board.status.value and board.end_button.description == "End turn"
-    board.draw_button.click()
+    assert "draw a card" in board.text("status") and board.text("end-turn") == "End turn"
+    assert board.click("draw")
     drawn = next(e["card"] for e in reversed(c.events) if e["type"] == "draw")
-    assert f"Player 1 drew {DISPLAY[drawn]}" in board.recent.value  # with the player's name
-    board.end_button.click()  # the CPU plays its turn: "since your last turn" shows it, named
-    assert "Player 2 drew a card" in board.recent.value and "Player 1 drew" not in board.recent.value
+    assert f"Player 1 drew {DISPLAY[drawn]}" in board.text("recent")  # with the player's name
+    assert board.click("end-turn")  # the CPU plays its turn: "since your last turn" shows it, named
+    assert "Player 2 drew a card" in board.text("recent") and "Player 1 drew" not in board.text("recent")
     names = ["Ann", "Ben"]
     lines = [event_text(e, "en", names) for e in c.events]
     assert any(x and "Ann was dealt" in x for x in lines)
@@ -408,15 +416,15 @@ def test_cpu_turns_are_drawn_step_by_step_at_the_chosen_speed():
         c = MatchController(m, humans={0}, cpu_speed="fast")
         board = CardsBoard(c, "en")
         statuses: list[str] = []
-        c.observe(lambda _ch: statuses.append(board.status.value), names="version")
-        board.draw_button.click()
-        board.end_button.click()  # Ben and Chika now play in the background, one action at a time
+        c.observe(lambda _ch: statuses.append(board.text("status")), names="version")
+        board.click("draw")
+        board.click("end-turn")  # Ben and Chika now play in the background, one action at a time
         assert c.legal == []
         for _ in range(200):
             await asyncio.sleep(0.05)
             if c.legal and not c.cpu_busy:
                 break
-        return statuses, not board.draw_button.disabled
+        return statuses, "draw" in board.clickable()
 
     statuses, my_turn = asyncio.run(scenario())
     cpu_steps = [s for s in statuses if "is playing" in s]
@@ -445,7 +453,7 @@ def test_the_replay_explorer_draws_the_card_table_and_keeps_the_other_hands_hidd
         at = explorer.replay.at(k)
         leaked = cards_in_states() - seen_by(at, 0)
         assert not leaked, f"position {k}: {leaked}"
-        assert not buttons(board), "a replay offers no move"
+        assert board.clickable() == [], "a replay offers no move"
         assert board.hand_codes() == at.view(0)["hand"]
     explorer.show_seat(None)
     public = explorer.boards_shown[0]

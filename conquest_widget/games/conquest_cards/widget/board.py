@@ -1,4 +1,4 @@
-"""The card table of Conquest: an ipywidgets board drawn from a
+"""The card table of Conquest: one front-end widget (:mod:`anywidget`) drawn from a
 :class:`~conquest_widget.ui.controller.MatchController`'s published traits only.
 
 Your hand lies face-up at the bottom under your Jack, Queen and King with their piles
@@ -8,46 +8,73 @@ are enabled), then click one of your face cards to play them; "End turn" plays n
 Under optional rule 3 click your joker, then an opponent's face card.  Under optional
 rule 2 the received cards are placed the same way (click one, then a face card).
 
+The page draws the table from ``scene``, a small JSON document the board writes from the
+controller's ``view`` and ``legal`` for the viewer: its texts are ``[key, {field: value}]``
+of the game's text tables (:mod:`..text`), whose templates in the chosen language the scene
+holds once (``T``); the lines of "since your last turn" are keyed by event (``e<k>``).  After the first render only the keys of ``scene`` that
+changed are sent, as one custom message (``{"patch": {...}, "drop": [...]}``, issue 32: a
+lean wire); the page's JavaScript (``board.js``) and CSS (``board.css``) beside this file
+are sent once.  A click in the page comes back as one message ``{"click": "<target>"}``,
+handled by :meth:`CardsBoard.click`, which a kernel-side test calls the same way::
+
     >>> from conquest_widget.games.conquest_cards.engine import ConquestCards
     >>> from conquest_widget.games.conquest_cards.setup import CardsSetup
     >>> from conquest_widget.ui.controller import MatchController
     >>> c = MatchController(ConquestCards(CardsSetup.quick(2), seed=5), humans={0, 1})
     >>> b = CardsBoard(c, "en")
-    >>> b.draw_button.disabled
-    False
-    >>> b.draw_button.click(); len(c.view["hand"])
-    3
+    >>> b.clickable(), b.hand_codes()  # hot seat: the cover first, nothing of a hand
+    ([], [])
+    >>> c.uncover(); "draw" in b.clickable()
+    True
+    >>> b.click("draw"), len(c.view["hand"])
+    (True, 3)
     >>> b.hand_codes() == c.view["hand"]
     True
 
-Stable CSS classes for browser tests: ``cw-cards-board``, ``cw-card-<code>`` on your hand's
-cards (``cw-card-JK`` a joker), ``cw-face-<seat>-<J|Q|K>`` on every face card,
-``cw-place-<code>`` on received cards (rule 2), ``cw-draw``, ``cw-end-turn``,
-``cw-seat-panel-<seat>``, ``cw-status``.
+Targets (and the stable CSS classes of the page for browser tests, ``cw-`` + target):
+``draw`` (``cw-draw``), ``end-turn`` (``cw-end-turn``), ``card-<code>`` your hand's cards
+(``cw-card-JK`` a joker), ``face-<seat>-<J|Q|K>`` every face card, ``place-<code>``
+received cards (rule 2).  The page also has ``cw-cards-board``, ``cw-seat-panel-<seat>``,
+``cw-status``, ``cw-recent``; a face card that can be played on has ``cwc-target``, a
+chosen card ``cwc-selected``, a card that cannot join the selection ``cwc-dim``.
 
-Nothing of another seat's hand ever reaches a widget: the board draws only the
-controller's ``view`` (built by inclusion for the viewer); widgets are reused from
-redraw to redraw and the unused ones are emptied (no stale card codes left behind).
+Nothing of another seat's hand ever reaches the page: the scene is written only from the
+controller's ``view`` (built by inclusion for the viewer), and every key the page holds is
+replaced or dropped when it changes (no stale card codes left behind).  The page puts
+every text in with ``textContent`` (no markup from data).
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
-import ipywidgets as W
+import anywidget
+import traitlets
 
-from conquest_widget.core.safe_text import html_text
-from conquest_widget.lean import Layout
+from conquest_widget.lean import page_file
 
 from ..cards import DISPLAY, FACES, JOKER, SUIT_SYMBOL, value
-from ..text import describe_event, t
-from .style import CSS, backs_html, card_class, card_label, pile_html
+from ..text import STRINGS, describe_event, t
 
-#: the label of an unused card button: not "" — ipywidgets' button view keeps its old text
-#: in the page when the description becomes empty (a hidden button would still say "10♦")
-_BLANK = " "
-_CARD_LAYOUT = {"width": "46px", "height": "66px", "margin": "0 2px"}
-_FACE_LAYOUT = {"width": "50px", "height": "70px", "margin": "0 auto 2px auto"}
+_HERE = Path(__file__).parent
+
+#: the templates of the text tables the page fills in (sent once per language as ``T``)
+TEXTS = ("ui_turn_of", "ui_your_draw", "ui_your_play", "ui_joker_hint", "ui_selected", "ui_joker_armed", "ui_place",
+         "ui_place_armed", "ui_final_turn", "ui_over", "ui_waiting", "ui_cpu_playing", "ui_total", "ui_empty_pile",
+         "ui_cards", "ui_card_one", "ui_you", "ui_deck", "ui_draw_button", "end_turn", "hand", "ui_received", "ui_joker")
+assert set(TEXTS) <= set(STRINGS)
+
+
+def _txt(key: str, **fields: Any) -> list[Any]:
+    """A text of the scene: a key of :data:`TEXTS` and the fields to fill in."""
+    return [key, fields] if fields else [key]
+
+
+#: flags of a card in ``scene``: enabled (clickable), chosen (selected / armed), dim
+_ON, _CHOSEN, _DIM = 1, 2, 4
+#: flags of a face card: a target (clickable), the pile the last card went to
+_TARGET, _LAST = 1, 2
 
 
 def _legal_sets(legal: list[dict[str, Any]]) -> dict[str, Any]:
@@ -71,126 +98,175 @@ def _legal_sets(legal: list[dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
-class _SeatPanel(W.VBox):
-    """One player's place at the table: name, hand count, face cards and piles."""
-
-    def __init__(self, board: CardsBoard, seat: int) -> None:
-        self.seat = seat
-        self.head = W.HTML()
-        self.head.add_class("cwc-head")
-        self.faces: dict[str, W.Button] = {}
-        self.piles: dict[str, W.HTML] = {}
-        cols = []
-        for face in FACES:
-            b = W.Button(layout=Layout(**_FACE_LAYOUT), disabled=True)
-            b.add_class("cwc-face")
-            b.add_class(f"cw-face-{seat}-{face}")
-            b.on_click(lambda _b, f=face: board._click_face(seat, f))
-            pile = W.HTML()
-            self.faces[face] = b
-            self.piles[face] = pile
-            col = W.VBox([b, pile], layout=Layout(align_items="center", min_width="96px"))
-            cols.append(col)
-        super().__init__([self.head, W.HBox(cols)])
-        self.add_class("cwc-seat")
-        self.add_class(f"cw-seat-panel-{seat}")
-
-
-class CardsBoard(W.VBox):
+class CardsBoard(anywidget.AnyWidget):
     """The card table (see the module docstring).  ``CardsBoard(controller, lang)``."""
 
-    def __init__(self, controller: Any, lang: str = "en") -> None:
+    _esm = page_file(_HERE / "board.js")
+    _css = page_file(_HERE / "board.css")
+    #: what the page draws (see the module docstring); changed keys are sent as a patch
+    scene = traitlets.Dict().tag(sync=True)
+
+    #: most lines of "since your last turn"
+    RECENT = 6
+
+    def __init__(self, controller: Any, lang: str = "en", **kwargs: Any) -> None:
         self.controller = controller
         self.lang = lang
         self._armed: tuple[str, str] | None = None  # ("joker", "JK") or ("place", card)
-        self._hand: list[str] = []
-        self._received: list[str] = []
         self._me = 0
-        self._drawn_version = -1
-        n = len(controller.view.get("players", ()))
-        self.style_html = W.HTML(CSS)
-        self.status = W.HTML()
-        self.status.add_class("cwc-status")
-        self.status.add_class("cw-status")
-        self.msg = W.HTML()
-        self.msg.add_class("cwc-msg")
-        self.recent = W.HTML()
-        self.recent.add_class("cwc-recent")
-        self.recent.add_class("cw-recent")
-        self.panels = [_SeatPanel(self, s) for s in range(n)]
-        self.others = W.HBox(layout=Layout(flex_flow="row wrap", justify_content="space-around"))
-        self.mine = W.Box()
-        self.hand_title = W.HTML()
-        self.hand_title.add_class("cwc-hand-title")
-        self.hand_box = W.HBox(layout=Layout(flex_flow="row wrap"))
-        self.hand_box.add_class("cwc-hand")
-        self.hand_buttons: list[W.Button] = []
-        self.received_title = W.HTML()
-        self.received_title.add_class("cwc-hand-title")
-        self.received_box = W.HBox(layout=Layout(flex_flow="row wrap"))
-        self.received_box.add_class("cwc-hand")
-        self.received_buttons: list[W.Button] = []
-        self.received_area = W.VBox([self.received_title, self.received_box])
-        self.draw_button = W.Button(button_style="primary", disabled=True)
-        self.draw_button.add_class("cw-draw")
-        self.draw_button.on_click(lambda _b: self._act({"type": "draw"}))
-        self.end_button = W.Button(disabled=True)
-        self.end_button.add_class("cw-end-turn")
-        self.end_button.on_click(lambda _b: self._act({"type": "end"}))
-        self.deck_html = W.HTML()
-        table = W.VBox([self.others, W.HBox([self.deck_html, self.draw_button, self.end_button],
-                                             layout=Layout(align_items="center")),
-                        self.mine, self.hand_title, self.hand_box, self.received_area])
-        table.add_class("cwc-table")
-        super().__init__([self.style_html, self.status, self.msg, self.recent, table])
+        self._message = ""
+        super().__init__(scene=self._scene() | {"n": 0}, **kwargs)
         self.add_class("cwc-board")
         self.add_class("cw-cards-board")
+        self.on_msg(self._on_page_msg)
         controller.observe(self._on_version, names="version")
         controller.observe(self._on_message, names="message")
-        self.redraw()
 
-    # ------------------------------------------------------------ reading the controller
+    # ------------------------------------------------------------ what the viewer sees
     def hand_codes(self) -> list[str]:
-        """The codes on the hand buttons now shown (tests: what the viewer sees)."""
-        return list(self._hand)
+        """The codes of the hand's cards now shown (tests: what the viewer sees)."""
+        return [code for code, _flags in self.scene.get("hand", [])]
+
+    def clickable(self) -> list[str]:
+        """The targets a click does something on now (enabled and shown), in page order:
+        ``draw``, ``end-turn``, ``card-<code>``, ``face-<seat>-<F>``, ``place-<code>``."""
+        s = self.scene
+        out = [name for name, key in (("draw", "draw"), ("end-turn", "end")) if s[key]]
+        out += [f"card-{code}" for code, flags in s["hand"] if flags & _ON]
+        for seat in [*s["order"], s["me"]]:
+            out += [f"face-{seat}-{face}" for face in FACES if s.get(f"f{seat}{face}", [0])[0] & _TARGET]
+        out += [f"place-{code}" for code, flags in s["recv"] if flags & _ON]
+        return out
+
+    def classes(self, target: str) -> set[str]:
+        """The state classes the page gives ``target`` now: ``cwc-target`` (a face card
+        to play on), ``cwc-selected``, ``cwc-dim``; ``disabled`` when it cannot be clicked.
+        Raises LookupError for a target not on the table."""
+        s = self.scene
+        kind, _, rest = target.partition("-")
+        out: set[str] = set()
+        if target in ("draw", "end-turn"):
+            flags = _ON if s["draw" if target == "draw" else "end"] else 0
+        elif kind in ("card", "place"):
+            cards = dict((c, f) for c, f in s["hand" if kind == "card" else "recv"])
+            if rest not in cards:
+                raise LookupError(f"no {target} on the table")
+            flags = cards[rest]
+        elif kind == "face":
+            seat, face = rest.split("-")
+            flags = s[f"f{int(seat)}{face}"][0]
+            out |= {"cwc-target"} if flags & _TARGET else set()
+            flags &= _TARGET
+        else:
+            raise LookupError(f"no {target} on the table")
+        if flags & _CHOSEN:
+            out.add("cwc-selected")
+        if flags & _DIM:
+            out.add("cwc-dim")
+        if not flags & _ON:
+            out.add("disabled")
+        return out
+
+    def text(self, part: str) -> str:
+        """The text the page shows in ``part``: ``status``, ``recent`` (lines joined by
+        newlines), ``message``, ``draw`` / ``end-turn`` (the buttons), ``deck``, ``hand``
+        and ``received`` (the titles), ``head-<seat>`` (a player's line), ``pile-<seat>-<F>``
+        (a pile's cards, then its total)."""
+        s = self.scene
+        if part == "status":
+            return " ".join(x for x in (self._fmt(s["sh"]), *map(self._fmt, s["st"]), self._fmt(s["sf"])) if x)
+        if part == "recent":
+            return "\n".join(s[f"e{k}"] for k in s["rc"])
+        if part == "message":
+            return s["msg"]
+        if part == "draw":
+            return self._fmt(_txt("ui_draw_button", n=s["deck"]))
+        if part == "end-turn":
+            return self._fmt(_txt("end_turn"))
+        if part == "deck":
+            return self._fmt(_txt("ui_deck", n=s["deck"]))
+        if part == "hand":
+            return self._fmt(_txt("hand")) + f" ({len(s['hand'])})" if s["v"] else ""
+        if part == "received":
+            return self._fmt(_txt("ui_received")) if s["recv"] else ""
+        kind, _, rest = part.partition("-")
+        if kind == "head":
+            name, you, suit, n, _backs, _turn = s[f"s{int(rest)}"]
+            you_text = f" ({self._fmt(_txt('ui_you'))})" if you else ""
+            count = self._fmt(_txt("ui_card_one") if n == 1 else _txt("ui_cards", n=n))
+            return f"{name}{you_text} {SUIT_SYMBOL[suit]} · {count}"
+        if kind == "pile":
+            seat, face = rest.split("-")
+            _flags, cards, total = s[f"f{int(seat)}{face}"]
+            if not cards:
+                return self._fmt(_txt("ui_empty_pile"))
+            return " ".join(self._label(c) for c in cards) + " " + self._fmt(_txt("ui_total", total=total))
+        raise LookupError(f"no part {part!r} on the table")
+
+    def _fmt(self, text: list[Any] | int) -> str:
+        """A text of the scene as the page writes it (0: none)."""
+        if not text:
+            return ""
+        return self.scene["T"][text[0]].format(**(text[1] if len(text) > 1 else {}))
+
+    def _label(self, code: str) -> str:
+        return t("ui_joker", self.lang) if code == JOKER else DISPLAY[code]
 
     def set_lang(self, lang: str) -> None:
         """Switch between English (``"en"``) and Japanese (``"ja"``)."""
         self.lang = lang
         self.redraw()
 
-    def _on_version(self, _change: Any = None) -> None:
-        self._armed = None
-        self.redraw()
+    # ------------------------------------------------------------ clicks
+    def click(self, target: str) -> bool:
+        """Click ``target`` as the player does in the page (see :meth:`clickable`); a click
+        on something not clickable now does nothing (False), as in the page."""
+        if not isinstance(target, str) or target not in self.clickable():
+            return False
+        kind, _, rest = target.partition("-")
+        if target == "draw":
+            self._act({"type": "draw"})
+        elif target == "end-turn":
+            self._act({"type": "end"})
+        elif kind == "card":
+            self._click_card(rest)
+        elif kind == "place":
+            self._armed = None if self._armed == ("place", rest) else ("place", rest)
+            self.redraw()
+        elif kind == "face":
+            seat, face = rest.split("-")
+            self._click_face(int(seat), face)
+        return True
 
-    def _on_message(self, change: Any) -> None:
-        text = change["new"] or ""
-        self.msg.value = f"<span>{html_text(text)}</span>" if text else ""
+    def set_state(self, sync_data: dict[str, Any]) -> None:
+        """The page may not write the scene (it is the kernel's; the page only merges
+        the kernel's patches into its own copy)."""
+        super().set_state({k: v for k, v in sync_data.items() if k != "scene"})
+
+    def _on_page_msg(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        """A click in the page: ``{"click": target}``; ``{"have": n}``: the page holds the
+        scene of redraw ``n`` (it says so when its module starts, and when a patch does not
+        follow the one it holds): the whole scene is sent again if that is not the latest
+        (a patch sent before the page's module listened is lost).  Anything else is ignored."""
+        if not isinstance(content, dict):
+            return
+        if isinstance(content.get("click"), str) and len(content["click"]) <= 20:
+            self.click(content["click"])
+        elif "have" in content and content["have"] != self.scene.get("n"):
+            self.send({"scene": self.scene})
 
     def _act(self, action: dict[str, Any]) -> None:
         self._armed = None
         self.controller.act(action)
 
-    # ------------------------------------------------------------ clicks
-    def _click_card(self, i: int) -> None:
-        if i >= len(self._hand):
-            return
-        code = self._hand[i]
-        view = self.controller.view
+    def _click_card(self, code: str) -> None:
         if code == JOKER:
             self._armed = None if self._armed and self._armed[0] == "joker" else ("joker", JOKER)
             self.redraw()
-        elif code in (view.get("selected") or ()):
+        elif code in (self.controller.view.get("selected") or ()):
             self._act({"type": "unselect", "card": code})
         else:
             self._act({"type": "select", "card": code})
-
-    def _click_received(self, i: int) -> None:
-        if i >= len(self._received):
-            return
-        code = self._received[i]
-        self._armed = None if self._armed == ("place", code) else ("place", code)
-        self.redraw()
 
     def _click_face(self, seat: int, face: str) -> None:
         armed = self._armed
@@ -203,8 +279,34 @@ class CardsBoard(W.VBox):
             self._act({"type": "joker", "target": seat, "face": face})
 
     # ------------------------------------------------------------ drawing
+    def _on_version(self, _change: Any = None) -> None:
+        self._armed = None
+        self.redraw()
+
+    def _on_message(self, change: Any) -> None:
+        self._message = change["new"] or ""
+        self.redraw()
+
     def redraw(self) -> None:
-        """Draw the table from the controller's ``view`` and ``legal`` (reusing widgets)."""
+        """Write the scene again and send the page the keys that changed (one message)."""
+        new = self._scene()
+        old = self.scene
+        patch = {k: v for k, v in new.items() if old.get(k) != v}
+        drop = [k for k in old if k not in new and k != "n"]
+        if not patch and not drop:
+            return
+        # the redraw's number: the page applies a patch only to the scene before it
+        new["n"] = patch["n"] = old.get("n", 0) + 1
+        # the trait keeps the whole scene (a page that opens the model later gets it all)
+        # without sending it: the page gets only the patch
+        self._trait_values["scene"] = new
+        msg: dict[str, Any] = {"patch": patch}
+        if drop:
+            msg["drop"] = drop
+        self.send(msg)
+
+    def _scene(self) -> dict[str, Any]:
+        """What the page draws, from the controller's published traits only."""
         c = self.controller
         view = c.view
         lang = self.lang
@@ -212,7 +314,7 @@ class CardsBoard(W.VBox):
         viewer = view.get("viewer")
         if viewer is not None:
             self._me = viewer
-        me = self._me
+        me = self._me if players else 0
         legal = _legal_sets(list(c.legal) if viewer is not None else [])
         if self._armed and self._armed[0] == "joker" and not legal["joker"]:
             self._armed = None
@@ -222,110 +324,49 @@ class CardsBoard(W.VBox):
         selected = list(view.get("selected") or ())
         to_act = view.get("to_act") or []
         last = self._last_pile(c.events)
-        for p, panel in zip(players, self.panels, strict=False):
-            self._draw_panel(panel, p, me, viewer, to_act, legal, armed, last)
-        order = [(me + k) % len(players) for k in range(1, len(players))] if players else []
-        others = tuple(self.panels[s] for s in order)
-        if self.others.children != others:
-            self.others.children = others
-        mine = (self.panels[me],) if self.panels else ()
-        if self.mine.children != mine:
-            self.mine.children = mine
+        scene: dict[str, Any] = {
+            "T": {key: STRINGS[key][1 if lang == "ja" else 0] for key in TEXTS},
+            "me": me,
+            "v": int(viewer is not None),
+            "order": [(me + k) % len(players) for k in range(1, len(players))] if players else [],
+            "msg": self._message,
+        }
+        scene["sh"], scene["st"], scene["sf"] = self._status(view, legal, armed, selected, me, viewer)
+        recent = self._recent(c.events, players, viewer)
+        scene["rc"] = [k for k, _line in recent]
+        scene.update((f"e{k}", line) for k, line in recent)
+        for p in players:
+            self._seat(scene, p, me, viewer, to_act, legal, armed, last)
         # the hand: face-up for the viewer only
         hand = list(view.get("hand") or []) if viewer is not None else []
-        self._hand = hand
         my_turn_play = view.get("stage") == "play" and me in to_act and viewer is not None
-        self._ensure(self.hand_buttons, len(hand), self.hand_box, self._click_card)
-        for i, b in enumerate(self.hand_buttons):
-            if i < len(hand):
-                code = hand[i]
-                if code == JOKER:
-                    enabled = bool(legal["joker"])
-                    chosen = armed is not None and armed[0] == "joker"
-                elif code in selected:
-                    enabled, chosen = code in legal["unselect"], True
-                else:
-                    enabled, chosen = code in legal["select"], False
-                classes = ["cwc-card", card_class(code), f"cw-card-{code}"]
-                if chosen:
-                    classes.append("cwc-selected")
-                if my_turn_play and not enabled:
-                    classes.append("cwc-dim")
-                self._set_button(b, card_label(code, lang), classes, not enabled, visible=True)
+        cards = []
+        for code in hand:
+            if code == JOKER:
+                enabled, chosen = bool(legal["joker"]), armed is not None and armed[0] == "joker"
+            elif code in selected:
+                enabled, chosen = code in legal["unselect"], True
             else:
-                self._set_button(b, _BLANK, ["cwc-card"], True, visible=False)
-        if viewer is not None:
-            self.hand_title.value = html_text(f"{t('hand', lang)} ({len(hand)})")
-        else:
-            self.hand_title.value = ""
+                enabled, chosen = code in legal["select"], False
+            cards.append([code, (_ON if enabled else 0) | (_CHOSEN if chosen else 0)
+                          | (_DIM if my_turn_play and not enabled else 0)])
+        scene["hand"] = cards
         # rule 2: cards received at the end
-        received = []
-        if viewer is not None and view.get("to_place") is not None:
-            received = list(view["to_place"][viewer])
-        self._received = received
-        self._ensure(self.received_buttons, len(received), self.received_box, self._click_received)
-        for i, b in enumerate(self.received_buttons):
-            if i < len(received):
-                code = received[i]
-                enabled = any(x[0] == code for x in legal["place"])
-                classes = ["cwc-card", card_class(code), f"cw-place-{code}"]
-                if armed == ("place", code):
-                    classes.append("cwc-selected")
-                self._set_button(b, card_label(code, lang), classes, not enabled, visible=True)
-            else:
-                self._set_button(b, _BLANK, ["cwc-card"], True, visible=False)
-        self.received_title.value = html_text(t("ui_received", lang)) if received else ""
-        self.received_area.layout.display = None if received else "none"
-        # deck and buttons
-        deck = view.get("deck_size", 0)
-        self.deck_html.value = (f"<span class='cwc-total' style='font-size:14px'>{backs_html(min(deck, 3))} "
-                                f"{html_text(t('ui_deck', lang, n=deck))}</span>")
-        with self.draw_button.hold_sync():
-            self.draw_button.description = t("ui_draw_button", lang, n=deck)
-            self.draw_button.disabled = not legal["draw"]
-        with self.end_button.hold_sync():
-            self.end_button.description = t("end_turn", lang)
-            self.end_button.disabled = not legal["end"]
-        self.status.value = self._status_html(view, legal, armed, selected, me, viewer)
-        self.recent.value = self._recent_html(c.events, players, viewer)
+        received = list(view["to_place"][viewer]) if viewer is not None and view.get("to_place") is not None else []
+        scene["recv"] = [[code, (_ON if any(x[0] == code for x in legal["place"]) else 0)
+                          | (_CHOSEN if armed == ("place", code) else 0)] for code in received]
+        scene["deck"] = view.get("deck_size", 0)
+        scene["draw"] = int(legal["draw"])
+        scene["end"] = int(legal["end"])
+        return scene
 
-    #: most lines of "since your last turn"
-    RECENT = 6
-
-    def _recent_html(self, events: list[dict[str, Any]], players: list[dict[str, Any]], viewer: int | None) -> str:
-        """What happened since the viewer's last play, with the players' names (the
-        viewer's own events: its own draws show its card; others' draws only a count)."""
-        if viewer is None:
-            return ""
-        names = [p["name"] for p in players]
-        lines: list[str] = []
-        for e in reversed(events):
-            kind = e.get("type")
-            if kind in ("play", "pass", "joker", "place") and e.get("seat") == viewer and lines:
-                break
-            if kind in ("select", "unselect"):
-                continue
-            lines.append(describe_event(e, self.lang, names))
-            if len(lines) >= self.RECENT:
-                break
-        return "".join(f"<div>{html_text(x)}</div>" for x in reversed(lines))
-
-    def _draw_panel(self, panel: _SeatPanel, p: dict[str, Any], me: int, viewer: int | None,
-                    to_act: list[int], legal: dict[str, Any], armed: tuple[str, str] | None,
-                    last: tuple[int, str] | None) -> None:
-        lang = self.lang
+    def _seat(self, scene: dict[str, Any], p: dict[str, Any], me: int, viewer: int | None, to_act: list[int],
+              legal: dict[str, Any], armed: tuple[str, str] | None, last: tuple[int, str] | None) -> None:
+        """One player's place: ``s<seat>`` = [name, the viewer's own (0/1), suit, cards in
+        hand, backs drawn, to act (0/1)]; each face card ``f<seat><face>`` = [flags, cards of
+        its pile, total] (a key each: a move changes few of them)."""
         seat = p["seat"]
-        suit = p["suit"]
-        you = f" ({t('ui_you', lang)})" if seat == viewer else ""
         n = p["hand_size"]
-        hand = "" if seat == viewer else f" {backs_html(n)}"
-        panel.head.value = (f"<span class='cwc-name'>{html_text(p['name'])}</span>{html_text(you)} "
-                            f"<b>{SUIT_SYMBOL[suit]}</b> · {html_text(t('ui_card_one' if n == 1 else 'ui_cards', lang, n=n))}{hand}")
-        if seat in to_act:
-            panel.add_class("cwc-turn")
-        else:
-            panel.remove_class("cwc-turn")
-        red = suit in ("H", "D")
         for pile in p["piles"]:
             face = pile["face"]
             if seat == me:
@@ -333,16 +374,29 @@ class CardsBoard(W.VBox):
                     armed is not None and armed[0] == "place" and (armed[1], face) in legal["place"])
             else:
                 enabled = armed is not None and armed[0] == "joker" and (seat, face) in legal["joker"]
-            classes = ["cwc-face", f"cw-face-{seat}-{face}", "cwc-red" if red else "cwc-black"]
-            if enabled:
-                classes.append("cwc-target")
-            self._set_button(panel.faces[face], f"{face}{SUIT_SYMBOL[suit]}", classes, not enabled, visible=True)
-            cards = pile["cards"]
-            mark = " cwc-last" if last == (seat, face) else ""
-            total = (html_text(t("ui_total", lang, total=pile["total"])) if cards
-                     else html_text(t("ui_empty_pile", lang)))
-            panel.piles[face].value = (f"<div class='cwc-pile{mark}'>{pile_html(cards, lang)}</div>"
-                                       f"<div class='cwc-total'>{total}</div>")
+            scene[f"f{seat}{face}"] = [(_TARGET if enabled else 0) | (_LAST if last == (seat, face) else 0),
+                                       list(pile["cards"]), pile["total"]]
+        scene[f"s{seat}"] = [p["name"], int(seat == viewer), p["suit"], n, 0 if seat == viewer else n, int(seat in to_act)]
+
+    def _recent(self, events: list[dict[str, Any]], players: list[dict[str, Any]],
+                viewer: int | None) -> list[tuple[int, str]]:
+        """What happened since the viewer's last play, with the players' names (the
+        viewer's own events: its own draws show its card; others' draws only a count)."""
+        if viewer is None:
+            return []
+        names = [p["name"] for p in players]
+        lines: list[tuple[int, str]] = []
+        for k in range(len(events) - 1, -1, -1):
+            e = events[k]
+            kind = e.get("type")
+            if kind in ("play", "pass", "joker", "place") and e.get("seat") == viewer and lines:
+                break
+            if kind in ("select", "unselect"):
+                continue
+            lines.append((k, describe_event(e, self.lang, names)))
+            if len(lines) >= self.RECENT:
+                break
+        return lines[::-1]
 
     @staticmethod
     def _last_pile(events: list[dict[str, Any]]) -> tuple[int, str] | None:
@@ -357,54 +411,35 @@ class CardsBoard(W.VBox):
                 return None
         return None
 
-    def _ensure(self, pool: list[W.Button], n: int, box: W.Box, on_click: Any) -> None:
-        """Grow a pool of card buttons to ``n`` (buttons are reused, never recreated)."""
-        if len(pool) >= n:
-            return
-        for i in range(len(pool), n):
-            b = W.Button(layout=Layout(**_CARD_LAYOUT), disabled=True)
-            b.on_click(lambda _b, i=i: on_click(i))
-            pool.append(b)
-        box.children = tuple(pool)
-
-    @staticmethod
-    def _set_button(b: W.Button, label: str, classes: list[str], disabled: bool, *, visible: bool) -> None:
-        """Update a button in one message (only what changed is sent)."""
-        with b.hold_sync():
-            b.description = label
-            b._dom_classes = tuple(classes)
-            b.disabled = disabled
-            b.layout.display = None if visible else "none"
-
-    def _status_html(self, view: dict[str, Any], legal: dict[str, Any], armed: tuple[str, str] | None,
-                     selected: list[str], me: int, viewer: int | None) -> str:
-        lang = self.lang
+    def _status(self, view: dict[str, Any], legal: dict[str, Any], armed: tuple[str, str] | None,
+                selected: list[str], me: int, viewer: int | None) -> list[Any]:
+        """The status line: whose turn (bold) or 0, [what to do...], final turn (bold) or 0
+        (``sh``, ``st``, ``sf``)."""
         players = view.get("players", [])
         names = [p["name"] for p in players]
         stage = view.get("stage")
         to_act = view.get("to_act") or []
+        texts: list[Any]
         if stage == "over" or not players:
-            text = t("ui_over", lang)
+            texts = [_txt("ui_over")]
         elif viewer is not None and me in to_act and any(legal[k] for k in legal):
             if stage == "draw":
-                text = t("ui_your_draw", lang)
+                texts = [_txt("ui_your_draw")]
             elif stage == "place":
-                text = (t("ui_place_armed", lang, card=DISPLAY[armed[1]]) if armed and armed[0] == "place"
-                        else t("ui_place", lang))
+                texts = [_txt("ui_place_armed", card=DISPLAY[armed[1]]) if armed and armed[0] == "place"
+                         else _txt("ui_place")]
             elif armed and armed[0] == "joker":
-                text = t("ui_joker_armed", lang)
+                texts = [_txt("ui_joker_armed")]
             elif selected:
                 total = sum(value(c) for c in selected)
-                text = t("ui_selected", lang, cards=" ".join(DISPLAY[c] for c in selected), total=total)
+                texts = [_txt("ui_selected", cards=" ".join(DISPLAY[c] for c in selected), total=total)]
             else:
-                text = t("ui_your_play", lang) + (" " + t("ui_joker_hint", lang) if legal["joker"] else "")
+                texts = [_txt("ui_your_play")] + ([_txt("ui_joker_hint")] if legal["joker"] else [])
         else:
             who = to_act[0] if to_act else view.get("turn", 0)
             name = names[who] if 0 <= who < len(names) else "?"
-            text = t("ui_cpu_playing" if getattr(self.controller, "cpu_busy", False) else "ui_waiting", lang, name=name)
+            texts = [_txt("ui_cpu_playing" if getattr(self.controller, "cpu_busy", False) else "ui_waiting", name=name)]
         turn = view.get("turn", 0)
-        head = t("ui_turn_of", lang, name=names[turn]) if stage not in ("over", "place") and 0 <= turn < len(names) else ""
-        final = t("ui_final_turn", lang) if view.get("last_turn") and stage == "play" else ""
-        parts = [f"<b>{html_text(head)}</b>" if head else "", html_text(text),
-                 f"<b>{html_text(final)}</b>" if final else ""]
-        return " ".join(x for x in parts if x)
+        head = _txt("ui_turn_of", name=names[turn]) if stage not in ("over", "place") and 0 <= turn < len(names) else 0
+        final = _txt("ui_final_turn") if view.get("last_turn") and stage == "play" else 0
+        return [head, texts, final]
