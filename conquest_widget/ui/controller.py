@@ -245,7 +245,8 @@ class MatchController(PublishedTraits):
 
     async def run_cpus_async(self) -> int:
         """Play the CPU actions due now, one per ``CPU_DELAYS[cpu_speed]`` seconds,
-        publishing after each (for the browser)."""
+        publishing after each (for the browser), and once more if the screen then goes to
+        another human (the hand-over)."""
         n = 0
         self.cpu_busy = True
         try:
@@ -257,8 +258,13 @@ class MatchController(PublishedTraits):
                 await asyncio.sleep(CPU_DELAYS.get(self.cpu_speed, 0.0))
         finally:
             self.cpu_busy = False
+        # each action played was published above (the last one too: forced answers are
+        # played by step_cpu until none is due); publish again only for the hand-over, so
+        # that a human's move is one version (one redraw, one autosave), not two
+        at_screen = (self.viewer, self.cover)
         self._hand_over()
-        self._publish()
+        if (self.viewer, self.cover) != at_screen:
+            self._publish()
         return n
 
     # ------------------------------------------------------------ hot seat

@@ -361,6 +361,7 @@ class MatchApp(W.VBox):
         self.log_view = W.HTML()
         self.log_view.add_class("cw-log")
         self.busy = W.HTML()
+        self.busy.add_class("cw-busy")
         self.cover = W.VBox()
         self.cover.add_class("cw-cover")
         self.save_box = W.HBox()

@@ -76,7 +76,29 @@ def click_and_wait(page: Page, target) -> None:
         except PlaywrightTimeout:
             if page.evaluate(_VERSION_JS) != before:
                 return
-    raise AssertionError(f"three clicks on {target} changed nothing")
+    raise AssertionError(f"three clicks on {target} changed nothing; the page then: {_what_the_page_says(page, target)}")
+
+
+_SAYS_JS = """
+() => { const txt = (sel) => [...document.querySelectorAll(sel)].filter(e => e.offsetParent !== null)
+                              .map(e => e.innerText.trim()).filter(Boolean).join(' | ');
+        return {status: txt('.cw-status'), note: txt('.cw-board-message, .cw-message'), busy: txt('.cw-busy'),
+                buttons: txt('button:not([disabled])')}; }
+"""
+
+
+def _what_the_page_says(page: Page, target) -> str:
+    """What a player would see when a click changed nothing (for the failure's message:
+    CI keeps no screenshots)."""
+    try:
+        said = page.evaluate(_SAYS_JS)
+        said["target"] = {"count": target.count(), "visible": target.first.is_visible(),
+                          "enabled": target.first.is_enabled()} if target.count() else "absent"
+        said["version"] = page.evaluate(_VERSION_JS)
+        said["page_errors"] = getattr(page, "page_errors", None)
+        return repr(said)
+    except Exception as exc:  # a diagnostic must not hide the failure
+        return f"(could not read the page: {exc})"
 
 
 def shot(page: Page, artifacts, name: str) -> None:

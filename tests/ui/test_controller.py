@@ -259,3 +259,46 @@ def test_a_forced_answer_is_never_drawn_before_it_is_played(monkeypatch) -> None
 
     asyncio.run(play())
     assert lone == []
+
+
+
+def test_a_move_in_a_running_loop_is_one_version(monkeypatch) -> None:
+    """In a kernel (an event loop runs; CPUs play in the background at speed Fast) a human's
+    move that no CPU answers publishes one new version — one redraw and one autosave, so
+    that another page sharing the save folder never sees a second write of the same move;
+    a move the CPU answers is published, then each CPU action, then the hand-over (the
+    last version shows the human's turn again)."""
+    import asyncio
+
+    from conquest_widget.games.conquest_cards.engine import ConquestCards
+    from conquest_widget.games.conquest_cards.setup import CardsSetup
+    from conquest_widget.ui import controller as controller_module
+
+    monkeypatch.setitem(controller_module.CPU_DELAYS, "fast", 0.0)
+    versions: list[tuple[int, bool]] = []
+
+    async def play() -> None:
+        m = ConquestCards(CardsSetup.quick(2), seed=4)
+        c = MatchController(m, humans={0}, play_cpus=False, cpu_speed="fast")
+        c.observe(lambda ch: versions.append((ch["new"], bool(c.legal))), names="version")
+
+        async def settle() -> None:
+            c.start_cpus()
+            while c._task is not None and not c._task.done():
+                await asyncio.sleep(0)
+
+        await settle()
+        assert [a["type"] for a in c.legal] == ["draw"], c.legal
+        versions.clear()
+        c.act({"type": "draw"})
+        await settle()
+        assert len(versions) == 1 and c.legal  # the draw: one version, still the human's turn
+        versions.clear()
+        c.act({"type": "end"})
+        assert not c.message
+        await settle()
+        assert len(versions) >= 3, versions  # the end of turn, the CPU's actions, the hand-over
+        assert versions[-1][1] and not any(mine for _v, mine in versions[:-1])
+        assert [v for v, _ in versions] == list(range(versions[0][0], versions[0][0] + len(versions)))
+
+    asyncio.run(play())
