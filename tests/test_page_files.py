@@ -30,26 +30,69 @@ def test_the_page_files_are_found():
     assert {"ui/sound.js", "maps/quiet_pointer.js"} <= names, names
 
 
-@pytest.mark.parametrize("path", JS, ids=[p.relative_to(PACKAGE).as_posix() for p in JS])
-def test_each_module_is_valid_javascript(path: Path, tmp_path: Path):
+#: files put before a widget's own module in the one ES module it sends (no export of their own)
+PRELUDES = {"ui/scene.js"}
+
+
+def _node() -> str:
     node = shutil.which("node")
     if node is None:
         if os.environ.get("CI"):  # `make test` installs it: in CI a missing Node.js is a failure, not a skip
             pytest.fail("Node.js is not installed (make test installs it: apt-get install nodejs)")
         pytest.skip("Node.js is not installed (apt-get install nodejs)")
+    return node
+
+
+def _check(node: str, text: str, copy: Path) -> None:
+    copy.write_text(text, encoding="utf-8")
+    proc = subprocess.run([node, "--check", str(copy)], capture_output=True, text=True, timeout=60, check=False)
+    assert proc.returncode == 0, f"{copy.name}:\n{proc.stderr}"
+
+
+@pytest.mark.parametrize("path", JS, ids=[p.relative_to(PACKAGE).as_posix() for p in JS])
+def test_each_module_is_valid_javascript(path: Path, tmp_path: Path):
+    node = _node()
     # as sent (page_file's text) and as written: both must parse as an ES module (.mjs)
-    for name, text in (("as-written.mjs", path.read_text(encoding="utf-8")), ("as-sent.mjs", page_file(path))):
-        copy = tmp_path / name
-        copy.write_text(text, encoding="utf-8")
-        proc = subprocess.run([node, "--check", str(copy)], capture_output=True, text=True, timeout=60, check=False)
-        assert proc.returncode == 0, f"{path.name} ({name}):\n{proc.stderr}"
+    _check(node, path.read_text(encoding="utf-8"), tmp_path / f"{path.stem}-as-written.mjs")
+    _check(node, page_file(path), tmp_path / f"{path.stem}-as-sent.mjs")
+
+
+def _scene_widgets() -> list[type]:
+    """Every scene widget class of the package (their modules imported)."""
+    import importlib
+
+    from conquest_widget.ui.scene import SceneWidget
+
+    for path in sorted(PACKAGE.rglob("*.py")):
+        module = path.relative_to(PACKAGE.parent).with_suffix("").as_posix().replace("/", ".")
+        if path.with_suffix(".js").exists() and path.name != "__init__.py":
+            importlib.import_module(module)
+    found, todo = [], list(SceneWidget.__subclasses__())
+    while todo:
+        cls = todo.pop()
+        found.append(cls)
+        todo.extend(cls.__subclasses__())
+    return sorted({c for c in found if c.__module__.startswith("conquest_widget.")}, key=lambda c: c.__qualname__)
+
+
+def test_each_scene_widget_sends_one_valid_module(tmp_path: Path):
+    """A scene widget's module is scene.js followed by its own file: as sent, together,
+    it parses as one ES module with one default export."""
+    node = _node()
+    widgets = _scene_widgets()
+    assert any(c.__name__ == "LogView" for c in widgets), widgets
+    for cls in widgets:
+        code = cls._esm  # anywidget makes it a synced trait once a model is made: its default
+        code = getattr(code, "default_value", code)
+        assert code.count("export default") == 1 and "function sceneInitialize" in code, cls
+        _check(node, code, tmp_path / f"{cls.__name__}.mjs")
 
 
 @pytest.mark.parametrize("path", JS, ids=[p.relative_to(PACKAGE).as_posix() for p in JS])
 def test_no_module_writes_markup(path: Path):
     code = path.read_text(encoding="utf-8")
     assert not re.search(r"\b(innerHTML|outerHTML|insertAdjacentHTML|document\.write)\b", code), path.name
-    assert "export default" in code
+    assert ("export default" in code) != (path.relative_to(PACKAGE).as_posix() in PRELUDES)
 
 
 @pytest.mark.parametrize("path", JS + CSS, ids=[p.relative_to(PACKAGE).as_posix() for p in JS + CSS])

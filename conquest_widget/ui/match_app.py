@@ -31,6 +31,7 @@ from conquest_widget.lean import Layout, close_tree
 from conquest_widget.saves import AutosaveClaim, SaveStore
 from conquest_widget.ui.controller import MatchController
 from conquest_widget.ui.game_ui import HUMAN, GameUI, Option, SeatChoice
+from conquest_widget.ui.log_view import LogView
 from conquest_widget.ui.sound import (
     SoundControls,
     label,
@@ -40,7 +41,6 @@ from conquest_widget.ui.sound import (
 from conquest_widget.ui.text import t
 
 SPEEDS = ("instant", "fast", "normal")
-LOG_LINES = 40
 
 
 def _button(cls: str, on_click: Callable[[], None], **kw: Any) -> W.Button:
@@ -358,8 +358,7 @@ class MatchApp(W.VBox):
         self.board = self.ui.board(self.controller, self.lang)
         self._log_len = len(self.controller.events)
         self._recorded = False
-        self.log_view = W.HTML()
-        self.log_view.add_class("cw-log")
+        self.log_view = LogView()
         self.busy = W.HTML()
         self.busy.add_class("cw-busy")
         self.cover = W.VBox()
@@ -407,9 +406,7 @@ class MatchApp(W.VBox):
             self._set_body(children)
 
     def _redraw_log(self) -> None:
-        value = log_html(self.ui, self.controller.events, self.lang, [s.name for s in self._seats])
-        if self.log_view.value != value:
-            self.log_view.value = value
+        show_log(self.log_view, self.ui, self.controller.events, self.lang, [s.name for s in self._seats])
 
     def _on_change(self, _change: Any = None) -> None:
         c = self.controller
@@ -697,13 +694,9 @@ class MatchApp(W.VBox):
         self._play(self._engine()(setup, seed=seed), speed=speed)
 
 
-def log_html(ui: GameUI, events: list[dict[str, Any]], lang: str, names: list[str]) -> str:
-    """The log box: the last :data:`LOG_LINES` lines of ``events``, newest first."""
-    lines = [line for e in events if (line := ui.log_line(e, lang, names))]
-    return (f"<details open><summary>{html_text(t('log', lang))}</summary>"
-            f"<div style='max-height:200px;overflow:auto;font-size:90%'>"
-            + "".join(f"<div>{html_text(x)}</div>" for x in lines[-LOG_LINES:][::-1])
-            + "</div></details>")
+def show_log(log: LogView, ui: GameUI, events: list[dict[str, Any]], lang: str, names: list[str]) -> None:
+    """Show the log lines of ``events`` (the game's own wording, ``ui.log_line``) in ``log``."""
+    log.show([line for e in events if (line := ui.log_line(e, lang, names))], t("log", lang))
 
 
 def results_html(ui: GameUI, seats: list[SeatChoice], out: dict[str, Any], view: dict[str, Any], lang: str) -> str:

@@ -57,6 +57,7 @@ from conquest_widget.tables.links import BadLinkError
 from conquest_widget.tables.store import store_errors
 from conquest_widget.tables.table import STORE_ENV
 from conquest_widget.ui.game_ui import GameUI, SeatChoice
+from conquest_widget.ui.log_view import LogView
 from conquest_widget.ui.table_controller import TableController
 from conquest_widget.ui.text import t
 
@@ -221,8 +222,7 @@ class TablePage(W.VBox):
         self.board = ui.board(self.table, lang)
         self.results = W.HTML(layout=Layout(display="none"))
         self.results.add_class("cw-results")
-        self.log_view = W.HTML()
-        self.log_view.add_class("cw-log")
+        self.log_view = LogView()
         self.replay_button = _button("cw-replay-table", self.show_replay)
         self.explorer: Any = None
         self.main = W.VBox([self.results, self.board, W.HBox([self.replay_button]), self.log_view])
@@ -255,9 +255,9 @@ class TablePage(W.VBox):
         message = f"<div style='color:#b00020;margin:4px 0'>{html_text(c.message)}</div>" if shown else ""
         _set(self.message, "value", message)
         names = [s.name for s in self._seats]
-        from conquest_widget.ui.match_app import log_html, results_html
+        from conquest_widget.ui.match_app import results_html, show_log
 
-        _set(self.log_view, "value", log_html(self.ui, c.events, lang, names))
+        show_log(self.log_view, self.ui, c.events, lang, names)
         if c.is_over:
             _set(self.results, "value", results_html(self.ui, self._seats, c.outcome() or {"ranks": []}, c.view, lang))
             _set(self.results.layout, "display", None)

@@ -292,8 +292,8 @@ def test_in_the_shell_from_the_picker_to_the_results(tmp_path) -> None:
     assert app.screen == "results"
     assert "Final wealth" in app.body.children[0].value
     # the log names the players (its last lines: who acted there depends on the CPUs)
-    assert any(s.name in app.log_view.value for s in app._seats)
-    assert "seat 0" not in app.log_view.value and "seat 1" not in app.log_view.value
+    assert any(s.name in app.log_view.text for s in app._seats)
+    assert "seat 0" not in app.log_view.text and "seat 1" not in app.log_view.text
     app.set_lang("ja")
     assert "最終資産" in app.body.children[0].value
 

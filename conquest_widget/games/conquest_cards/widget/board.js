@@ -1,9 +1,7 @@
 // The card table of Conquest in the page (an ES module for anywidget; board.py is its kernel
-// side).  The kernel syncs ``scene`` once, then sends only what changed as a custom message
-// {patch: {key: value}, drop: [key]}; this module merges it into the model's scene (never
-// sent back: the kernel ignores a scene from the page) and every view draws it again.  A
-// click goes back as one message {click: target}.  Every text goes in with textContent:
-// nothing from the kernel is ever read as markup.
+// side).  ui/scene.js comes before it: the scene it draws is synced once, then patched
+// with what changed; a click goes back as one message {click: target}.  Every text goes in
+// with textContent: nothing from the kernel is ever read as markup.
 const SYMBOL = { S: "\u2660", H: "\u2665", C: "\u2663", D: "\u2666" };
 const MAX_BACKS = 8;
 const FACES = ["J", "Q", "K"];
@@ -134,37 +132,10 @@ function draw(scene, send) {
 
 export default {
   initialize({ model }) {
-    // a patch applies only to the scene of the redraw before it (n); one sent before this
-    // module listened is lost: then the page says which scene it has ({have: n}) and the
-    // kernel sends the whole scene again
-    let asked = false;
-    const onMessage = (msg) => {
-      if (!msg || typeof msg !== "object") return;
-      if (msg.scene && typeof msg.scene === "object") {
-        asked = false;
-        model.set("scene", msg.scene);
-        return;
-      }
-      if (typeof msg.patch !== "object" || msg.patch === null) return;
-      const old = model.get("scene") || {};
-      if (msg.patch.n !== (old.n || 0) + 1) {
-        if (!asked) { asked = true; model.send({ have: old.n || 0 }); }
-        return;
-      }
-      const scene = Object.assign({}, old, msg.patch);
-      for (const key of msg.drop || []) delete scene[key];
-      model.set("scene", scene);  // this page only: the kernel keeps the scene it wrote
-    };
-    model.on("msg:custom", onMessage);
-    model.send({ have: (model.get("scene") || {}).n || 0 });
-    return () => model.off("msg:custom", onMessage);
+    return sceneInitialize(model);
   },
   render({ model, el }) {
     el.classList.add("cwc-board");
-    const send = (target) => model.send({ click: target });
-    const redraw = () => el.replaceChildren(draw(model.get("scene"), send));
-    model.on("change:scene", redraw);
-    redraw();
-    return () => model.off("change:scene", redraw);
+    return sceneRender(model, el, draw);
   },
 };

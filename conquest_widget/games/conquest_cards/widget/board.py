@@ -49,10 +49,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import anywidget
-import traitlets
-
 from conquest_widget.lean import page_file
+from conquest_widget.ui.scene import SceneWidget
 
 from ..cards import DISPLAY, FACES, JOKER, SUIT_SYMBOL, value
 from ..text import STRINGS, describe_event, t
@@ -98,13 +96,11 @@ def _legal_sets(legal: list[dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
-class CardsBoard(anywidget.AnyWidget):
+class CardsBoard(SceneWidget):
     """The card table (see the module docstring).  ``CardsBoard(controller, lang)``."""
 
-    _esm = page_file(_HERE / "board.js")
+    _esm = SceneWidget.page_module(_HERE / "board.js")
     _css = page_file(_HERE / "board.css")
-    #: what the page draws (see the module docstring); changed keys are sent as a patch
-    scene = traitlets.Dict().tag(sync=True)
 
     #: most lines of "since your last turn"
     RECENT = 6
@@ -115,10 +111,9 @@ class CardsBoard(anywidget.AnyWidget):
         self._armed: tuple[str, str] | None = None  # ("joker", "JK") or ("place", card)
         self._me = 0
         self._message = ""
-        super().__init__(scene=self._scene() | {"n": 0}, **kwargs)
+        super().__init__(**kwargs)
         self.add_class("cwc-board")
         self.add_class("cw-cards-board")
-        self.on_msg(self._on_page_msg)
         controller.observe(self._on_version, names="version")
         controller.observe(self._on_message, names="message")
 
@@ -238,23 +233,6 @@ class CardsBoard(anywidget.AnyWidget):
             self._click_face(int(seat), face)
         return True
 
-    def set_state(self, sync_data: dict[str, Any]) -> None:
-        """The page may not write the scene (it is the kernel's; the page only merges
-        the kernel's patches into its own copy)."""
-        super().set_state({k: v for k, v in sync_data.items() if k != "scene"})
-
-    def _on_page_msg(self, _widget: Any, content: Any, _buffers: Any) -> None:
-        """A click in the page: ``{"click": target}``; ``{"have": n}``: the page holds the
-        scene of redraw ``n`` (it says so when its module starts, and when a patch does not
-        follow the one it holds): the whole scene is sent again if that is not the latest
-        (a patch sent before the page's module listened is lost).  Anything else is ignored."""
-        if not isinstance(content, dict):
-            return
-        if isinstance(content.get("click"), str) and len(content["click"]) <= 20:
-            self.click(content["click"])
-        elif "have" in content and content["have"] != self.scene.get("n"):
-            self.send({"scene": self.scene})
-
     def _act(self, action: dict[str, Any]) -> None:
         self._armed = None
         self.controller.act(action)
@@ -287,25 +265,7 @@ class CardsBoard(anywidget.AnyWidget):
         self._message = change["new"] or ""
         self.redraw()
 
-    def redraw(self) -> None:
-        """Write the scene again and send the page the keys that changed (one message)."""
-        new = self._scene()
-        old = self.scene
-        patch = {k: v for k, v in new.items() if old.get(k) != v}
-        drop = [k for k in old if k not in new and k != "n"]
-        if not patch and not drop:
-            return
-        # the redraw's number: the page applies a patch only to the scene before it
-        new["n"] = patch["n"] = old.get("n", 0) + 1
-        # the trait keeps the whole scene (a page that opens the model later gets it all)
-        # without sending it: the page gets only the patch
-        self._trait_values["scene"] = new
-        msg: dict[str, Any] = {"patch": patch}
-        if drop:
-            msg["drop"] = drop
-        self.send(msg)
-
-    def _scene(self) -> dict[str, Any]:
+    def draw_scene(self) -> dict[str, Any]:
         """What the page draws, from the controller's published traits only."""
         c = self.controller
         view = c.view
