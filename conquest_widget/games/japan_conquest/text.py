@@ -56,6 +56,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "click_map_home": ("Tip: click the map to set the selected player's home", "ヒント：地図をクリックすると選択中の参加者の本拠地を設定できます"),
     # turn controls
     "turn_of": ("{name}'s turn {turn}", "{name}の{turn}ターン目"),
+    "turn_panel_over": ("Game over", "ゲーム終了"),
     "one_die": ("One die", "通常ダイス"),
     "double_dice": ("Double Dice ({n} left)", "2個ダイス（残り{n}）"),
     "triple_dice": ("Triple Dice ({n} left)", "3個ダイス（残り{n}）"),

@@ -67,7 +67,9 @@ class TurnPanel(W.VBox):
             return
         names = _names(c)
         me = v["current_player"]
-        self.title.value = f"<h3>{html.escape(t('turn_of', lang, name=names[me], turn=v['turn']))}</h3>"
+        over = v["outcome"] is not None
+        title = t("turn_panel_over", lang) if over else t("turn_of", lang, name=names[me], turn=v["turn"])
+        self.title.value = f"<h3>{html.escape(title)}</h3>"
         items = v["players"][me]["items"]
         opts = [(t("one_die", lang), 1)]
         if items["double"]:
@@ -75,7 +77,6 @@ class TurnPanel(W.VBox):
         if items["triple"]:
             opts.append((t("triple_dice", lang, n=items["triple"]), 3))
         human = c.human_to_act
-        over = v["outcome"] is not None
         rolling = v["phase"] == "roll" and human
         if list(self.dice.options) != opts:
             self.dice.options = opts

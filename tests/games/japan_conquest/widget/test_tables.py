@@ -134,6 +134,7 @@ def test_two_screens_play_a_whole_game_by_clicks(tmp_path: Path) -> None:
     for p in (*pages.values(), watch):
         assert _shown(p.results), "every page ends on the results"
         assert "Tokyo" in p.results.value or "Player 1" in p.results.value
+        assert "Game over" in p.board.turn_panel.title.value and "turn" not in p.board.turn_panel.title.value
     # the watch page never offered a move
     assert not watch.board.inner.human_to_act
     # Replay, now that the game is over: the shell's explorer on Japan Conquest's board, every view
