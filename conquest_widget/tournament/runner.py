@@ -25,10 +25,13 @@ import io
 import json
 import math
 import os
+import signal
 import tempfile
+import threading
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -342,17 +345,47 @@ def _run(config: TournamentConfig, done: dict[int, dict[str, Any]], pending: Seq
                             time.perf_counter() - start, played)
 
 
+#: how often the loop that collects finished games looks whether Ctrl-C was pressed (s)
+CTRL_C_POLL = 0.2
+
+
+@contextmanager
+def _ctrl_c_sets(flag: threading.Event) -> Iterator[None]:
+    """While collecting results from an executor, Ctrl-C (SIGINT) sets ``flag`` instead of
+    raising KeyboardInterrupt wherever the main thread happens to be: in
+    ``concurrent.futures.wait`` it holds every future's lock in turn, and an exception
+    raised there left one held, so that the pool's own thread and the cancelling of the
+    futures waited for it for ever (a Ctrl-C that hung the run, seen in CI).  Only in the
+    main thread and when SIGINT has Python's default handler; otherwise nothing changes."""
+    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, lambda _signum, _frame: flag.set())
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def _run_futures(executor: Executor, config: TournamentConfig, pending: Sequence[int], size: int,
                  accept: Callable[[Iterable[dict[str, Any]]], None]) -> None:
+    """Submit the batches and accept their records as they finish; Ctrl-C cancels what has
+    not started and raises KeyboardInterrupt here, at a point that holds no lock."""
     cfg = config.to_dict()
     futures: set[Future[list[dict[str, Any]]]] = set()
-    try:
-        for k in range(0, len(pending), size):
-            futures.add(executor.submit(play_batch, cfg, list(pending[k:k + size])))
-        while futures:
-            finished, futures = wait(futures, return_when=FIRST_COMPLETED)
-            for fut in sorted(finished, key=lambda f: id(f)):
-                accept(fut.result())
-    finally:
-        for fut in futures:
-            fut.cancel()
+    stop = threading.Event()
+    with _ctrl_c_sets(stop):
+        try:
+            for k in range(0, len(pending), size):
+                if stop.is_set():
+                    break
+                futures.add(executor.submit(play_batch, cfg, list(pending[k:k + size])))
+            while futures and not stop.is_set():
+                finished, futures = wait(futures, timeout=CTRL_C_POLL, return_when=FIRST_COMPLETED)
+                for fut in sorted(finished, key=lambda f: id(f)):
+                    accept(fut.result())
+        finally:
+            for fut in futures:
+                fut.cancel()
+    if stop.is_set():
+        raise KeyboardInterrupt

@@ -70,6 +70,39 @@ def test_interrupt_keeps_finished_games_and_resume_completes(reference, tmp_path
     assert again.played_now == 0 and again.records == records
 
 
+def test_a_real_ctrl_c_while_waiting_on_an_executor_stops_cleanly(reference) -> None:
+    """SIGINT (Ctrl-C) arriving while the run waits in ``concurrent.futures.wait`` for an
+    executor's games: the run returns (never hangs on a lock the interrupt left held),
+    keeps the games finished, cancels the rest, and Ctrl-C's usual handler is back."""
+    import os
+    import signal
+    import threading
+
+    cfg, records = reference
+    gate = threading.Event()  # the third batch on waits for it: the run is surely in wait()
+
+    class Gated(ThreadPoolExecutor):
+        submitted = 0
+
+        def submit(self, fn, /, *args, **kwargs):
+            Gated.submitted += 1
+            if Gated.submitted <= 2:
+                return super().submit(fn, *args, **kwargs)
+            return super().submit(lambda: (gate.wait(30), fn(*args, **kwargs))[1])
+
+    timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
+    with Gated(1) as ex:
+        timer.start()
+        try:
+            part = run_tournament(cfg, executor=ex, workers=1, batch_size=1, progress=False)
+        finally:
+            timer.cancel()
+            gate.set()
+    assert part.interrupted and len(part.records) == 2
+    assert part.records == records[:2]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
 def test_a_torn_last_line_is_played_again(reference, tmp_path) -> None:
     cfg, records = reference
     journal = tmp_path / "run.jsonl"
