@@ -1,5 +1,6 @@
-"""The Codex board in a kernel, driven only through its controls (buttons' ``click()``,
-the plot polygons' Leaflet click handler), over a real MatchController and engine."""
+"""The Codex board in a kernel, driven only through its controls (the clicks the page sends,
+``{"click": target}``, and what the page shows: the board's ``clickable()``, ``text()``,
+``plot_attrs()``), over a real MatchController and engine."""
 
 from __future__ import annotations
 
@@ -29,49 +30,61 @@ from .helpers import EMBER, JOKER, new_match
 HOSTILE = "<img src=x onerror=f()>"
 
 
+def press(board: CodexBoard, target: str) -> None:
+    """What the page sends when ``target`` (a button, a plot) is clicked."""
+    board._on_page_msg(board, {"click": target}, [])
+
+
 def click_plot(board: CodexBoard, territory: int, row: int, col: int) -> None:
-    """What the browser sends when the plot's SVG path is clicked."""
-    poly = board.plots[board.grid.plot(territory, row, col)]
-    poly._handle_mouse_events(None, {"type": "click", "coordinates": [0, 0]}, None)
+    """What the page sends when the plot's SVG path is clicked."""
+    press(board, f"plot-{territory}-{row}-{col}")
 
 
-def visible(w) -> bool:
-    return w.layout.display != "none"
+def shown(board: CodexBoard, kind: str) -> list[str]:
+    """The factions of the enabled buttons ``<kind>-<faction>`` (share, buy, sell, joker,
+    forced) in page order."""
+    return [t.split("-", 1)[1] for t in board.clickable() if t.split("-", 1)[0] == kind and t != "joker-cancel"]
 
 
-def shown(buttons: dict) -> list[str]:
-    return [f for f, b in buttons.items() if visible(b) and not b.disabled]
+def can(board: CodexBoard, *targets: str) -> bool:
+    """Whether any of ``targets`` is shown and enabled."""
+    return bool(set(targets) & set(board.clickable()))
+
+
+def lit(board: CodexBoard) -> set[int]:
+    """The plots the page draws lit (legal placements)."""
+    return {p for p in range(board.grid.n) if board.plot_attrs(p)["stroke"] == "#ff8f00"}
 
 
 def play_one_step(board: CodexBoard, rng: random.Random) -> None:
     """One human decision through the board's controls."""
     c = board.controller
-    if shown(board.share_buttons):
-        board.share_buttons[rng.choice(shown(board.share_buttons))].click()
-    elif visible(board.forced_box):
-        board.forced_buttons[shown(board.forced_buttons)[0]].click()
-    elif visible(board.roll_button) or visible(board.end_button):
-        buys = [f for f, b in board.buy_buttons.items() if not b.disabled]
-        sells = [f for f, b in board.sell_buttons.items() if not b.disabled]
+    if shown(board, "share"):
+        press(board, "share-" + rng.choice(shown(board, "share")))
+    elif shown(board, "forced"):
+        press(board, "forced-" + shown(board, "forced")[0])
+    elif can(board, "roll", "end-turn"):
+        buys, sells = shown(board, "buy"), shown(board, "sell")
         r = rng.random()
         if buys and r < 0.3:
-            board.buy_buttons[rng.choice(buys)].click()
+            press(board, "buy-" + rng.choice(buys))
         elif sells and r < 0.4:
-            board.sell_buttons[rng.choice(sells)].click()
-        elif visible(board.roll_button):
-            board.roll_button.click()
+            press(board, "sell-" + rng.choice(sells))
+        elif can(board, "roll"):
+            press(board, "roll")
         else:
-            board.end_button.click()
+            press(board, "end-turn")
     else:
         legal = board.legal_plots()
         assert legal, f"the human has nothing to do: {c.view['phase']} {c.legal}"
+        assert lit(board) == set(legal)
         plot = rng.choice(sorted(legal))
         terr, row, col = board.grid.locate(plot)
         click_plot(board, terr, row, col)
-        if visible(board.joker_box):
-            board.joker_buttons[shown(board.joker_buttons)[0]].click()
-        assert visible(board.preview_box)
-        board.confirm_button.click()
+        if can(board, "joker-cancel"):
+            press(board, "joker-" + shown(board, "joker")[0])
+        assert can(board, "confirm")
+        press(board, "confirm")
 
 
 @pytest.mark.parametrize(("seed", "n", "k"), [(1, 2, 3), (2, 2, 3), (3, 2, 4), (4, 6, 5), (5, 4, 4)])
@@ -81,7 +94,7 @@ def test_full_game_human_vs_cpu_through_the_controls(seed: int, n: int, k: int) 
     setup = make_setup(seats, {"k": k, "starting_cash": 0})
     c = MatchController(CodexMatch(setup, seed=seed), humans={0})
     board = CodexBoard(c, "en")
-    assert len(board.plots) == 6 * k * k
+    assert board.grid.n == 6 * k * k
     versions = []
     c.observe(lambda ch: versions.append(ch["new"]), names="version")
     rng = random.Random(seed)
@@ -95,15 +108,15 @@ def test_full_game_human_vs_cpu_through_the_controls(seed: int, n: int, k: int) 
     assert c.is_over
     assert board.redraws == 1 + len(versions) and board._version == c.version   # once per version
     assert sum(1 for e in c.events if e["type"] == "place" and e["seat"] == 0) >= 5   # the human placed
-    assert board.status.value and "The game ends" in board.status.value
+    assert "The game ends" in board.text("status")
     out = c.outcome()
     html = results_html(out, c.view, "en")
     for p in c.view["players"]:
         assert p["name"] in html
         assert f"{p['wealth']:,}" in html
     # nothing left to click once it is over
-    assert not any(visible(b) for b in (board.roll_button, board.end_button))
-    assert all(b.disabled for b in board.buy_buttons.values())
+    assert board.clickable() == []
+    assert {"disabled"} <= board.classes("buy-ember") and {"disabled"} <= board.classes("sell-sun")
 
 
 def test_preview_before_placement_and_cancel_changes_nothing() -> None:
@@ -112,28 +125,31 @@ def test_preview_before_placement_and_cancel_changes_nothing() -> None:
     m.edit_pieces("ember", [(1, 2, 2)])
     c = MatchController(m, humans={0, 1})
     board = CodexBoard(c, "en")
-    board.roll_button.click()
+    press(board, "roll")
     assert c.view["phase"] == "place"
     doc, version = json.dumps(c.document()), c.version
     click_plot(board, 1, 1, 2)
-    assert visible(board.preview_box)
-    text = board.preview_html.value
+    assert can(board, "confirm", "cancel") and board.text("confirm") == "Confirm"
+    text = board.text("preview")
+    assert text.startswith("Place a piece of the Ember Legion on territory 1, row 1, column 2?")
     assert "group of 2" in text                                 # the new ember group
     assert "group of 1 of the Tide Covenant" in text                   # conquered
-    assert "1,000 → <b>0</b>" in text                           # tide's price falls
+    assert "Tide Covenant: 1,000 → 0" in text                   # tide's price falls
     assert "Forced to sell" in text and "Player 2" in text       # seat 1 holds tide, has no cash
-    # the group to be removed is marked on the map
-    assert board._styles[board.grid.plot(1, 1, 1)]["color"] == "#d50000"
-    board.cancel_button.click()
-    assert not visible(board.preview_box)
+    # the chosen plot and the group to be removed are marked on the map
+    assert board.plot_attrs(board.grid.plot(1, 1, 2))["stroke-dasharray"] == "6 3"
+    assert board.plot_attrs(board.grid.plot(1, 1, 1))["stroke"] == "#d50000"
+    press(board, "cancel")
+    assert not can(board, "confirm") and board.text("preview") == ""
     assert json.dumps(c.document()) == doc and c.version == version
-    assert board._styles[board.grid.plot(1, 1, 1)]["color"] != "#d50000"
+    assert board.plot_attrs(board.grid.plot(1, 1, 1))["stroke"] != "#d50000"
     # an illegal plot says why and changes nothing
     click_plot(board, 2, 1, 1)
-    assert "territory 1" in board.note.value and not visible(board.preview_box)
+    assert "territory 1" in board.text("message") and not can(board, "confirm")
     assert json.dumps(c.document()) == doc
     click_plot(board, 1, 1, 2)
-    board.confirm_button.click()
+    assert board.text("message") == ""
+    press(board, "confirm")
     assert c.view["board"][board.grid.plot(1, 1, 1)] is None
     assert c.view["board"][board.grid.plot(1, 1, 2)] == "ember"
 
@@ -142,13 +158,14 @@ def test_joker_asks_for_the_faction_first() -> None:
     m = new_match(2, k=3, dice=[[2, JOKER]])
     c = MatchController(m, humans={0, 1})
     board = CodexBoard(c, "ja")
-    board.roll_button.click()
+    press(board, "roll")
     click_plot(board, 2, 2, 2)
-    assert visible(board.joker_box) and not visible(board.preview_box)
-    assert shown(board.joker_buttons) == list(FACTIONS)
-    board.joker_buttons["grove"].click()
-    assert visible(board.preview_box) and "翠林守護団" in board.preview_html.value
-    board.confirm_button.click()
+    assert can(board, "joker-cancel") and not can(board, "confirm")
+    assert "領域2の2行2列" in board.text("joker")
+    assert shown(board, "joker") == list(FACTIONS)
+    press(board, "joker-grove")
+    assert can(board, "confirm") and not can(board, "joker-cancel") and "翠林守護団" in board.text("preview")
+    press(board, "confirm")
     assert c.view["board"][board.grid.plot(2, 2, 2)] == "grove"
 
 
@@ -161,76 +178,89 @@ def test_forced_sale_dialog_for_a_human_who_is_not_the_current_player() -> None:
     m.edit_shares(1, "sun", 5)
     c = MatchController(m, humans={0, 1})
     board = CodexBoard(c, "en")
-    board.roll_button.click()
+    press(board, "roll")
     click_plot(board, 1, 1, 2)
-    board.confirm_button.click()
+    press(board, "confirm")
     assert c.view["phase"] == "forced" and c.viewer == 1
-    assert visible(board.forced_box)
-    assert "Player 2, you are in debt (-2,000)" in board.forced_html.value
-    assert shown(board.forced_buttons) == ["sun"]
-    assert board.forced_buttons["sun"].description == "Sell 1 Sun Throne for 1,000"
-    assert not visible(board.roll_button) and not visible(board.end_button)
-    board.forced_buttons["sun"].click()
-    assert visible(board.forced_box) and c.view["players"][1]["cash"] == -1000
-    board.forced_buttons["sun"].click()
+    assert "Player 2, you are in debt (-2,000)" in board.text("forced")
+    assert shown(board, "forced") == ["sun"]
+    assert board.text("forced-sun") == "Sell 1 Sun Throne for 1,000"
+    assert not can(board, "roll", "end-turn")
+    press(board, "forced-sun")
+    assert board.text("forced") and c.view["players"][1]["cash"] == -1000
+    press(board, "forced-sun")
     assert c.view["players"][1]["cash"] == 0
-    assert not visible(board.forced_box)
-    assert c.viewer == 0 and visible(board.end_button)
+    assert board.text("forced") == "" and not shown(board, "forced")
+    assert c.viewer == 0 and can(board, "end-turn")
 
 
-def test_restyle_touches_only_changed_plots(monkeypatch) -> None:
+def test_a_move_sends_the_page_one_message_of_what_changed(monkeypatch) -> None:
     m = new_match(2, k=4, dice=[[5, EMBER], [5, EMBER]])
     c = MatchController(m, humans={0, 1})
     board = CodexBoard(c, "en")
-    sent: list[int] = []
+    sent: list[tuple[Widget, dict]] = []
     original = Widget._send
 
     def _send(self, msg, buffers=None):
-        sent.append(self.model_id)
+        sent.append((self, msg))
         return original(self, msg, buffers)
 
     monkeypatch.setattr(Widget, "_send", _send)
-    ids = {p.model_id: i for i, p in enumerate(board.plots)}
 
-    def styles():
-        return [dict(s) for s in board._styles]
-
-    def step(fn) -> set[int]:
-        before = styles()
+    def step(target: str) -> tuple[set[int], dict]:
+        """The plots drawn otherwise after a click on ``target``, and the patch sent."""
+        before = [board.plot_attrs(p) for p in range(board.grid.n)]
         sent.clear()
-        fn()
-        after = styles()
-        changed = {i for i in range(len(after)) if after[i] != before[i]}
-        polys = {ids[x] for x in sent if x in ids}
-        assert polys == changed == set(board.touched)
-        return changed
+        press(board, target)
+        changed = {p for p in range(board.grid.n) if board.plot_attrs(p) != before[p]}
+        assert [w for w, _msg in sent] == [board]                   # one message, the board's
+        msg = sent[0][1]
+        assert msg["method"] == "custom" and len(json.dumps(msg)) < 500
+        patch = msg["content"]["patch"]
+        assert "T" not in patch and patch["n"] == board.scene["n"]  # no template sent again
+        return changed, patch
 
-    assert step(board.roll_button.click) == set(board.grid.plots_of[5])        # the 16 legal plots lit
-    assert step(lambda: click_plot(board, 5, 2, 2)) == {board.grid.plot(5, 2, 2)}
-    placed = step(board.confirm_button.click)
-    assert board.grid.plot(5, 2, 2) in placed and len(placed) == 16             # lights off, piece on
-    assert step(board.end_button.click) == set()                               # nothing on the map
-    # a polygon that changes sends one message (hold_sync)
+    changed, patch = step("roll")
+    assert changed == lit(board) == set(board.grid.plots_of[5])    # the 16 legal plots lit
+    assert not [key for key in patch if key.startswith("b")]       # no piece changed
+    changed, patch = step("plot-5-2-2")
+    assert changed == {board.grid.plot(5, 2, 2)} and "pv" in patch and "v" not in patch
+    changed, patch = step("confirm")
+    assert board.grid.plot(5, 2, 2) in changed and len(changed) == 16    # lights off, piece on
+    assert [key for key in patch if key.startswith("b")] == ["b5"] and patch["pv"] == 0
+    changed, patch = step("end-turn")
+    assert changed == set() and not [key for key in patch if key.startswith("b")]
+    # a page that holds another scene (a patch lost before its module listened) gets it whole
     sent.clear()
-    board.roll_button.click()
-    per_poly = [sent.count(p.model_id) for p in board.plots if p.model_id in sent]
-    assert per_poly and max(per_poly) == 1
+    board._on_page_msg(board, {"have": board.scene["n"]}, [])
+    assert sent == []
+    board._on_page_msg(board, {"have": 0}, [])
+    assert [msg["content"] for _w, msg in sent] == [{"scene": board.scene}]
+    # the page cannot write the scene
+    scene = dict(board.scene)
+    board.set_state({"scene": {"T": {}, "lg": [1]}})
+    assert board.scene == scene
 
 
 def test_hostile_names_are_escaped() -> None:
     setup = CodexSetup((CodexPlayer(HOSTILE, "#112233"), CodexPlayer("B&B <i>", "#445566", cpu=True)), k=3)
     c = MatchController(CodexMatch(setup, seed=4), humans={0})
     board = CodexBoard(c, "en")
-    html = board.players_html.value
-    assert HOSTILE not in html and "&lt;img src=x onerror=f()&gt;" in html
-    assert "<i>" not in html
+    # a name reaches the page only as a text (a string the page writes with textContent,
+    # never a template nor markup): it is shown as it is written
+    assert board.scene["pn0"] == [HOSTILE, "#112233"] and board.scene["pn1"] == ["B&B <i>", "#445566"]
+    assert not [v for v in board.scene["T"].values() if "<" in v or "&" in v]
+    assert HOSTILE in board.text("players") and "B&B <i>" in board.text("players")
     rng = random.Random(0)
+    statuses = set()
     while not c.is_over:
         play_one_step(board, rng)
+        statuses.add(board.text("status"))
+        assert not [v for v in board.scene["T"].values() if "<" in v or "&" in v]
+    assert any(HOSTILE in x for x in statuses)
     out = results_html(c.outcome(), c.view, "ja")
     assert HOSTILE not in out and "&lt;img src=x onerror=f()&gt;" in out
     assert "B&amp;B &lt;i&gt;" in out
-    assert HOSTILE not in board.status.value
 
 
 def test_market_buttons_follow_the_legal_actions() -> None:
@@ -238,28 +268,38 @@ def test_market_buttons_follow_the_legal_actions() -> None:
     m.edit_pieces("ember", [(1, 2, 2)])
     c = MatchController(m, humans={0, 1})
     board = CodexBoard(c, "en")
-    assert not board.buy_buttons["ember"].disabled and board.buy_buttons["tide"].disabled   # tide unlisted
-    assert board.sell_buttons["ember"].disabled is False and board.sell_buttons["tide"].disabled
-    assert "Purchases left this turn: 5" in board.purchases.value
+    assert can(board, "buy-ember") and "disabled" in board.classes("buy-tide")   # tide unlisted
+    assert can(board, "sell-ember") and "disabled" in board.classes("sell-tide")
+    assert board.text("buy-ember") == "Buy 1,000" and board.text("sell-ember") == "Sell 500"
+    assert board.text("buy-tide") == "Buy"
+    assert board.text("purchases") == "Purchases left this turn: 5"
     for n in range(5):
-        board.buy_buttons["ember"].click()
-        assert f"Purchases left this turn: {4 - n}" in board.purchases.value
-    assert board.buy_buttons["ember"].disabled                                  # the limit of 5
+        press(board, "buy-ember")
+        assert board.text("purchases") == f"Purchases left this turn: {4 - n}"
+    assert "disabled" in board.classes("buy-ember")                            # the limit of 5
+    press(board, "buy-ember")                                                   # refused in the page
     assert c.view["players"][0]["shares"]["ember"] == 6
-    assert "1,000" in board.faction_rows["ember"].value and "unlisted" in board.faction_rows["tide"].value
+    assert "1,000" in board.text("market-ember") and "unlisted" in board.text("market-tide")
+    assert "19 pieces left" in board.text("market-ember")
+    # the players' table: the current player marked, cash, shares of each faction, wealth
+    assert board.text("players").splitlines() == ["▶ Player 1 0 6 0 0 0 6,000", "Player 2 5,000 0 1 0 0 5,000"]
     board.set_lang("ja")
-    assert "未上場" in board.faction_rows["tide"].value and board.roll_button.description == "ダイスを振る"
+    assert "未上場" in board.text("market-tide") and board.text("roll") == "ダイスを振る"
 
 
 def test_dice_shown_as_dice_and_price_history() -> None:
     m = new_match(2, k=3, dice=[[3, EMBER]])
     c = MatchController(m, humans={0, 1})
     board = CodexBoard(c, "en")
-    board.roll_button.click()
-    assert "⚂" in board.dice.value and "cw-die-ember" in board.dice.value
+    assert board.text("dice") == ""
+    press(board, "roll")
+    assert board.text("dice") == "⚂ E territory 3 · Ember Legion"
+    assert board.scene["h_ember"] == [0]                  # the price history: unlisted so far
     click_plot(board, 3, 1, 1)
-    board.confirm_button.click()
-    assert "<polyline" in board.faction_rows["ember"].value
+    press(board, "confirm")
+    assert board.scene["h_ember"] == [0, 1]                # 0, then 1,000 (in thousands)
+    last = board.grid.plot(3, 1, 1)
+    assert board.plot_attrs(last)["stroke"] == "#222222"  # the last piece placed is marked
 
 
 def test_ui_contract() -> None:
@@ -327,9 +367,9 @@ def test_an_eliminated_human_is_told_so() -> None:
     c = MatchController(m, humans={1}, bots={0: BOTS["easy"](), 2: BOTS["easy"]()}, play_cpus=False)
     board = CodexBoard(c, "en")
     assert c.view["players"][1]["eliminated"] and c.viewer == 1 and c.legal == []
-    assert "<s>Player 2</s>" in board.players_html.value and "eliminated" in board.players_html.value
-    assert "Player 2 is eliminated · Player 1 is playing" in board.status.value
-    assert not any(visible(b) for b in (board.roll_button, board.end_button, board.forced_box))
+    assert board.scene["p1"][3] == 1 and "Player 2 (eliminated)" in board.text("players")
+    assert "Player 2 is eliminated · Player 1 is playing" in board.text("status")
+    assert board.clickable() == [] and board.text("forced") == ""
     c.run_cpus()                                    # the CPUs play the game out
     assert c.is_over and "eliminated: shares forfeited" in results_html(c.outcome(), c.view, "en")
 
@@ -348,14 +388,14 @@ def test_the_replay_explorer_draws_a_codex_game_with_its_board() -> None:
     for index in (0, ex.replay.length // 2, ex.replay.length):
         ex.go(index)
         expected = CodexMatch.from_dict(c.document()).view(None)["board"]
-        assert [board._styles[p]["fill_color"] for p in range(54)] == [
+        assert [board.plot_attrs(p)["fill"] for p in range(54)] == [
             "#f4eedd" if cell is None else {f: col for f, col in zip(FACTIONS, ("#c0392b", "#2e6fb7", "#2e8b57", "#d4a017"), strict=True)}[cell]
             for cell in expected]
         # a replay has no legal actions: no controls, no lit plots, clicks do nothing
-        assert not any(visible(b) for b in (board.roll_button, board.end_button, *board.share_buttons.values()))
-        assert all(b.disabled for b in board.buy_buttons.values())
+        assert board.clickable() == [] and lit(board) == set()
+        assert {"disabled"} <= board.classes("buy-ember")
         click_plot(board, 1, 1, 1)
-        assert not visible(board.preview_box) and not visible(board.joker_box)
+        assert not board.scene["pv"] and not board.scene["jk"] and board.text("message") == ""
     ex.close()
 
 
@@ -385,7 +425,8 @@ def test_cpus_playing_in_the_background_are_drawn_one_by_one(monkeypatch) -> Non
         c = MatchController(CodexMatch(setup, seed=2), humans={0}, cpu_speed="fast", play_cpus=False)
         board = CodexBoard(c, "en")
         statuses: list[str] = []
-        board.status.observe(lambda ch: statuses.append(ch["new"]), names="value")
+        # observed after the board's own redraw of each version: the status then shown
+        c.observe(lambda _ch: statuses.append(board.text("status")), names="version")
         rng = random.Random(2)
         for _ in range(40):                           # the picks and a few whole turns
             for _ in range(1000):
@@ -401,7 +442,7 @@ def test_cpus_playing_in_the_background_are_drawn_one_by_one(monkeypatch) -> Non
     statuses, board, c = asyncio.run(main())
     assert any("Bo is playing" in s for s in statuses)           # drawn while the CPU played
     assert any("Your move, Ann" in s for s in statuses)
-    assert f"cw-v-{c.version}" in board._dom_classes
+    assert f"cw-v-{c.version}" in board.classes("board")
 
 
 def test_exit_and_resume_the_autosave_and_a_slot(tmp_path) -> None:
@@ -428,7 +469,7 @@ def test_exit_and_resume_the_autosave_and_a_slot(tmp_path) -> None:
     from conquest_widget.games.codex.rules import FACTION_COLOURS
 
     pieces = {p: cell for p, cell in enumerate(v["board"]) if cell is not None}
-    assert pieces and all(again.board._styles[p]["fill_color"] == FACTION_COLOURS[f] for p, f in pieces.items())
+    assert pieces and all(again.board.plot_attrs(p)["fill"] == FACTION_COLOURS[f] for p, f in pieces.items())
     again.exit()
     again.load_slot(2)
     assert again.controller.view["board"] == position[0]

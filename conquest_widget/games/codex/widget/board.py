@@ -1,230 +1,175 @@
-"""The Codex board in the shared shell: the realm on an ipyleaflet map (non-geographic CRS,
-one polygon per plot, restyled incrementally), dice, turn controls, the placement preview,
-the Joker's faction choice, the forced-sale dialog and the market panel.
+"""The Codex board in the shared shell: one front-end widget (:mod:`anywidget`) drawn from a
+:class:`~conquest_widget.ui.controller.MatchController`'s published traits only: the realm
+as an SVG grid (six territories of k x k plots, pieces in their faction's colour, the legal
+plots lit, the last piece placed marked, the chosen plot's preview), the dice, the turn
+controls (roll, end turn, the free starting share), the placement preview with
+Confirm / Cancel, the Joker's faction choice, the forced-sale panel, the board message
+(why a plot is refused), the market (each faction's price, pieces left, price history,
+Buy / Sell, purchases left) and the players' table.  Moves go only through
+``controller.act``.
 
-It draws only from a :class:`~conquest_widget.ui.controller.MatchController`'s published
-traits and sends moves only with ``controller.act``:
+The page draws the board from ``scene``, a small JSON document the board writes from the
+controller's ``view``, ``legal``, ``events`` and ``message`` for the viewer: its texts are
+``[key, {field: value}]`` of the game's text tables (:mod:`..text`; ``["+", sep, text...]``
+joins texts), whose templates in the chosen language the scene holds once (``T``).  After
+the first render only the keys of ``scene`` that changed are sent, as one custom message
+(``{"patch": {...}, "drop": [...]}``, with the redraw's number ``n``; issue 32: a lean
+wire); the page's JavaScript (``board.js``) and CSS (``board.css``) beside this file are sent
+once.  A click in the page comes back as one message ``{"click": "<target>"}``, handled by
+:meth:`CodexBoard.click`, which a kernel-side test calls the same way::
 
     >>> from conquest_widget.games.codex.engine import CodexMatch, CodexSetup
     >>> from conquest_widget.ui.controller import MatchController
     >>> c = MatchController(CodexMatch(CodexSetup.quick(2, k=3, cpu=(False, True)), seed=3), humans={0})
     >>> b = CodexBoard(c, "en")
-    >>> len(b.plots), sorted(b.share_buttons)
-    (54, ['ember', 'grove', 'sun', 'tide'])
-    >>> b.share_buttons["tide"].click(); c.view["players"][0]["shares"]["tide"]
-    1
+    >>> b.grid.n, b.clickable()
+    (54, ['share-ember', 'share-tide', 'share-grove', 'share-sun'])
+    >>> b.click("share-tide"), c.view["players"][0]["shares"]["tide"]
+    (True, 1)
+    >>> b.text("roll"), "roll" in b.clickable()
+    ('Roll the dice', True)
+
+Targets (and the page's stable CSS classes, ``cw-`` + target): ``roll``, ``end-turn``,
+``share-<faction>``, ``buy-<faction>``, ``sell-<faction>``, ``forced-<faction>``,
+``plot-<territory>-<row>-<col>`` (an SVG ``path.cw-plot``), ``confirm``, ``cancel``,
+``joker-<faction>``, ``joker-cancel``.  The page also has ``cw-codex-board`` with
+``cw-v-<version>`` (set once the page has drawn that controller version), ``cw-status``,
+``cw-dice-box``, ``cw-board-message``, ``cw-preview-box``, ``cw-joker``, ``cw-forced``,
+``cw-market``, ``cw-market-<faction>``, ``cw-purchases-left``, ``cw-market-players``.  A lit
+plot has ``stroke="#ff8f00"``; a plot's attributes are those of :func:`plot_style`
+(:meth:`CodexBoard.plot_attrs`).
+
+The Codex hides nothing, but the scene is still written only from the controller's
+published traits; every text goes into the page with ``textContent`` (no markup from a
+name), and colours from a save pass :func:`~conquest_widget.core.safe_text.css_colour`.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
-import ipyleaflet as L
-import ipywidgets as W
-from ipyleaflet import projections
-from traitlets import Unicode
+import anywidget
+import traitlets
 
-from conquest_widget.core.safe_text import html_text
-from conquest_widget.lean import Layout
-from conquest_widget.maps import lean
-from conquest_widget.maps.quiet_pointer import QuietPointer
+from conquest_widget.core.safe_text import css_colour
+from conquest_widget.lean import page_file
 
 from ..board import grid
 from ..engine import preview, state_from_view
-from ..rules import FACTION_COLOURS, FACTIONS, TERRITORY_COLUMNS
-from ..text import faction_name, t
-from . import render
+from ..rules import FACTION_COLOURS, FACTION_NAMES, FACTIONS, PRICE_UNIT
+from ..text import STRINGS
+from .render import DIE_FACES, money, price_history
 
-STYLE_KEYS = ("fill_color", "fill_opacity", "color", "weight", "dash_array")
-#: the board spans this many map units (Simple CRS: one unit = 2 px at zoom 1)
-BOARD_WIDTH, BOARD_HEIGHT = 300.0, 200.0
+_HERE = Path(__file__).parent
+
 EMPTY_FILL = "#f4eedd"
 LEGAL_BORDER = "#ff8f00"
 JOKER_FILL = "#ffe082"
 REMOVE_BORDER = "#d50000"
-BORDER_COLOUR = "#3b2f1e"
+
+#: the templates of the text tables the page fills in (sent once per language as ``T``,
+#: with the factions' names as ``f_<faction>``)
+TEXTS = ("ui_roll", "ui_end_turn", "ui_pick", "ui_pick_title", "ui_buy", "ui_sell", "ui_confirm", "ui_cancel",
+         "ui_turn", "ui_your_turn", "ui_waiting", "ui_trade1", "ui_trade2", "ui_place", "ui_place_joker",
+         "ui_joker_choose", "ui_territory", "ui_joker", "ui_preview_title", "ui_preview_group",
+         "ui_preview_removed", "ui_preview_none_removed", "ui_preview_prices", "ui_preview_forced",
+         "ui_preview_end", "ui_no_change", "ui_forced_title", "ui_forced_sell", "ui_market", "ui_unlisted",
+         "ui_supply", "ui_purchases_left", "ui_player", "ui_cash", "ui_wealth", "ui_eliminated", "ui_history",
+         "ui_occupied", "ui_not_this_territory", "ui_no_faction_fits", "not_larger", "supply_spent",
+         "ev_end", "ev_forced", "ev_eliminated", "end_group_15", "end_supply_20",
+         "end_last_survivor", "cause_start", "cause_income", "cause_dividend", "cause_loss", "cause_buy",
+         "cause_sell", "cause_forced_sell", "cause_edit")
+assert set(TEXTS) <= set(STRINGS)
+#: a faction's letter in the board's strings (``b<territory>``; ``.`` an empty plot)
+LETTER = {f: f[0] for f in FACTIONS}
+assert len(set(LETTER.values())) == len(FACTIONS)
+_BY_LETTER = {v: k for k, v in LETTER.items()}
 
 
-class CodexPlot(lean.Polygon):
-    """A plot's square whose SVG path carries stable CSS classes
-    (``cw-plot cw-plot-<territory>-<row>-<col>``) through Leaflet's ``className`` option."""
+def _templates(lang: str) -> dict[str, str]:
+    """The templates of :data:`TEXTS` in ``lang``, each field written ``{name}`` (the page
+    fills in fields already formatted: ``{price:,}`` becomes ``{price}``)."""
+    i = 1 if lang == "ja" else 0
+    out = {key: re.sub(r"\{(\w+)[^}]*\}", r"{\1}", STRINGS[key][i]) for key in TEXTS}
+    out.update((f"f_{f}", FACTION_NAMES[f][i]) for f in FACTIONS)
+    return out
 
-    class_name = Unicode("").tag(sync=True, o=True)
+
+def _txt(key: str, **fields: Any) -> list[Any]:
+    """A text of the scene: a key of the templates and the fields to fill in."""
+    return [key, fields] if fields else [key]
+
+
+def _join(sep: str, *texts: Any) -> list[Any]:
+    """Texts joined by ``sep`` (the empty ones left out)."""
+    return ["+", sep, *texts]
+
+
+def _fname(faction: str) -> list[Any]:
+    return [f"f_{faction}"]
 
 
 def plot_style(cell: str | None, *, legal: str | None = None, pending: str | None = None,
                removing: bool = False, last: bool = False) -> dict[str, Any]:
-    """The style of one plot: its piece (or empty), highlighted when a legal placement
-    (``legal`` = the faction, ``"*"`` for a Joker), chosen for the preview (``pending``),
-    about to be conquered (``removing``) or the last piece placed (``last``).
+    """The style of one plot as the page draws it (``board.js`` draws the same): its piece
+    (or empty), lit when a legal placement (``legal`` = the faction, ``"*"`` for a Joker),
+    chosen for the preview (``pending``), about to be conquered (``removing``) or the last
+    piece placed (``last``).
 
-    >>> plot_style(None)["fill_color"], plot_style("tide")["fill_color"]
+    >>> plot_style(None)["fill"], plot_style("tide")["fill"]
     ('#f4eedd', '#2e6fb7')
-    >>> plot_style(None, legal="*")["color"]
+    >>> plot_style(None, legal="*")["stroke"]
     '#ff8f00'
     """
     if pending is not None:
-        return {"fill_color": FACTION_COLOURS[pending], "fill_opacity": 0.75, "color": "#000000",
-                "weight": 4, "dash_array": "6 3"}
+        return {"fill": FACTION_COLOURS[pending], "fill-opacity": "0.75", "stroke": "#000000", "stroke-width": "4",
+                "stroke-dasharray": "6 3"}
     if cell is None:
         if legal is not None:
             fill = JOKER_FILL if legal == "*" else FACTION_COLOURS[legal]
-            return {"fill_color": fill, "fill_opacity": 0.45 if legal != "*" else 0.8, "color": LEGAL_BORDER,
-                    "weight": 3, "dash_array": None}
-        return {"fill_color": EMPTY_FILL, "fill_opacity": 0.95, "color": "#b8ad94", "weight": 1, "dash_array": None}
+            return {"fill": fill, "fill-opacity": "0.45" if legal != "*" else "0.8", "stroke": LEGAL_BORDER,
+                    "stroke-width": "3", "stroke-dasharray": None}
+        return {"fill": EMPTY_FILL, "fill-opacity": "0.95", "stroke": "#b8ad94", "stroke-width": "1",
+                "stroke-dasharray": None}
     if removing:
-        return {"fill_color": FACTION_COLOURS[cell], "fill_opacity": 0.3, "color": REMOVE_BORDER,
-                "weight": 3, "dash_array": "3 4"}
-    return {"fill_color": FACTION_COLOURS[cell], "fill_opacity": 0.92, "color": "#222222" if last else "#ffffff",
-            "weight": 3 if last else 1, "dash_array": None}
-
-
-def _button(cls: str, on_click: Any, **kw: Any) -> W.Button:
-    b = W.Button(layout=Layout(width="auto"), **kw)
-    b.add_class(cls)
-    b.on_click(lambda _b: on_click())
-    return b
+        return {"fill": FACTION_COLOURS[cell], "fill-opacity": "0.3", "stroke": REMOVE_BORDER, "stroke-width": "3",
+                "stroke-dasharray": "3 4"}
+    return {"fill": FACTION_COLOURS[cell], "fill-opacity": "0.92", "stroke": "#222222" if last else "#ffffff",
+            "stroke-width": "3" if last else "1", "stroke-dasharray": None}
 
 
 def _key(action: Mapping[str, Any]) -> tuple:
     return tuple(sorted(action.items()))
 
 
-class CodexBoard(W.VBox):
-    """The Codex board for one :class:`MatchController` (see the module docstring)."""
+class CodexBoard(anywidget.AnyWidget):
+    """The Codex board for one controller (see the module docstring).  ``CodexBoard(controller, lang)``."""
+
+    _esm = page_file(_HERE / "board.js")
+    _css = page_file(_HERE / "board.css")
+    #: what the page draws (see the module docstring); changed keys are sent as a patch
+    scene = traitlets.Dict().tag(sync=True)
 
     def __init__(self, controller: Any, lang: str = "en", **kwargs: Any) -> None:
         self.controller = controller
         self.lang = lang
-        view = controller.view
-        self.k = int(view["k"])
+        self.k = int(controller.view["k"])
         self.grid = grid(self.k)
-        g = self.grid
-        self.unit = BOARD_WIDTH / g.width
-        #: local UI state: the plot (and faction) shown in the preview, the Joker plot
+        #: local UI state: the plot (and faction) shown in the preview, the Joker's plot
         self.pending: tuple[int, str] | None = None
         self.joker_plot: int | None = None
-        self.local_message = ""
-        #: plots restyled by the last render (the incremental restyle, for tests/benchmarks)
-        self.touched: list[int] = []
-        self.renders = 0
+        self.local_message: list[Any] | None = None
         #: redraws for a new controller version (one per version)
-        self.redraws = 0
-        self._version = -1
-
-        # ---- the realm on a non-geographic map (no tiles: works offline)
-        self.map = L.Map(
-            crs=projections.Simple, center=[-BOARD_HEIGHT / 2, BOARD_WIDTH / 2], zoom=1, min_zoom=0, max_zoom=4,
-            layers=(), attribution_control=False, keyboard=False, double_click_zoom=False, scroll_wheel_zoom=False,
-            layout=Layout(width="640px", height="470px", flex="0 0 auto"),
-        )
-        self.plots: list[CodexPlot] = []
-        self._styles: list[dict[str, Any]] = []
-        layers: list[L.Layer] = []
-        u = self.unit
-        for p in range(g.n):
-            y, x = divmod(p, g.width)
-            terr, r, c = g.locate(p)
-            style = plot_style(None)
-            poly = CodexPlot(
-                locations=[[-y * u, x * u], [-y * u, (x + 1) * u], [-(y + 1) * u, (x + 1) * u], [-(y + 1) * u, x * u]],
-                class_name=f"cw-plot cw-plot-{terr}-{r}-{c}", name=f"{terr}-{r}-{c}", **style,
-            )
-            poly.on_click(self._clicker(p))
-            self.plots.append(poly)
-            self._styles.append(style)
-            layers.append(poly)
-        k = self.k
-        for terr in range(1, 7):
-            tr, tc = divmod(terr - 1, TERRITORY_COLUMNS)
-            top, left = tr * k * u, tc * k * u
-            layers.append(L.Rectangle(bounds=((-(top + k * u), left), (-top, left + k * u)), fill=False,
-                                      color=BORDER_COLOUR, weight=4, pointer_events="none", name=f"territory {terr}"))
-            lat = 9.0 if tr == 0 else -(BOARD_HEIGHT + 9.0)
-            layers.append(lean.Marker(
-                location=[lat, left + k * u / 2], draggable=False, keyboard=False, title=str(terr),
-                icon=lean.DivIcon(html=f"<b class='cw-territory-number' style='font:bold 17px sans-serif;"
-                                    f"color:{BORDER_COLOUR}'>{terr}</b>", icon_size=[20, 20], icon_anchor=[6, 10]),
-            ))
-        self.map.layers = tuple(layers)
-        self.map.add_class("cw-codex-map")
-
-        # ---- controls
-        self.status = W.HTML()
-        self.status.add_class("cw-status")
-        self.dice = W.HTML()
-        self.dice.add_class("cw-dice-box")
-        self.note = W.HTML()
-        self.note.add_class("cw-board-message")
-        self.roll_button = _button("cw-roll", lambda: self._act({"type": "roll"}), button_style="primary")
-        self.end_button = _button("cw-end-turn", lambda: self._act({"type": "end_turn"}), button_style="primary")
-        self.share_buttons = {f: _button(f"cw-share-{f}", lambda f=f: self._act({"type": "pick", "faction": f}))
-                              for f in FACTIONS}
-        for f, b in self.share_buttons.items():
-            b.style.button_color = FACTION_COLOURS[f]
-            b.style.text_color = "white"
-        self.actions = W.HBox([self.roll_button, self.end_button, *self.share_buttons.values()])
-        self.actions.add_class("cw-actions")
-
-        # ---- dialogs: preview + confirm/cancel, Joker's faction, forced sale
-        self.preview_html = W.HTML()
-        self.confirm_button = _button("cw-confirm", self.confirm, button_style="success")
-        self.cancel_button = _button("cw-cancel", self.cancel)
-        dialog_style = {"border": "2px solid #888", "padding": "6px", "margin": "0 0 6px 0"}
-        # each dialog's Layout given when it is made (one set later would leave the default
-        # one open, one model per board: issue 32)
-        self.preview_box = W.VBox([self.preview_html, W.HBox([self.confirm_button, self.cancel_button])],
-                                  layout=Layout(display="none", **dialog_style))
-        self.preview_box.add_class("cw-preview-box")
-        self.joker_html = W.HTML()
-        self.joker_buttons = {f: _button(f"cw-joker-{f}", lambda f=f: self.choose_faction(f)) for f in FACTIONS}
-        for f, b in self.joker_buttons.items():
-            b.style.button_color = FACTION_COLOURS[f]
-            b.style.text_color = "white"
-        self.joker_cancel = _button("cw-joker-cancel", self.cancel)
-        self.joker_box = W.VBox([self.joker_html, W.HBox([*self.joker_buttons.values(), self.joker_cancel])],
-                                layout=Layout(display="none", **dialog_style))
-        self.joker_box.add_class("cw-joker")
-        self.forced_html = W.HTML()
-        self.forced_buttons = {f: _button(f"cw-forced-{f}", lambda f=f: self._act({"type": "forced_sell", "faction": f}),
-                                          button_style="danger") for f in FACTIONS}
-        self.forced_box = W.VBox([self.forced_html, W.HBox(list(self.forced_buttons.values()))],
-                                 layout=Layout(display="none", **dialog_style))
-        self.forced_box.add_class("cw-forced")
-
-        # ---- market
-        self.market_title = W.HTML()
-        self.purchases = W.HTML()
-        self.purchases.add_class("cw-purchases-left")
-        self.faction_rows: dict[str, W.HTML] = {}
-        self.buy_buttons: dict[str, W.Button] = {}
-        self.sell_buttons: dict[str, W.Button] = {}
-        rows = []
-        for f in FACTIONS:
-            info = W.HTML()
-            self.faction_rows[f] = info
-            self.buy_buttons[f] = _button(f"cw-buy-{f}", lambda f=f: self._act({"type": "buy", "faction": f}))
-            self.sell_buttons[f] = _button(f"cw-sell-{f}", lambda f=f: self._act({"type": "sell", "faction": f}))
-            row = W.HBox([info, self.buy_buttons[f], self.sell_buttons[f]], layout=Layout(align_items="center"))
-            row.add_class(f"cw-market-{f}")
-            rows.append(row)
-        self.players_html = W.HTML()
-        self.players_html.add_class("cw-market-players")
-        self.market = W.VBox([self.market_title, self.purchases, *rows, self.players_html],
-                             layout=Layout(border="1px solid #ccc", padding="6px"))
-        self.market.add_class("cw-market")
-
-        right = W.VBox([self.preview_box, self.joker_box, self.forced_box, self.market],
-                       layout=Layout(margin="0 0 0 10px"))
-        top = W.HBox([self.dice, self.actions], layout=Layout(align_items="center"))
-        super().__init__([self.status, top, self.note, W.HBox([self.map, right], layout=Layout(flex_flow="row wrap")),
-                          QuietPointer(self.map)],
-                         **kwargs)
+        self.redraws = 1
+        self._version = controller.version
+        super().__init__(scene=self._scene() | {"n": 0}, **kwargs)
         self.add_class("cw-codex-board")
+        self.on_msg(self._on_page_msg)
         controller.observe(self._on_version, names="version")
         controller.observe(self._on_message, names="message")
-        self.redraw()
 
     # ------------------------------------------------------------ reading the controller
     @property
@@ -249,25 +194,229 @@ class CodexBoard(W.VBox):
 
     def _name(self, seat: int | None) -> str:
         players = self.view.get("players", [])
-        return players[seat]["name"] if seat is not None and 0 <= seat < len(players) else "?"
+        return str(players[seat]["name"]) if seat is not None and 0 <= seat < len(players) else "?"
 
-    # ------------------------------------------------------------ acting
+    # ------------------------------------------------------------ what the viewer sees
+    def clickable(self) -> list[str]:
+        """The targets a click does something on now (shown and enabled), in page order:
+        ``roll``, ``end-turn``, ``share-<f>``, ``plot-<t>-<r>-<c>`` (the lit plots),
+        ``confirm``, ``cancel``, ``joker-<f>``, ``joker-cancel``, ``forced-<f>``,
+        ``buy-<f>``, ``sell-<f>``."""
+        s = self.scene
+        roll, end, picks = s["a"]
+        out = ["roll"] * roll + ["end-turn"] * end + [f"share-{f}" for f in picks]
+        out += [self._plot_target(p) for p in s["lg"]]
+        if s["pv"]:
+            out += ["confirm", "cancel"]
+        if s["jk"]:
+            out += [f"joker-{f}" for f in s["jk"][1]] + ["joker-cancel"]
+        if s["fs"]:
+            out += [f"forced-{f}" for f, _label in s["fs"][1]]
+        for f in FACTIONS:
+            _price, _listed, _left, buy, sell = s[f"m_{f}"]
+            out += [f"buy-{f}"] * buy + [f"sell-{f}"] * sell
+        return out
+
+    def shown(self) -> list[str]:
+        """The targets shown now (enabled or not): :meth:`clickable` and the market's
+        disabled buttons."""
+        return self.clickable() + [f"{kind}-{f}" for f in FACTIONS for kind in ("buy", "sell")
+                                   if f"{kind}-{f}" not in self.clickable()]
+
+    def _plot_target(self, plot: int) -> str:
+        terr, r, c = self.grid.locate(plot)
+        return f"plot-{terr}-{r}-{c}"
+
+    def classes(self, target: str) -> set[str]:
+        """The classes the page gives ``target``: ``board`` the root (``cw-codex-board`` and
+        ``cw-v-<version>``); a button ``cw-<target>``, with ``disabled`` when it is shown but
+        cannot be clicked.  Raises LookupError for a target not shown."""
+        if target == "board":
+            return {"cw-codex-board", f"cw-v-{self.scene['v']}"}
+        if target.startswith("plot-"):
+            self._plot_of(target)
+            return {"cw-plot", f"cw-{target}"}
+        if target not in self.shown():
+            raise LookupError(f"no {target} on the board")
+        return {f"cw-{target}"} | (set() if target in self.clickable() else {"disabled"})
+
+    def _plot_of(self, target: str) -> int:
+        try:
+            terr, r, c = (int(x) for x in target.split("-")[1:])
+            return self.grid.plot(terr, r, c)
+        except (TypeError, ValueError):
+            raise LookupError(f"no {target} on the board") from None
+
+    def plot_attrs(self, plot: int) -> dict[str, Any]:
+        """The SVG attributes of plot ``plot`` as the page draws it (:func:`plot_style`)."""
+        s = self.scene
+        terr, r, c = self.grid.locate(plot)
+        letter = s[f"b{terr}"][(r - 1) * self.k + (c - 1)]
+        cell = _BY_LETTER.get(letter)
+        legal = None
+        if plot in s["lg"]:
+            legal = s["d"][1] or "*"
+        pv = s["pv"]
+        pending = pv["f"] if pv and pv["p"] == plot else None
+        return plot_style(cell, legal=legal, pending=pending, removing=bool(pv) and plot in pv["rm"],
+                          last=plot == s["last"])
+
+    def text(self, part: str) -> str:
+        """The text the page shows in ``part``: ``status``, ``message``, ``dice``,
+        (the dice' faces, then what they show), ``preview``, ``joker``, ``forced`` (the panels' texts, lines joined by newlines),
+        ``purchases``, ``market-<f>`` (name · pieces left · price), ``players`` (a line per
+        player: name, cash, shares, wealth), or a button's label (a target of
+        :meth:`clickable`).  Raises LookupError for a part not shown."""
+        s = self.scene
+        fmt = self._fmt
+        if part == "status":
+            return fmt(s["st"])
+        if part == "message":
+            return fmt(s["msg"])
+        if part == "dice":
+            if not s["d"]:
+                return ""
+            terr, fac = s["d"]
+            label = fmt(_fname(fac) if fac else ["ui_joker"])
+            die = f"{DIE_FACES[terr - 1]} {label[:1] if fac else 'J'}"
+            return f"{die} {fmt(_txt('ui_territory', territory=terr))} · {label}"
+        if part == "purchases":
+            return fmt(_txt("ui_purchases_left", n=s["pl"]))
+        if part == "preview":
+            return "\n".join(self._preview_lines()) if s["pv"] else ""
+        if part == "joker":
+            return fmt(s["jk"][0]) if s["jk"] else ""
+        if part == "forced":
+            return fmt(s["fs"][0]) if s["fs"] else ""
+        if part == "players":
+            lines = []
+            for seat in range(s["np"]):
+                name, _colour = s[f"pn{seat}"]
+                cash, shares, wealth, out = s[f"p{seat}"]
+                mark = "▶ " if seat == s["cur"] else ""
+                gone = f" ({fmt(['ui_eliminated'])})" if out else ""
+                lines.append(f"{mark}{name}{gone} {money(cash)} {' '.join(map(str, shares))} {money(wealth)}")
+            return "\n".join(lines)
+        kind, _, f = part.partition("-")
+        if kind == "market" and f in FACTIONS:
+            price, listed, left, _buy, _sell = s[f"m_{f}"]
+            shown = money(price) if listed else fmt(["ui_unlisted"])
+            return f"{fmt(_fname(f))} · {fmt(_txt('ui_supply', left=left))} · {shown}"
+        if part not in self.shown():
+            raise LookupError(f"no part {part!r} on the board")
+        return self._label(part)
+
+    def _label(self, target: str) -> str:
+        """A button's label, as the page writes it."""
+        s, fmt = self.scene, self._fmt
+        kind, _, f = target.partition("-")
+        if target == "roll":
+            return fmt(["ui_roll"])
+        if target == "end-turn":
+            return fmt(["ui_end_turn"])
+        if target in ("confirm", "cancel", "joker-cancel"):
+            return fmt(["ui_confirm" if target == "confirm" else "ui_cancel"])
+        if kind == "share":
+            return fmt(_txt("ui_pick", name=_fname(f)))
+        if kind == "joker":
+            return fmt(_fname(f))
+        if kind == "forced":
+            return fmt(dict(s["fs"][1])[f])
+        if kind in ("buy", "sell"):
+            price, listed, *_ = s[f"m_{f}"]
+            amount = price if kind == "buy" else price // 2
+            return fmt([f"ui_{kind}"]) + (f" {money(amount)}" if listed else "")
+        return ""
+
+    def _preview_lines(self) -> list[str]:
+        s, fmt = self.scene, self._fmt
+        pv = s["pv"]
+        lines = [fmt(pv["t"]), fmt(pv["g"])]
+        lines += [fmt(x) for x in pv["r"]] or [fmt(["ui_preview_none_removed"])]
+        if pv["pr"]:
+            changes = "; ".join(f"{fmt(_fname(f))}: {money(old)} → {money(new)}" for f, old, new in pv["pr"])
+            lines.append(f"{fmt(['ui_preview_prices'])}: {changes}")
+        for seat, change, balance, detail in pv["c"]:
+            lines.append(f"{s[f'pn{seat}'][0]} {change:+,} → {money(balance)} {fmt(detail)}")
+        lines += [fmt(x) for x in (pv["fo"], pv["e"]) if x]
+        return lines
+
+    def _fmt(self, text: Any) -> str:
+        """A text of the scene as the page writes it (board.js ``fmt``)."""
+        if text is None or text == "":
+            return ""
+        if isinstance(text, (str, int)):
+            return str(text)
+        if text[0] == "+":
+            return text[1].join(x for x in map(self._fmt, text[2:]) if x)
+        fields = text[1] if len(text) > 1 else {}
+        template = self.scene["T"].get(text[0], "")
+        return re.sub(r"\{(\w+)\}", lambda m: self._fmt(fields[m[1]]) if m[1] in fields else m[0], template)
+
+    # ------------------------------------------------------------ clicks
+    def click(self, target: str) -> bool:
+        """Click ``target`` as the player does in the page (see :meth:`clickable`); a click
+        on something not clickable now does nothing (False), as in the page.  A click on a
+        plot that is not lit, while some are, says why nothing can go there."""
+        if not isinstance(target, str):
+            return False
+        if target.startswith("plot-"):
+            try:
+                plot = self._plot_of(target)
+            except LookupError:
+                return False
+            if not self.scene["lg"]:
+                return False
+            self.click_plot(plot)
+            return True
+        if target not in self.clickable():
+            return False
+        kind, _, f = target.partition("-")
+        if target == "roll":
+            self._act({"type": "roll"})
+        elif target == "end-turn":
+            self._act({"type": "end_turn"})
+        elif target == "confirm":
+            self.confirm()
+        elif target in ("cancel", "joker-cancel"):
+            self.cancel()
+        elif kind == "share":
+            self._act({"type": "pick", "faction": f})
+        elif kind in ("buy", "sell"):
+            self._act({"type": kind, "faction": f})
+        elif kind == "forced":
+            self._act({"type": "forced_sell", "faction": f})
+        elif kind == "joker":
+            self.choose_faction(f)
+        return True
+
+    def set_state(self, sync_data: dict[str, Any]) -> None:
+        """The page may not write the scene (it is the kernel's; the page only merges
+        the kernel's patches into its own copy)."""
+        super().set_state({k: v for k, v in sync_data.items() if k != "scene"})
+
+    def _on_page_msg(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        """A click in the page: ``{"click": target}``; ``{"have": n}``: the page holds the
+        scene of redraw ``n``: the whole scene is sent again if that is not the latest.
+        Anything else is ignored."""
+        if not isinstance(content, dict):
+            return
+        if isinstance(content.get("click"), str) and len(content["click"]) <= 24:
+            self.click(content["click"])
+        elif "have" in content and content["have"] != self.scene.get("n"):
+            self.send({"scene": self.scene})
+
     def _act(self, action: dict[str, Any]) -> None:
         self.pending = None
         self.joker_plot = None
-        self.local_message = ""
+        self.local_message = None
         self.controller.act(action)
-
-    def _clicker(self, plot: int):
-        def on_click(**_: Any) -> None:
-            self.click_plot(plot)
-        return on_click
 
     def click_plot(self, plot: int) -> None:
         """A click on a plot: a legal one opens the preview (a Joker first asks for the
         faction); another says why nothing can go there."""
         legal = self.legal_plots()
-        self.local_message = ""
+        self.local_message = None
         if plot in legal:
             dice = self.view.get("dice") or {}
             if dice.get("faction") is None:
@@ -277,29 +426,29 @@ class CodexBoard(W.VBox):
         elif legal:
             self.pending = self.joker_plot = None
             self.local_message = self._why_not(plot)
-        self.render()
+        self.redraw()
 
-    def _why_not(self, plot: int) -> str:
+    def _why_not(self, plot: int) -> list[Any]:
         v = self.view
         dice = v.get("dice") or {}
         terr, r, c = self.grid.locate(plot)
         if v["board"][plot] is not None:
-            return t("ui_occupied", self.lang)
+            return _txt("ui_occupied")
         if terr != dice.get("territory"):
-            return t("ui_not_this_territory", self.lang, territory=dice.get("territory"))
+            return _txt("ui_not_this_territory", territory=dice.get("territory"))
         fac = dice.get("faction")
         if fac is None:
-            return t("ui_no_faction_fits", self.lang)
+            return _txt("ui_no_faction_fits")
         p = preview(v, terr, r, c, fac)
         if p["blocking"] is not None:
-            return t("not_larger", self.lang, size=p["group"], enemy=p["blocking"])
-        return t("supply_spent", self.lang, name=faction_name(fac, self.lang))
+            return _txt("not_larger", size=p["group"], enemy=p["blocking"])
+        return _txt("supply_spent", name=_fname(fac))
 
     def choose_faction(self, faction: str) -> None:
         """The Joker's faction for the chosen plot: on to the preview."""
         if self.joker_plot is not None and faction in self.legal_plots().get(self.joker_plot, []):
             self.pending, self.joker_plot = (self.joker_plot, faction), None
-        self.render()
+        self.redraw()
 
     def confirm(self) -> None:
         """Place the previewed piece."""
@@ -310,23 +459,16 @@ class CodexBoard(W.VBox):
     def cancel(self) -> None:
         """Drop the preview (or the Joker's choice): nothing changes."""
         self.pending = self.joker_plot = None
-        self.local_message = ""
-        self.render()
+        self.local_message = None
+        self.redraw()
 
     def set_lang(self, lang: str) -> None:
         """Switch between English (``"en"``) and Japanese (``"ja"``)."""
         self.lang = lang
-        self.render()
+        self.redraw()
 
     # ------------------------------------------------------------ drawing
     def _on_version(self, _change: Any = None) -> None:
-        self.redraw()
-
-    def _on_message(self, _change: Any = None) -> None:
-        self._draw_note()
-
-    def redraw(self) -> None:
-        """Redraw for a new controller version (once per version)."""
         if self.controller.version == self._version:
             return
         self._version = self.controller.version
@@ -336,178 +478,146 @@ class CodexBoard(W.VBox):
             self.pending = None
         if self.joker_plot is not None and self.joker_plot not in legal:
             self.joker_plot = None
-        self.local_message = ""
-        self.render()
-        # the version as a CSS class, set last: a browser test that sees it has every
-        # update of this version (comm messages arrive in order)
-        for cls in [c for c in self._dom_classes if c.startswith("cw-v-")]:
-            self.remove_class(cls)
-        self.add_class(f"cw-v-{self._version}")
+        self.local_message = None
+        self.redraw()
 
-    def render(self) -> None:
-        """Draw everything from the controller's traits and the local choice."""
-        self.renders += 1
-        v = self.view
-        self._restyle(v)
-        self._draw_status(v)
-        self._draw_note()
-        self._draw_dialogs(v)
-        self._draw_market(v)
+    def _on_message(self, _change: Any = None) -> None:
+        self.redraw()
 
-    def _restyle(self, v: Mapping[str, Any]) -> None:
+    def redraw(self) -> None:
+        """Write the scene again and send the page the keys that changed (one message)."""
+        new = self._scene()
+        old = self.scene
+        patch = {k: v for k, v in new.items() if old.get(k) != v}
+        drop = [k for k in old if k not in new and k != "n"]
+        if not patch and not drop:
+            return
+        # the redraw's number: the page applies a patch only to the scene before it
+        new["n"] = patch["n"] = old.get("n", 0) + 1
+        # the trait keeps the whole scene (a page that opens the model later gets it all)
+        # without sending it: the page gets only the patch
+        self._trait_values["scene"] = new
+        msg: dict[str, Any] = {"patch": patch}
+        if drop:
+            msg["drop"] = drop
+        self.send(msg)
+
+    def _scene(self) -> dict[str, Any]:
+        """What the page draws, from the controller's published traits and the local
+        choice (a plot chosen, the Joker's plot, a refused plot's reason) only."""
+        c = self.controller
+        v = c.view
+        keys = self._legal_keys()
         legal = self.legal_plots()
-        dice = v.get("dice") or {}
-        joker = dice.get("faction") is None
-        removing: set[int] = set()
-        pending = self.pending
-        if pending is not None:
-            board, *_ = state_from_view(v)
-            an = board.analyse(pending[0], FACTIONS.index(pending[1]))
-            if an.legal:
-                for gid in an.enemy:
-                    removing.update(board.members[gid])
-        last = next((e.get("plot") for e in reversed(self.controller.events) if e.get("type") == "place"), None)
-        touched = []
-        for p, poly in enumerate(self.plots):
-            cell = v["board"][p]
-            lg = None
-            if p in legal:
-                lg = "*" if joker and self.joker_plot != p else legal[p][0]
-                if self.joker_plot == p:
-                    lg = "*"
-            style = plot_style(cell, legal=lg, pending=pending[1] if pending and pending[0] == p else None,
-                               removing=p in removing, last=p == last)
-            old = self._styles[p]
-            if style != old:
-                with poly.hold_sync():
-                    for key in STYLE_KEYS:
-                        if style[key] != old[key]:
-                            setattr(poly, key, style[key])
-                self._styles[p] = style
-                touched.append(p)
-        self.touched = touched
+        k = self.k
+        dice = v.get("dice")
+        players = v.get("players", [])
+        scene: dict[str, Any] = {
+            "T": _templates(self.lang),
+            "k": k,
+            "v": self._version,
+            "st": self._status(v),
+            "msg": self.local_message or c.message or "",
+            "d": [int(dice["territory"]), dice.get("faction") or ""] if dice else 0,
+            "a": [int(_key({"type": "roll"}) in keys), int(_key({"type": "end_turn"}) in keys),
+                  [f for f in FACTIONS if _key({"type": "pick", "faction": f}) in keys]],
+            "lg": sorted(legal),
+            "last": next((e.get("plot") for e in reversed(c.events) if e.get("type") == "place"), -1),
+            "pl": v.get("purchases_left", 0),
+            "np": len(players),
+            "cur": v["current"] if v.get("phase") != "over" else -1,
+        }
+        board = v["board"]
+        for terr in range(1, 7):
+            cells = (board[p] for p in self.grid.plots_of[terr])
+            scene[f"b{terr}"] = "".join("." if cell is None else LETTER[cell] for cell in cells)
+        history = price_history(c.events)
+        for f in v["factions"]:
+            fid = f["id"]
+            scene[f"m_{fid}"] = [f["price"], int(f["listed"]), f["supply_left"],
+                                 int(_key({"type": "buy", "faction": fid}) in keys),
+                                 int(_key({"type": "sell", "faction": fid}) in keys)]
+            scene[f"h_{fid}"] = [x // PRICE_UNIT for x in history[fid]]
+        for p in players:
+            seat = p["seat"]
+            scene[f"pn{seat}"] = [str(p["name"]), css_colour(p["colour"])]
+            scene[f"p{seat}"] = [p["cash"], [p["shares"][f] for f in FACTIONS], p["wealth"], int(p["eliminated"])]
+        scene["pv"] = self._preview(v) if self.pending is not None else 0
+        scene["jk"] = 0
+        if self.joker_plot is not None:
+            terr, r, col = self.grid.locate(self.joker_plot)
+            options = legal.get(self.joker_plot, [])
+            scene["jk"] = [_txt("ui_joker_choose", territory=terr, row=r, col=col), [f for f in FACTIONS if f in options]]
+        sells = [f for f in FACTIONS if _key({"type": "forced_sell", "faction": f}) in keys]
+        scene["fs"] = 0
+        if sells and c.viewer is not None:
+            me = players[c.viewer]
+            prices = {f["id"]: f["price"] for f in v["factions"]}
+            scene["fs"] = [_txt("ui_forced_title", player=str(me["name"]), balance=money(me["cash"])),
+                           [[f, _txt("ui_forced_sell", name=_fname(f), price=money(prices[f] // 2))] for f in sells]]
+        return scene
 
-    def _draw_status(self, v: Mapping[str, Any]) -> None:
-        lang = self.lang
+    def _preview(self, v: Mapping[str, Any]) -> dict[str, Any]:
+        """The preview of the chosen plot: ``p`` the plot, ``f`` the faction, ``rm`` the
+        plots to be conquered, ``t`` the question, ``g`` the group formed, ``r`` the groups
+        removed, ``pr`` the price changes [faction, old, new], ``c`` each player's cash
+        [seat, change, balance, causes], ``fo`` who would be forced to sell, ``e`` an end."""
+        assert self.pending is not None
+        plot, fac = self.pending
+        terr, r, col = self.grid.locate(plot)
+        p = preview(dict(v), terr, r, col, fac)
+        removing: set[int] = set()
+        board, *_ = state_from_view(dict(v))
+        an = board.analyse(plot, FACTIONS.index(fac))
+        if an.legal:
+            for gid in an.enemy:
+                removing.update(board.members[gid])
+        name = _fname(fac)
+        cash = []
+        for s, ch in enumerate(p["cash"]):
+            detail = (_join(", ", *(_join(" ", [f"cause_{i['cause']}"], f"{i['amount']:+,}") for i in ch["items"]))
+                      if ch["items"] else ["ui_no_change"])
+            cash.append([s, ch["change"], ch["balance"], detail])
+        players = v["players"]
+        return {
+            "p": plot, "f": fac, "rm": sorted(removing),
+            "t": _txt("ui_preview_title", name=name, territory=terr, row=r, col=col),
+            "g": _txt("ui_preview_group", name=name, size=p["group"]),
+            "r": [_txt("ui_preview_removed", name=_fname(x["faction"]), size=x["size"]) for x in p["removed"]],
+            "pr": [[f, ch["old"], ch["new"]] for f, ch in p["prices"].items() if ch["old"] != ch["new"]],
+            "c": cash,
+            "fo": _txt("ui_preview_forced", names=", ".join(str(players[s]["name"]) for s in p["forced"]))
+            if p["forced"] else 0,
+            "e": _txt("ui_preview_end", why=_join("; ", *([f"end_{x}"] for x in p["triggers"])))
+            if p["triggers"] else 0,
+        }
+
+    def _status(self, v: Mapping[str, Any]) -> list[Any]:
+        """The status line: whose turn, and what to do (or who is playing)."""
         c = self.controller
         phase = v["phase"]
         if phase == "over":
-            why = "; ".join(t(f"end_{r}", lang) for r in v.get("triggers", []))
-            text = t("ev_end", lang, why=why)
-        else:
-            acting = v["to_act"][0] if v["to_act"] else None
-            head = t("ui_turn", lang, turn=v["turn"]) if v["turn"] else ""
-            if acting is not None and acting == c.viewer and c.legal:
-                if phase == "start":
-                    hint = t("ui_pick_title", lang)
-                elif phase == "place":
-                    terr = v["dice"]["territory"]
-                    hint = t("ui_place_joker" if v["dice"]["faction"] is None else "ui_place", lang, territory=terr)
-                elif phase == "forced":
-                    hint = t("ev_forced", lang, player=self._name(acting))
-                else:
-                    hint = t(f"ui_{phase}", lang)
-                text = f"{t('ui_your_turn', lang, player=self._name(acting))} — {hint}"
+            return _txt("ev_end", why=_join("; ", *([f"end_{r}"] for r in v.get("triggers", []))))
+        acting = v["to_act"][0] if v["to_act"] else None
+        head: Any = _txt("ui_turn", turn=v["turn"]) if v["turn"] else None
+        text: list[Any]
+        if acting is not None and acting == c.viewer and c.legal:
+            if phase == "start":
+                hint = _txt("ui_pick_title")
+            elif phase == "place":
+                terr = v["dice"]["territory"]
+                hint = _txt("ui_place_joker" if v["dice"]["faction"] is None else "ui_place", territory=terr)
+            elif phase == "forced":
+                hint = _txt("ev_forced", player=self._name(acting))
             else:
-                text = t("ui_waiting", lang, player=self._name(acting))
-                players = v.get("players", [])
-                if c.viewer is not None and c.viewer < len(players) and players[c.viewer]["eliminated"]:
-                    text = f"{t('ev_eliminated', lang, player=self._name(c.viewer))} · {text}"
-            text = f"{head} · {text}" if head else text
-        value = f"<h4 style='margin:4px 0'>{html_text(text)}</h4>"
-        if self.status.value != value:
-            self.status.value = value
-        dice = render.dice_html(v.get("dice"), lang)
-        if self.dice.value != dice:
-            self.dice.value = dice
-        keys = self._legal_keys()
-        self._show(self.roll_button, _key({"type": "roll"}) in keys, t("ui_roll", lang))
-        self._show(self.end_button, _key({"type": "end_turn"}) in keys, t("ui_end_turn", lang))
-        for f, b in self.share_buttons.items():
-            self._show(b, _key({"type": "pick", "faction": f}) in keys, t("ui_pick", lang, name=faction_name(f, lang)))
-
-    @staticmethod
-    def _show(button: W.Button, visible: bool, description: str) -> None:
-        display = None if visible else "none"
-        if button.layout.display != display:
-            button.layout.display = display
-        if button.description != description:
-            button.description = description
-        if button.disabled == visible:
-            button.disabled = not visible
-
-    def _draw_note(self) -> None:
-        text = self.local_message or self.controller.message
-        value = f"<div style='color:#b00020'>{html_text(text)}</div>" if text else ""
-        if self.note.value != value:
-            self.note.value = value
-
-    def _draw_dialogs(self, v: Mapping[str, Any]) -> None:
-        lang = self.lang
-        # preview
-        if self.pending is not None:
-            plot, fac = self.pending
-            terr, r, c = self.grid.locate(plot)
-            p = preview(v, terr, r, c, fac)
-            self.preview_html.value = render.preview_html(
-                p, v, {"territory": terr, "row": r, "col": c, "faction": fac}, lang)
-            self.confirm_button.description = t("ui_confirm", lang)
-            self.cancel_button.description = t("ui_cancel", lang)
-        self._display(self.preview_box, self.pending is not None)
-        # Joker
-        if self.joker_plot is not None:
-            terr, r, c = self.grid.locate(self.joker_plot)
-            self.joker_html.value = f"<b>{html_text(t('ui_joker_choose', lang, territory=terr, row=r, col=c))}</b>"
-            options = self.legal_plots().get(self.joker_plot, [])
-            for f, b in self.joker_buttons.items():
-                self._show(b, f in options, faction_name(f, lang))
-            self.joker_cancel.description = t("ui_cancel", lang)
-        self._display(self.joker_box, self.joker_plot is not None)
-        # forced sale
-        keys = self._legal_keys()
-        sells = [f for f in FACTIONS if _key({"type": "forced_sell", "faction": f}) in keys]
-        if sells:
-            seat = self.controller.viewer
-            me = v["players"][seat]
-            self.forced_html.value = (f"<b style='color:#b00020'>"
-                                      f"{html_text(t('ui_forced_title', lang, player=me['name'], balance=render.money(me['cash'])))}</b>")
-            prices = {f["id"]: f["price"] for f in v["factions"]}
-            for f, b in self.forced_buttons.items():
-                self._show(b, f in sells, t("ui_forced_sell", lang, name=faction_name(f, lang), price=prices[f] // 2))
-        self._display(self.forced_box, bool(sells))
-
-    @staticmethod
-    def _display(box: W.Widget, visible: bool) -> None:
-        display = None if visible else "none"
-        if box.layout.display != display:
-            box.layout.display = display
-
-    def _draw_market(self, v: Mapping[str, Any]) -> None:
-        lang = self.lang
-        title = f"<b>{html_text(t('ui_market', lang))}</b>"
-        if self.market_title.value != title:
-            self.market_title.value = title
-        purchases = f"<span>{html_text(t('ui_purchases_left', lang, n=v['purchases_left']))}</span>"
-        if self.purchases.value != purchases:
-            self.purchases.value = purchases
-        history = render.price_history(self.controller.events)
-        keys = self._legal_keys()
-        for f in v["factions"]:
-            fid = f["id"]
-            html = render.faction_html(f, history[fid], lang)
-            if self.faction_rows[fid].value != html:
-                self.faction_rows[fid].value = html
-            for kind, buttons, price in (("buy", self.buy_buttons, f["price"]), ("sell", self.sell_buttons, f["price"] // 2)):
-                b = buttons[fid]
-                label = t(f"ui_{kind}", lang) + (f" {price:,}" if f["listed"] else "")
-                if b.description != label:
-                    b.description = label
-                enabled = _key({"type": kind, "faction": fid}) in keys
-                if b.disabled == enabled:
-                    b.disabled = not enabled
-        players = render.players_html(v, lang)
-        if self.players_html.value != players:
-            self.players_html.value = players
+                hint = _txt(f"ui_{phase}")
+            text = _join(" — ", _txt("ui_your_turn", player=self._name(acting)), hint)
+        else:
+            text = _txt("ui_waiting", player=self._name(acting))
+            players = v.get("players", [])
+            if c.viewer is not None and c.viewer < len(players) and players[c.viewer]["eliminated"]:
+                text = _join(" · ", _txt("ev_eliminated", player=self._name(c.viewer)), text)
+        return _join(" · ", head, text)
 
 
-__all__ = ["CodexBoard", "CodexPlot", "plot_style"]
+__all__ = ["CodexBoard", "plot_style"]
