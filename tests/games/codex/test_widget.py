@@ -207,15 +207,16 @@ def test_a_move_sends_the_page_one_message_of_what_changed(monkeypatch) -> None:
 
     monkeypatch.setattr(Widget, "_send", _send)
 
-    def step(target: str) -> tuple[set[int], dict]:
-        """The plots drawn otherwise after a click on ``target``, and the patch sent."""
+    def step(target: str, limit: int = 500) -> tuple[set[int], dict]:
+        """The plots drawn otherwise after a click on ``target``, and the patch sent (at most
+        ``limit`` bytes)."""
         before = [board.plot_attrs(p) for p in range(board.grid.n)]
         sent.clear()
         press(board, target)
         changed = {p for p in range(board.grid.n) if board.plot_attrs(p) != before[p]}
         assert [w for w, _msg in sent] == [board]                   # one message, the board's
         msg = sent[0][1]
-        assert msg["method"] == "custom" and len(json.dumps(msg)) < 500
+        assert msg["method"] == "custom" and len(json.dumps(msg)) < limit
         patch = msg["content"]["patch"]
         assert "T" not in patch and patch["n"] == board.scene["n"]  # no template sent again
         return changed, patch
@@ -223,8 +224,13 @@ def test_a_move_sends_the_page_one_message_of_what_changed(monkeypatch) -> None:
     changed, patch = step("roll")
     assert changed == lit(board) == set(board.grid.plots_of[5])    # the 16 legal plots lit
     assert not [key for key in patch if key.startswith("b")]       # no piece changed
-    changed, patch = step("plot-5-2-2")
+    # the first preview brings its templates (U), once: a second one does not send them again
+    changed, patch = step("plot-5-2-2", limit=1500)
     assert changed == {board.grid.plot(5, 2, 2)} and "pv" in patch and "v" not in patch
+    assert "ui_preview_title" in patch["U"]
+    assert step("cancel")[1].keys() == {"pv", "n"}
+    changed, patch = step("plot-5-2-2")
+    assert changed == {board.grid.plot(5, 2, 2)} and patch.keys() == {"pv", "n"}
     changed, patch = step("confirm")
     assert board.grid.plot(5, 2, 2) in changed and len(changed) == 16    # lights off, piece on
     assert [key for key in patch if key.startswith("b")] == ["b5"] and patch["pv"] == 0
@@ -249,14 +255,14 @@ def test_hostile_names_are_escaped() -> None:
     # a name reaches the page only as a text (a string the page writes with textContent,
     # never a template nor markup): it is shown as it is written
     assert board.scene["pn0"] == [HOSTILE, "#112233"] and board.scene["pn1"] == ["B&B <i>", "#445566"]
-    assert not [v for v in board.scene["T"].values() if "<" in v or "&" in v]
+    assert not [v for v in (board.scene["T"] | board.scene["U"]).values() if "<" in v or "&" in v]
     assert HOSTILE in board.text("players") and "B&B <i>" in board.text("players")
     rng = random.Random(0)
     statuses = set()
     while not c.is_over:
         play_one_step(board, rng)
         statuses.add(board.text("status"))
-        assert not [v for v in board.scene["T"].values() if "<" in v or "&" in v]
+        assert not [v for v in (board.scene["T"] | board.scene["U"]).values() if "<" in v or "&" in v]
     assert any(HOSTILE in x for x in statuses)
     out = results_html(c.outcome(), c.view, "ja")
     assert HOSTILE not in out and "&lt;img src=x onerror=f()&gt;" in out

@@ -11,7 +11,8 @@ Buy / Sell, purchases left) and the players' table.  Moves go only through
 The page draws the board from ``scene``, a small JSON document the board writes from the
 controller's ``view``, ``legal``, ``events`` and ``message`` for the viewer: its texts are
 ``[key, {field: value}]`` of the game's text tables (:mod:`..text`; ``["+", sep, text...]``
-joins texts), whose templates in the chosen language the scene holds once (``T``).  After
+joins texts), whose templates in the chosen language the scene holds once (``T``; those
+of the panels shown now and then, ``U``, once first used).  After
 the first render only the keys of ``scene`` that changed are sent, as one custom message
 (``{"patch": {...}, "drop": [...]}``, with the redraw's number ``n``; issue 32: a lean
 wire); the page's JavaScript (``board.js``) and CSS (``board.css``) beside this file are sent
@@ -47,7 +48,7 @@ name), and colours from a save pass :func:`~conquest_widget.core.safe_text.css_c
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -55,7 +56,7 @@ import anywidget
 import traitlets
 
 from conquest_widget.core.safe_text import css_colour
-from conquest_widget.lean import page_file
+from conquest_widget.lean import Layout, page_file
 
 from ..board import grid
 from ..engine import preview, state_from_view
@@ -70,32 +71,59 @@ LEGAL_BORDER = "#ff8f00"
 JOKER_FILL = "#ffe082"
 REMOVE_BORDER = "#d50000"
 
-#: the templates of the text tables the page fills in (sent once per language as ``T``,
-#: with the factions' names as ``f_<faction>``)
+#: the templates of the text tables the page fills in, sent once per language as ``T``
+#: (with the factions' names as ``f_<faction>``) ...
 TEXTS = ("ui_roll", "ui_end_turn", "ui_pick", "ui_pick_title", "ui_buy", "ui_sell", "ui_confirm", "ui_cancel",
          "ui_turn", "ui_your_turn", "ui_waiting", "ui_trade1", "ui_trade2", "ui_place", "ui_place_joker",
-         "ui_joker_choose", "ui_territory", "ui_joker", "ui_preview_title", "ui_preview_group",
-         "ui_preview_removed", "ui_preview_none_removed", "ui_preview_prices", "ui_preview_forced",
-         "ui_preview_end", "ui_no_change", "ui_forced_title", "ui_forced_sell", "ui_market", "ui_unlisted",
-         "ui_supply", "ui_purchases_left", "ui_player", "ui_cash", "ui_wealth", "ui_eliminated", "ui_history",
-         "ui_occupied", "ui_not_this_territory", "ui_no_faction_fits", "not_larger", "supply_spent",
-         "ev_end", "ev_forced", "ev_eliminated", "end_group_15", "end_supply_20",
-         "end_last_survivor", "cause_start", "cause_income", "cause_dividend", "cause_loss", "cause_buy",
-         "cause_sell", "cause_forced_sell", "cause_edit")
-assert set(TEXTS) <= set(STRINGS)
+         "ui_territory", "ui_joker", "ui_market", "ui_unlisted", "ui_supply", "ui_purchases_left", "ui_player",
+         "ui_cash", "ui_wealth", "ui_eliminated", "ui_history")
+#: ... and those of the panels shown now and then (a preview, the Joker's choice, a forced
+#: sale, a refused plot, the end), sent as ``U`` once the scene first uses them (issue 32:
+#: the first render holds only what it shows); ``U`` only grows until the language changes
+EXTRA_TEXTS = ("ui_joker_choose", "ui_preview_title", "ui_preview_group", "ui_preview_removed",
+               "ui_preview_none_removed", "ui_preview_prices", "ui_preview_forced", "ui_preview_end", "ui_no_change",
+               "ui_forced_title", "ui_forced_sell", "ui_occupied", "ui_not_this_territory", "ui_no_faction_fits",
+               "not_larger", "supply_spent", "ev_end", "ev_forced", "ev_eliminated", "end_group_15", "end_supply_20",
+               "end_last_survivor", "cause_start", "cause_income", "cause_dividend", "cause_loss", "cause_buy",
+               "cause_sell", "cause_forced_sell", "cause_edit")
+assert set(TEXTS + EXTRA_TEXTS) <= set(STRINGS) and not set(TEXTS) & set(EXTRA_TEXTS)
 #: a faction's letter in the board's strings (``b<territory>``; ``.`` an empty plot)
 LETTER = {f: f[0] for f in FACTIONS}
 assert len(set(LETTER.values())) == len(FACTIONS)
 _BY_LETTER = {v: k for k, v in LETTER.items()}
 
 
-def _templates(lang: str) -> dict[str, str]:
-    """The templates of :data:`TEXTS` in ``lang``, each field written ``{name}`` (the page
-    fills in fields already formatted: ``{price:,}`` becomes ``{price}``)."""
+def _templates(keys: Iterable[str], lang: str) -> dict[str, str]:
+    """The templates of ``keys`` in ``lang``, each field written ``{name}`` (the page fills
+    in fields already formatted: ``{price:,}`` becomes ``{price}``).
+
+    >>> _templates(["ui_forced_sell"], "en")
+    {'ui_forced_sell': 'Sell 1 {name} for {price}'}
+    """
     i = 1 if lang == "ja" else 0
-    out = {key: re.sub(r"\{(\w+)[^}]*\}", r"{\1}", STRINGS[key][i]) for key in TEXTS}
-    out.update((f"f_{f}", FACTION_NAMES[f][i]) for f in FACTIONS)
-    return out
+    return {key: re.sub(r"\{(\w+)[^}]*\}", r"{\1}", STRINGS[key][i]) for key in keys}
+
+
+def _base_templates(lang: str) -> dict[str, str]:
+    """``T``: the templates of :data:`TEXTS` and the factions' names in ``lang``."""
+    i = 1 if lang == "ja" else 0
+    return _templates(TEXTS, lang) | {f"f_{f}": FACTION_NAMES[f][i] for f in FACTIONS}
+
+
+def _text_keys(value: Any, found: set[str]) -> set[str]:
+    """The keys of :data:`EXTRA_TEXTS` that the texts in ``value`` use."""
+    if isinstance(value, list):
+        if value and isinstance(value[0], str) and value[0] in _EXTRA:
+            found.add(value[0])
+        for x in value:
+            _text_keys(x, found)
+    elif isinstance(value, dict):
+        for x in value.values():
+            _text_keys(x, found)
+    return found
+
+
+_EXTRA = frozenset(EXTRA_TEXTS)
 
 
 def _txt(key: str, **fields: Any) -> list[Any]:
@@ -162,9 +190,13 @@ class CodexBoard(anywidget.AnyWidget):
         self.pending: tuple[int, str] | None = None
         self.joker_plot: int | None = None
         self.local_message: list[Any] | None = None
+        #: the templates of EXTRA_TEXTS the page was sent in this language (``U``)
+        self._extra: set[str] = set()
         #: redraws for a new controller version (one per version)
         self.redraws = 1
         self._version = controller.version
+        # a Layout of its own (the shell may hide the board) that sends only what is set
+        kwargs.setdefault("layout", Layout())
         super().__init__(scene=self._scene() | {"n": 0}, **kwargs)
         self.add_class("cw-codex-board")
         self.on_msg(self._on_page_msg)
@@ -350,7 +382,7 @@ class CodexBoard(anywidget.AnyWidget):
         if text[0] == "+":
             return text[1].join(x for x in map(self._fmt, text[2:]) if x)
         fields = text[1] if len(text) > 1 else {}
-        template = self.scene["T"].get(text[0], "")
+        template = self.scene["T"].get(text[0]) or self.scene["U"].get(text[0], "")
         return re.sub(r"\{(\w+)\}", lambda m: self._fmt(fields[m[1]]) if m[1] in fields else m[0], template)
 
     # ------------------------------------------------------------ clicks
@@ -465,6 +497,7 @@ class CodexBoard(anywidget.AnyWidget):
     def set_lang(self, lang: str) -> None:
         """Switch between English (``"en"``) and Japanese (``"ja"``)."""
         self.lang = lang
+        self._extra = set()
         self.redraw()
 
     # ------------------------------------------------------------ drawing
@@ -513,7 +546,7 @@ class CodexBoard(anywidget.AnyWidget):
         dice = v.get("dice")
         players = v.get("players", [])
         scene: dict[str, Any] = {
-            "T": _templates(self.lang),
+            "T": _base_templates(self.lang),
             "k": k,
             "v": self._version,
             "st": self._status(v),
@@ -555,6 +588,10 @@ class CodexBoard(anywidget.AnyWidget):
             prices = {f["id"]: f["price"] for f in v["factions"]}
             scene["fs"] = [_txt("ui_forced_title", player=str(me["name"]), balance=money(me["cash"])),
                            [[f, _txt("ui_forced_sell", name=_fname(f), price=money(prices[f] // 2))] for f in sells]]
+        self._extra |= _text_keys(list(scene.values()), set())
+        if scene["pv"]:  # the page's own texts of a preview
+            self._extra |= {"ui_preview_none_removed", "ui_preview_prices"}
+        scene["U"] = _templates(sorted(self._extra), self.lang)
         return scene
 
     def _preview(self, v: Mapping[str, Any]) -> dict[str, Any]:
