@@ -192,12 +192,12 @@ def _placements(board, c, sizes: dict[str, int], rng: random.Random, n: int) -> 
         legal = c.legal
         kinds = {a["type"] for a in legal}
         if "pick" in kinds:
-            board.share_buttons[rng.choice(FACTIONS_)].click()
+            board.click(f"share-{rng.choice(FACTIONS_)}")
         elif "forced_sell" in kinds:
             c.act(legal[0])
         elif "roll" in kinds:
             sizes["total"] = sizes["map"] = 0
-            board.roll_button.click()
+            board.click("roll")
             if c.view["phase"] != "place":
                 continue
             roll_total, roll_map = sizes["total"], sizes["map"]
@@ -217,19 +217,18 @@ def _placements(board, c, sizes: dict[str, int], rng: random.Random, n: int) -> 
             out["whole"].append(roll_total + click_total + sizes["total"])
             out["whole_map"].append(roll_map + click_map + sizes["map"])
         elif "end_turn" in kinds:
-            board.end_button.click()
+            board.click("end-turn")
     return out
 
 
 def test_widget_bytes_per_placement(monkeypatch, tmp_path) -> None:
     """Bytes the kernel sends per placement through the Codex board (counted at
     ``Widget._send`` as tests/benchmarks/test_bench_widget.py does): the click that opens
-    the preview, and the Confirm (the controller's new version drawn once), map layers
-    apart; two humans so every placement goes through the board.  Then the same inside
+    the preview, and the Confirm (the controller's new version drawn once), the board's own
+    messages apart; two humans so every placement goes through the board.  Then the same inside
     the shell's MatchApp (log, autosave, its Save/Exit bar)."""
     import json
 
-    import ipyleaflet as L
     from ipywidgets import Widget
     from ipywidgets.widgets.widget import _instances
 
@@ -243,7 +242,7 @@ def test_widget_bytes_per_placement(monkeypatch, tmp_path) -> None:
     def _send(self, msg, buffers=None):
         n = len(json.dumps(msg, default=str)) + sum(len(b) for b in buffers or [])
         sizes["total"] += n
-        if isinstance(self, (L.Layer, L.DivIcon)):
+        if isinstance(self, CodexBoard):  # the board's own messages (the realm is drawn in the page)
             sizes["map"] += n
         return original(self, msg, buffers)
 
@@ -271,9 +270,9 @@ def test_widget_bytes_per_placement(monkeypatch, tmp_path) -> None:
 
     print(f"RESULT codex widget first render (state of every widget): {first_render:,} B")
     print(f"RESULT codex widget click on a plot (preview shown): median {med(r['preview']):,.0f} B, p95 {p95(r['preview']):,.0f} B")
-    print(f"RESULT codex widget confirm: map layers median {med(r['confirm_map']):,.0f} B / p95 {p95(r['confirm_map']):,.0f} B; "
+    print(f"RESULT codex widget confirm: the board's messages median {med(r['confirm_map']):,.0f} B / p95 {p95(r['confirm_map']):,.0f} B; "
           f"everything median {med(r['confirm']):,.0f} B / p95 {p95(r['confirm']):,.0f} B")
-    print(f"RESULT codex widget whole placement (roll + click + confirm): map median {med(r['whole_map']):,.0f} B; "
+    print(f"RESULT codex widget whole placement (roll + click + confirm): the board's messages median {med(r['whole_map']):,.0f} B; "
           f"everything median {med(r['whole']):,.0f} B / p95 {p95(r['whole']):,.0f} B over {len(r['whole'])} placements")
     print(f"RESULT codex widget kernel time per confirm (engine + controller + board): median {med(r['ms']):.1f} ms, "
           f"p95 {p95(r['ms']):.1f} ms")
