@@ -18,6 +18,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from conquest_widget.games.codex.engine import CodexMatch, CodexSetup
+from conquest_widget.games.codex.setup import CodexPlayer
 from conquest_widget.games.japan_conquest import (
     Game,
     GameSetup,
@@ -57,8 +59,17 @@ def _hostile_game(names: tuple[str, ...], *, finish: bool) -> Game:
     return game
 
 
+def _hostile_codex() -> CodexMatch:
+    """A Codex game of the payload names (the first a human, to act: its free share), the
+    players' colours those of the setup form."""
+    players = tuple(CodexPlayer(n, c, cpu=i > 0)
+                    for i, (n, c) in enumerate(zip(PAYLOAD_NAMES, ("#e377c2", "#17becf", "#bcbd22"), strict=True)))
+    return CodexMatch(CodexSetup(players, k=3), seed=5)
+
+
 def _prepare(saves: Path) -> None:
     store = SaveStore(saves)
+    store.autosave(_hostile_codex())
     store.autosave(_hostile_game(PAYLOAD_NAMES, finish=False))
     store.save_slot(1, _hostile_game(PAYLOAD_NAMES, finish=False))
     finished = _hostile_game(PAYLOAD_NAMES, finish=True)
@@ -123,4 +134,29 @@ def test_html_in_every_saved_string_is_shown_as_text_and_never_run(page, hostile
     expect(page.locator("input[type=text]").first).to_have_value(PAYLOAD_NAMES[0])
     _assert_clean(app)
     app.shot("hostile-02-setup")
+    assert page.page_errors == []  # type: ignore[attr-defined]
+
+
+def test_the_codex_board_shows_hostile_names_as_text(page, hostile_url, artifacts) -> None:
+    """The Codex board (one anywidget drawing its scene with textContent) resumed from an
+    autosave whose names are HTML: the status, the players' table and the preview name
+    them as written, and nothing runs."""
+    app = AppPage(page, hostile_url, artifacts)
+    page.goto(hostile_url)
+    resume = page.locator(".cw-continue-codex")
+    expect(resume).to_be_enabled()
+    resume.click()
+    board = page.locator(".cw-codex-board")
+    expect(board.locator(".cw-market-players tr[data-seat]")).to_have_count(3)
+    for name in PAYLOAD_NAMES:
+        expect(board.locator(".cw-market-players")).to_contain_text(name)
+    expect(board.locator(".cw-status")).to_contain_text(f"Your move, {PAYLOAD_NAMES[0]}")
+    _assert_clean(app)
+    # a move, and the CPUs' answers drawn by the page: still text
+    board.locator('button[class*="cw-share-"]').first.click()
+    expect(board.locator('button[class*="cw-share-"]')).to_have_count(0)
+    # whoever is to act is named, as written
+    expect(board.locator(".cw-status")).to_contain_text(re.compile("|".join(map(re.escape, PAYLOAD_NAMES))))
+    _assert_clean(app)
+    app.shot("hostile-03-codex")
     assert page.page_errors == []  # type: ignore[attr-defined]
