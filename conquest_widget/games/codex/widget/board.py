@@ -208,14 +208,20 @@ class CodexBoard(anywidget.AnyWidget):
     def view(self) -> dict[str, Any]:
         return self.controller.view
 
+    @property
+    def legal(self) -> list[dict[str, Any]]:
+        """The viewer's legal actions: none for a controller nobody plays through (a
+        replay's: no turn controls, no lit plot)."""
+        return list(self.controller.legal) if getattr(self.controller, "live", True) else []
+
     def _legal_keys(self) -> set[tuple]:
-        return {_key(a) for a in self.controller.legal}
+        return {_key(a) for a in self.legal}
 
     def legal_plots(self) -> dict[int, list[str]]:
         """Plot id -> the factions that may be placed there now (the viewer's legal moves)."""
         out: dict[int, list[str]] = {}
         g = self.grid
-        for a in self.controller.legal:
+        for a in self.legal:
             if a.get("type") == "place":
                 out.setdefault(g.plot(a["territory"], a["row"], a["col"]), []).append(a["faction"])
         return out
@@ -638,7 +644,7 @@ class CodexBoard(anywidget.AnyWidget):
         acting = v["to_act"][0] if v["to_act"] else None
         head: Any = _txt("ui_turn", turn=v["turn"]) if v["turn"] else None
         text: list[Any]
-        if acting is not None and acting == c.viewer and c.legal:
+        if acting is not None and acting == c.viewer and self.legal:
             if phase == "start":
                 hint = _txt("ui_pick_title")
             elif phase == "place":
