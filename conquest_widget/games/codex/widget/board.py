@@ -302,7 +302,7 @@ class CodexBoard(anywidget.AnyWidget):
     def text(self, part: str) -> str:
         """The text the page shows in ``part``: ``status``, ``message``, ``dice``,
         (the dice' faces, then what they show), ``preview``, ``joker``, ``forced`` (the panels' texts, lines joined by newlines),
-        ``purchases``, ``market-<f>`` (name · pieces left · price), ``players`` (a line per
+        ``purchases``, ``market-<f>`` (name, pieces left, price), ``players`` (a line per
         player: name, cash, shares, wealth), or a button's label (a target of
         :meth:`clickable`).  Raises LookupError for a part not shown."""
         s = self.scene
@@ -339,7 +339,7 @@ class CodexBoard(anywidget.AnyWidget):
         if kind == "market" and f in FACTIONS:
             price, listed, left, _buy, _sell = s[f"m_{f}"]
             shown = money(price) if listed else fmt(["ui_unlisted"])
-            return f"{fmt(_fname(f))} · {fmt(_txt('ui_supply', left=left))} · {shown}"
+            return f"{fmt(_fname(f))} {fmt(_txt('ui_supply', left=left))} {shown}"
         if part not in self.shown():
             raise LookupError(f"no part {part!r} on the board")
         return self._label(part)
