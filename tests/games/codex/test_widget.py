@@ -248,6 +248,23 @@ def test_a_move_sends_the_page_one_message_of_what_changed(monkeypatch) -> None:
     assert board.scene == scene
 
 
+def test_the_page_can_only_click_what_is_shown() -> None:
+    m = new_match(2, k=3, dice=[[3, EMBER]])
+    c = MatchController(m, humans={0, 1})
+    board = CodexBoard(c, "en")
+    doc = json.dumps(c.document())
+    # nothing to place yet: a plot, a confirm, a button not shown, junk: nothing happens
+    for junk in ("plot-3-1-1", "confirm", "end-turn", "buy-tide", "forced-sun", "joker-grove", "plot-9-1-1",
+                 "plot-x", "roll-" * 10, "", "share-ember"):
+        assert board.click(junk) is False, junk
+    for message in ({"click": 3}, {"click": ["roll"]}, {"patch": {"lg": [1]}}, "roll", None, {"click": "x" * 99}):
+        board._on_page_msg(board, message, [])
+    assert json.dumps(c.document()) == doc and board.text("message") == "" and not board.scene["pv"]
+    assert board.click("roll") is True and board.click("roll") is False       # a second roll is not shown
+    assert board.click("plot-9-1-1") is False and board.click("plot-3-1-1") is True
+    assert can(board, "confirm")
+
+
 def test_hostile_names_are_escaped() -> None:
     setup = CodexSetup((CodexPlayer(HOSTILE, "#112233"), CodexPlayer("B&B <i>", "#445566", cpu=True)), k=3)
     c = MatchController(CodexMatch(setup, seed=4), humans={0})
