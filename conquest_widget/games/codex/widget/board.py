@@ -12,7 +12,15 @@ The page draws the board from ``scene``, a small JSON document the board writes 
 controller's ``view``, ``legal``, ``events`` and ``message`` for the viewer: its texts are
 ``[key, {field: value}]`` of the game's text tables (:mod:`..text`; ``["+", sep, text...]``
 joins texts), whose templates in the chosen language the scene holds once (``T``; those
-of the panels shown now and then, ``U``, once first used).  After
+of the panels shown now and then, ``U``, once first used).  Its other keys, each small
+so that a move changes few: ``k``; ``v`` the controller's version; ``st`` the status;
+``msg`` the board message; ``d`` the dice [territory, faction or "" for a Joker]; ``a``
+[roll, end turn, [free shares]]; ``b1``-``b6`` each territory's plots row by row (a
+faction's letter, ``.`` empty); ``lg`` the lit plots; ``last`` the last piece placed;
+``pl`` purchases left; ``m_<faction>`` [price, listed, pieces left, buy, sell];
+``h_<faction>`` its price history in thousands; ``np`` players, ``pn<seat>`` [name,
+colour], ``p<seat>`` [cash, [shares], wealth, eliminated], ``cur`` the current seat; the
+panels ``pv`` (preview), ``jk`` (Joker), ``fs`` (forced sale), 0 when closed.  After
 the first render only the keys of ``scene`` that changed are sent, as one custom message
 (``{"patch": {...}, "drop": [...]}``, with the redraw's number ``n``; issue 32: a lean
 wire); the page's JavaScript (``board.js``) and CSS (``board.css``) beside this file are sent
