@@ -23,7 +23,6 @@ import pytest
 from conquest_widget.games.codex.engine import CodexMatch, CodexSetup
 from conquest_widget.games.codex.rules import FACTIONS
 from conquest_widget.games.codex.setup import CodexPlayer
-from conquest_widget.games.codex.widget import board as board_module
 from conquest_widget.games.codex.widget.board import CodexBoard
 from conquest_widget.ui.controller import MatchController
 
@@ -31,7 +30,6 @@ from .helpers import EMBER, JOKER, new_match
 from .test_widget import HOSTILE, play_one_step, press
 
 RUNNER = Path(__file__).parent / "page" / "run_board.mjs"
-MODULE = Path(board_module.__file__).parent / "board.js"
 
 
 def _node() -> str:
@@ -84,7 +82,9 @@ class Recorder:
         """What the page module shows after each message, and what it sent the kernel."""
         steps = tmp_path / "steps.json"
         steps.write_text(json.dumps(self.steps), encoding="utf-8")
-        proc = subprocess.run([_node(), str(RUNNER), str(MODULE), str(steps)], capture_output=True, text=True,
+        module = tmp_path / "board.mjs"  # the module as sent: ui/scene.js, then board.js
+        module.write_text(CodexBoard._esm, encoding="utf-8")
+        proc = subprocess.run([_node(), str(RUNNER), str(module), str(steps)], capture_output=True, text=True,
                               timeout=120, check=False)
         assert proc.returncode == 0, proc.stderr
         out = json.loads(proc.stdout)

@@ -1,9 +1,8 @@
-// The Codex board in the page (an ES module for anywidget; board.py is its kernel side).
-// The kernel syncs ``scene`` once, then sends only what changed as a custom message
-// {patch: {key: value}, drop: [key]}; this module merges it into the model's scene (never
-// sent back: the kernel ignores a scene from the page) and every view draws it again.  A
-// click goes back as one message {click: target}.  Every text goes in with textContent
-// (or as a text node): nothing from the kernel is ever read as markup.
+// The Codex board in the page (board.py is its kernel side, a scene widget: this file follows
+// ui/scene.js in one ES module, which merges the kernel's patches into the scene and sends a
+// click back as one message {click: target}).  Every view draws the scene again; the map is
+// built once per k and only restyled.  Every text goes in with textContent (or as a text
+// node): nothing from the kernel is ever read as markup.
 const NS = "http://www.w3.org/2000/svg";
 const FACTIONS = ["ember", "tide", "grove", "sun"];
 const LETTER = { e: "ember", t: "tide", g: "grove", s: "sun" };
@@ -237,47 +236,19 @@ function panels(s, send, map) {
 
 export default {
   initialize({ model }) {
-    // a patch applies only to the scene of the redraw before it (n); one sent before this
-    // module listened is lost: then the page says which scene it has ({have: n}) and the
-    // kernel sends the whole scene again
-    let asked = false;
-    const onMessage = (msg) => {
-      if (!msg || typeof msg !== "object") return;
-      if (msg.scene && typeof msg.scene === "object") {
-        asked = false;
-        model.set("scene", msg.scene);
-        return;
-      }
-      if (typeof msg.patch !== "object" || msg.patch === null) return;
-      const old = model.get("scene") || {};
-      if (msg.patch.n !== (old.n || 0) + 1) {
-        if (!asked) { asked = true; model.send({ have: old.n || 0 }); }
-        return;
-      }
-      const scene = Object.assign({}, old, msg.patch);
-      for (const key of msg.drop || []) delete scene[key];
-      model.set("scene", scene);  // this page only: the kernel keeps the scene it wrote
-    };
-    model.on("msg:custom", onMessage);
-    model.send({ have: (model.get("scene") || {}).n || 0 });
-    return () => model.off("msg:custom", onMessage);
+    return sceneInitialize(model);
   },
   render({ model, el }) {
-    const send = (target) => model.send({ click: target });
     const scene = () => model.get("scene") || {};
     let grid = null;
-    const redraw = () => {
-      const s = scene();
-      if (!s.T) return;
+    return sceneRender(model, el, (s, send) => {
+      if (!s.T) return node("div");
       if (!grid || grid.k !== s.k) grid = buildMap(s.k, send, scene);
       restyle(grid, s);
-      el.replaceChildren(panels(s, send, grid.map));
-      // the controller's version, set last: a browser test that sees it sees that version drawn
+      // the controller's version: a browser test that sees it sees that version drawn
       for (const c of [...el.classList]) if (c.startsWith("cw-v-") && c !== "cw-v-" + s.v) el.classList.remove(c);
       el.classList.add("cw-v-" + s.v);
-    };
-    model.on("change:scene", redraw);
-    redraw();
-    return () => model.off("change:scene", redraw);
+      return panels(s, send, grid.map);
+    });
   },
 };

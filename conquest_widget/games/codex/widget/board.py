@@ -8,7 +8,8 @@ Confirm / Cancel, the Joker's faction choice, the forced-sale panel, the board m
 Buy / Sell, purchases left) and the players' table.  Moves go only through
 ``controller.act``.
 
-The page draws the board from ``scene``, a small JSON document the board writes from the
+The board is a :class:`~conquest_widget.ui.scene.SceneWidget`: the page draws it from
+``scene``, a small JSON document the board writes from the
 controller's ``view``, ``legal``, ``events`` and ``message`` for the viewer: its texts are
 ``[key, {field: value}]`` of the game's text tables (:mod:`..text`; ``["+", sep, text...]``
 joins texts), whose templates in the chosen language the scene holds once (``T``; those
@@ -60,11 +61,9 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-import anywidget
-import traitlets
-
 from conquest_widget.core.safe_text import css_colour
 from conquest_widget.lean import Layout, page_file
+from conquest_widget.ui.scene import SceneWidget
 
 from ..board import grid
 from ..engine import preview, state_from_view
@@ -181,13 +180,11 @@ def _key(action: Mapping[str, Any]) -> tuple:
     return tuple(sorted(action.items()))
 
 
-class CodexBoard(anywidget.AnyWidget):
+class CodexBoard(SceneWidget):
     """The Codex board for one controller (see the module docstring).  ``CodexBoard(controller, lang)``."""
 
-    _esm = page_file(_HERE / "board.js")
+    _esm = SceneWidget.page_module(_HERE / "board.js")
     _css = page_file(_HERE / "board.css")
-    #: what the page draws (see the module docstring); changed keys are sent as a patch
-    scene = traitlets.Dict().tag(sync=True)
 
     def __init__(self, controller: Any, lang: str = "en", **kwargs: Any) -> None:
         self.controller = controller
@@ -205,9 +202,8 @@ class CodexBoard(anywidget.AnyWidget):
         self._version = controller.version
         # a Layout of its own (the shell may hide the board) that sends only what is set
         kwargs.setdefault("layout", Layout())
-        super().__init__(scene=self._scene() | {"n": 0}, **kwargs)
+        super().__init__(**kwargs)
         self.add_class("cw-codex-board")
-        self.on_msg(self._on_page_msg)
         controller.observe(self._on_version, names="version")
         controller.observe(self._on_message, names="message")
 
@@ -436,22 +432,6 @@ class CodexBoard(anywidget.AnyWidget):
             self.choose_faction(f)
         return True
 
-    def set_state(self, sync_data: dict[str, Any]) -> None:
-        """The page may not write the scene (it is the kernel's; the page only merges
-        the kernel's patches into its own copy)."""
-        super().set_state({k: v for k, v in sync_data.items() if k != "scene"})
-
-    def _on_page_msg(self, _widget: Any, content: Any, _buffers: Any) -> None:
-        """A click in the page: ``{"click": target}``; ``{"have": n}``: the page holds the
-        scene of redraw ``n``: the whole scene is sent again if that is not the latest.
-        Anything else is ignored."""
-        if not isinstance(content, dict):
-            return
-        if isinstance(content.get("click"), str) and len(content["click"]) <= 24:
-            self.click(content["click"])
-        elif "have" in content and content["have"] != self.scene.get("n"):
-            self.send({"scene": self.scene})
-
     def _act(self, action: dict[str, Any]) -> None:
         self.pending = None
         self.joker_plot = None
@@ -531,25 +511,7 @@ class CodexBoard(anywidget.AnyWidget):
     def _on_message(self, _change: Any = None) -> None:
         self.redraw()
 
-    def redraw(self) -> None:
-        """Write the scene again and send the page the keys that changed (one message)."""
-        new = self._scene()
-        old = self.scene
-        patch = {k: v for k, v in new.items() if old.get(k) != v}
-        drop = [k for k in old if k not in new and k != "n"]
-        if not patch and not drop:
-            return
-        # the redraw's number: the page applies a patch only to the scene before it
-        new["n"] = patch["n"] = old.get("n", 0) + 1
-        # the trait keeps the whole scene (a page that opens the model later gets it all)
-        # without sending it: the page gets only the patch
-        self._trait_values["scene"] = new
-        msg: dict[str, Any] = {"patch": patch}
-        if drop:
-            msg["drop"] = drop
-        self.send(msg)
-
-    def _scene(self) -> dict[str, Any]:
+    def draw_scene(self) -> dict[str, Any]:
         """What the page draws, from the controller's published traits and the local
         choice (a plot chosen, the Joker's plot, a refused plot's reason) only."""
         c = self.controller

@@ -1,4 +1,4 @@
-// Runs the Codex board's page module (conquest_widget/games/codex/widget/board.js) in Node.js
+// Runs the Codex board's page module (ui/scene.js + games/codex/widget/board.js, as sent) in Node.js
 // with a minimal DOM, as anywidget does in the page: the model is given the first scene,
 // then each later one as the kernel sends it (a patch of the keys that changed).  Prints, for
 // each scene, what the page shows (texts, buttons, every plot's SVG attributes) as JSON.
