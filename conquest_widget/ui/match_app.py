@@ -27,7 +27,7 @@ import ipywidgets as W
 
 from conquest_widget.core.safe_text import check_name, html_text
 from conquest_widget.errors import ConquestError
-from conquest_widget.lean import Layout, close_tree
+from conquest_widget.lean import Layout, close_tree, plain, shared_layout, shared_style
 from conquest_widget.saves import AutosaveClaim, SaveStore
 from conquest_widget.ui.controller import MatchController
 from conquest_widget.ui.game_ui import GameUI, SeatChoice
@@ -44,7 +44,9 @@ LOG_LINES = 40
 
 
 def _button(cls: str, on_click: Callable[[], None], **kw: Any) -> W.Button:
-    b = W.Button(layout=Layout(width="auto"), **kw)
+    """A button of the shell: its layout and style are shared (never changed: a screen
+    shows and hides the boxes around its buttons, not the buttons)."""
+    b = W.Button(layout=shared_layout(width="auto"), style=shared_style(W.Button), **kw)
     b.add_class(cls)
     b.on_click(lambda _b: on_click())
     return b
@@ -100,10 +102,11 @@ class MatchApp(W.VBox):
         self._log_len = 0
         self._recorded = False
         self.screen = ""
-        self.title = W.HTML()
-        self.message = W.HTML()
+        # widgets whose layout and style never change share them (issue 32: a lean wire)
+        self.title = plain(W.HTML)
+        self.message = plain(W.HTML)
         self.message.add_class("cw-message")
-        self.body = W.VBox()
+        self.body = plain(W.VBox)
         # the bar: the title, and sound (issue 16) switched and set here, remembered in the
         # preferences (shared with every game of the save folder)
         sound = sound_preference(self._preferences())
@@ -114,6 +117,8 @@ class MatchApp(W.VBox):
         self.bar = W.HBox([self.title, self.sound_controls],
                           layout=Layout(justify_content="space-between", align_items="center"))
         self.bar.add_class("cw-bar")
+        if "layout" not in kwargs:
+            kwargs["layout"] = Layout()
         super().__init__([self.bar, self.message, self.body], **kwargs)
         self.add_class("cw-match-app")
         self.add_class(f"cw-app-{self.ui.game}")
@@ -165,21 +170,21 @@ class MatchApp(W.VBox):
             info = self.store.autosave_info(self.ui.game)
             if info.status == "used" and not info.is_over:
                 players = ", ".join(info.player_names)
-                rows.append(W.HBox([
+                rows.append(plain(W.HBox, children=[
                     _button("cw-resume", self.resume, description=self._t("resume")),
                     _button("cw-replay-autosave", lambda: self.replay(None), description=self._t("replay")),
-                    W.HTML(html_text(self._t("resume_info", when=(info.saved_at or "")[:16].replace("T", " "),
-                                                   players=players))),
+                    plain(W.HTML, value=html_text(self._t("resume_info", when=(info.saved_at or "")[:16].replace("T", " "),
+                                                                players=players))),
                 ]))
             slot_rows = []
             for s in self.store.slots():
                 label, loadable = self._slot_label(s)
-                row = [W.HTML(html_text(label))]
+                row = [plain(W.HTML, value=html_text(label))]
                 if loadable:
                     row[:0] = [_button(f"cw-load-{s.slot}", lambda n=s.slot: self.load_slot(n), description=self._t("load")),
                                _button(f"cw-replay-{s.slot}", lambda n=s.slot: self.replay(n), description=self._t("replay"))]
-                slot_rows.append(W.HBox(row))
-            rows.append(W.HTML(f"<b>{html_text(self._t('saved_games'))}</b>"))
+                slot_rows.append(plain(W.HBox, children=row))
+            rows.append(plain(W.HTML, value=f"<b>{html_text(self._t('saved_games'))}</b>"))
             rows.extend(slot_rows)
         self._set_body(rows)
 
@@ -305,16 +310,16 @@ class MatchApp(W.VBox):
         self.board = self.ui.board(self.controller, self.lang)
         self._log_len = len(self.controller.events)
         self._recorded = False
-        self.log_view = W.HTML()
+        self.log_view = plain(W.HTML)
         self.log_view.add_class("cw-log")
-        self.busy = W.HTML()
+        self.busy = plain(W.HTML)
         self.busy.add_class("cw-busy")
-        self.cover = W.VBox()
+        self.cover = W.VBox(layout=Layout())
         self.cover.add_class("cw-cover")
-        self.save_box = W.HBox()
+        self.save_box = plain(W.HBox)
         self.elsewhere = W.VBox(layout=Layout(display="none", align_items="flex-start"))
         self.elsewhere.add_class("cw-elsewhere")
-        self.controls = W.HBox()
+        self.controls = plain(W.HBox)
         self.screen = "play"
         self.controller.observe(self._on_change, names="version")
         self.controller.observe(self._on_busy, names="cpu_busy")
@@ -334,7 +339,7 @@ class MatchApp(W.VBox):
             self._save_button = _button("cw-save", self._ask_slot)
             self._exit_button = _button("cw-exit", self.exit)
             self._uncover_button = _button("cw-uncover", self._uncover, button_style="primary")
-            self._cover_title = W.HTML()
+            self._cover_title = plain(W.HTML)
             self.controls.children = [self._save_button, self._exit_button, self.busy]
             self.cover.children = [self._cover_title, self._uncover_button]
         self._heading("")
