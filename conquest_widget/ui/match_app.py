@@ -183,7 +183,8 @@ class MatchApp(W.VBox):
                 if loadable:
                     row[:0] = [_button(f"cw-load-{s.slot}", lambda n=s.slot: self.load_slot(n), description=self._t("load")),
                                _button(f"cw-replay-{s.slot}", lambda n=s.slot: self.replay(n), description=self._t("replay"))]
-                slot_rows.append(plain(W.HBox, children=row))
+                # a row of buttons and its label; an empty slot's label alone
+                slot_rows.append(plain(W.HBox, children=row) if len(row) > 1 else row[0])
             rows.append(plain(W.HTML, value=f"<b>{html_text(self._t('saved_games'))}</b>"))
             rows.extend(slot_rows)
         self._set_body(rows)
