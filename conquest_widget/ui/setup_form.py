@@ -105,8 +105,10 @@ class SetupForm(anywidget.AnyWidget):
     _css = page_file(_HERE / "setup_form.css")
     #: the labels and what each field offers (see the module docstring)
     desc = traitlets.Dict().tag(sync=True)
-    #: what is filled in, synced both ways
-    values = traitlets.Dict().tag(sync=True)
+    #: what is filled in, synced both ways; what the page sends is not echoed back to it
+    #: (it has it: the kernel sends values only when it changes them), so what a page
+    #: receives does not depend on how ipywidgets batched its edits (tests/e2e/twins.py)
+    values = traitlets.Dict().tag(sync=True, echo_update=False)
 
     def __init__(self, ui: GameUI, *, players: Sequence[int], bots: Sequence[str], default_bot: str,
                  lang: str = "en", screens: bool = False, on_start: Callable[[], None] | None = None,
