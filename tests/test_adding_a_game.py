@@ -258,7 +258,7 @@ app.n_players.value = 2
 app.seat_rows[1][1].value = "greedy"
 app.speed.value = "instant"
 app.seed.value = "4"
-button(app, description="Start").click()
+app.form.click("start")
 clicks = 0
 while app.screen == "play" and clicks < 200:
     button(app, "race-add-1").click()

@@ -22,7 +22,7 @@ from conquest_widget import page_request
 from conquest_widget.core import registry
 from conquest_widget.core.safe_text import html_text
 from conquest_widget.errors import ConquestError
-from conquest_widget.lean import Layout, close_tree, plain, shared_style
+from conquest_widget.lean import Layout, close_tree, plain, shared_layout, shared_style
 from conquest_widget.saves import SaveStore
 from conquest_widget.ui.pictures import picture
 from conquest_widget.ui.text import t
@@ -80,12 +80,12 @@ class ConquestApp(W.VBox):
         boxes = []
         for spec in registry.all_games():
             info = plain(W.HTML)
-            button = W.Button(disabled=not spec.playable, layout=Layout(width="auto"), style=shared_style(W.Button))
+            button = W.Button(disabled=not spec.playable, layout=shared_layout(width="auto"), style=shared_style(W.Button))
             button.add_class(f"cw-pick-{spec.id}")
             button.on_click(lambda _, gid=spec.id: self.play(gid))
             self.cards[spec.id] = (info, button)
             box = W.VBox([plain(W.HTML, value=picture(spec)), info, button],
-                         layout=Layout(width="230px", padding="8px", margin="4px", border="1px solid #ccc"))
+                         layout=shared_layout(width="230px", padding="8px", margin="4px", border="1px solid #ccc"))
             box.add_class("cw-game-card")
             boxes.append(box)
         self.picker = W.HBox(boxes, layout=Layout(flex_flow="row wrap"))

@@ -27,11 +27,12 @@ import ipywidgets as W
 
 from conquest_widget.core.safe_text import check_name, html_text
 from conquest_widget.errors import ConquestError
-from conquest_widget.lean import Layout, close_tree
+from conquest_widget.lean import Layout, close_tree, plain, shared_layout, shared_style
 from conquest_widget.saves import AutosaveClaim, SaveStore
 from conquest_widget.ui.controller import MatchController
-from conquest_widget.ui.game_ui import HUMAN, GameUI, Option, SeatChoice
+from conquest_widget.ui.game_ui import GameUI, SeatChoice
 from conquest_widget.ui.log_view import LogView
+from conquest_widget.ui.setup_form import Field, SetupForm
 from conquest_widget.ui.sound import (
     SoundControls,
     label,
@@ -40,11 +41,11 @@ from conquest_widget.ui.sound import (
 )
 from conquest_widget.ui.text import t
 
-SPEEDS = ("instant", "fast", "normal")
-
 
 def _button(cls: str, on_click: Callable[[], None], **kw: Any) -> W.Button:
-    b = W.Button(layout=Layout(width="auto"), **kw)
+    """A button of the shell: its layout and style are shared (never changed: a screen
+    shows and hides the boxes around its buttons, not the buttons)."""
+    b = W.Button(layout=shared_layout(width="auto"), style=shared_style(W.Button), **kw)
     b.add_class(cls)
     b.on_click(lambda _b: on_click())
     return b
@@ -74,6 +75,11 @@ class MatchApp(W.VBox):
     """One game's app in the shell (:func:`app_class` makes one per game)."""
 
     ui: ClassVar[GameUI]
+    #: the New game form offers One screen / Separate screens (see :mod:`.table_page`)
+    offers_tables: ClassVar[bool] = False
+    #: the New game form's fields (see :meth:`new_game`)
+    form: SetupForm | None = None
+    screens: Field | None = None
     #: Match classes of games outside the registry, by id (tests)
     engines: ClassVar[dict[str, Any]] = {}
 
@@ -95,10 +101,11 @@ class MatchApp(W.VBox):
         self._log_len = 0
         self._recorded = False
         self.screen = ""
-        self.title = W.HTML()
-        self.message = W.HTML()
+        # widgets whose layout and style never change share them (issue 32: a lean wire)
+        self.title = plain(W.HTML)
+        self.message = plain(W.HTML)
         self.message.add_class("cw-message")
-        self.body = W.VBox()
+        self.body = plain(W.VBox)
         # the bar: the title, and sound (issue 16) switched and set here, remembered in the
         # preferences (shared with every game of the save folder)
         sound = sound_preference(self._preferences())
@@ -109,6 +116,8 @@ class MatchApp(W.VBox):
         self.bar = W.HBox([self.title, self.sound_controls],
                           layout=Layout(justify_content="space-between", align_items="center"))
         self.bar.add_class("cw-bar")
+        if "layout" not in kwargs:
+            kwargs["layout"] = Layout()
         super().__init__([self.bar, self.message, self.body], **kwargs)
         self.add_class("cw-match-app")
         self.add_class(f"cw-app-{self.ui.game}")
@@ -160,21 +169,22 @@ class MatchApp(W.VBox):
             info = self.store.autosave_info(self.ui.game)
             if info.status == "used" and not info.is_over:
                 players = ", ".join(info.player_names)
-                rows.append(W.HBox([
+                rows.append(plain(W.HBox, children=[
                     _button("cw-resume", self.resume, description=self._t("resume")),
                     _button("cw-replay-autosave", lambda: self.replay(None), description=self._t("replay")),
-                    W.HTML(html_text(self._t("resume_info", when=(info.saved_at or "")[:16].replace("T", " "),
-                                                   players=players))),
+                    plain(W.HTML, value=html_text(self._t("resume_info", when=(info.saved_at or "")[:16].replace("T", " "),
+                                                                players=players))),
                 ]))
             slot_rows = []
             for s in self.store.slots():
                 label, loadable = self._slot_label(s)
-                row = [W.HTML(html_text(label))]
+                row = [plain(W.HTML, value=html_text(label))]
                 if loadable:
                     row[:0] = [_button(f"cw-load-{s.slot}", lambda n=s.slot: self.load_slot(n), description=self._t("load")),
                                _button(f"cw-replay-{s.slot}", lambda n=s.slot: self.replay(n), description=self._t("replay"))]
-                slot_rows.append(W.HBox(row))
-            rows.append(W.HTML(f"<b>{html_text(self._t('saved_games'))}</b>"))
+                # a row of buttons and its label; an empty slot's label alone
+                slot_rows.append(plain(W.HBox, children=row) if len(row) > 1 else row[0])
+            rows.append(plain(W.HTML, value=f"<b>{html_text(self._t('saved_games'))}</b>"))
             rows.extend(slot_rows)
         self._set_body(rows)
 
@@ -190,90 +200,32 @@ class MatchApp(W.VBox):
 
     # ------------------------------------------------------------ setup
     def new_game(self) -> None:
-        """Open the setup form (the last setup of this game if there is one)."""
+        """Open the setup form (:class:`~conquest_widget.ui.setup_form.SetupForm`, one
+        widget; its fields are this app's ``n_players``, ``seat_rows``, ``option_widgets``,
+        ``speed``, ``seed`` and, where tables are offered, ``screens``)."""
         self._leave_match()
         self.screen = "setup"
         self._say()
-        n = self.spec.players.start
-        default = self.ui.default_names.get(self.lang, self.ui.default_names["en"])
-        bots = list(self.spec.bots_module().BOTS)
-        level = self.spec.bots_module().DEFAULT_BOT
-        self._form_seats = [SeatChoice(default[i % len(default)], HUMAN if i == 0 else level)
-                            for i in range(self.spec.players.stop - 1)]
-        self._bot_labels = bots
-        self.n_players = W.Dropdown(options=list(self.spec.players), value=max(n, min(3, self.spec.players.stop - 1)),
-                                    layout=Layout(width="90px"))
-        self.n_players.add_class("cw-n-players")
-        self.n_players.observe(lambda _c: self._show_seat_rows(), names="value")
-        self.seat_rows: list[tuple[W.Text, W.Dropdown]] = []
-        self._seat_boxes: list[W.HBox] = []
-        for i, seat in enumerate(self._form_seats):
-            name = W.Text(value=seat.name, layout=Layout(width="160px"))
-            kind = W.Dropdown(layout=Layout(width="160px"))
-            box = W.HBox([W.HTML(), name, kind])
-            box.add_class(f"cw-seat-{i}")
-            self.seat_rows.append((name, kind))
-            self._seat_boxes.append(box)
-        self.option_widgets: dict[str, W.Widget] = {o.key: self._option_widget(o) for o in self.ui.options}
-        self.speed = W.ToggleButtons(options=[(self._t(f"speed_{s}"), s) for s in SPEEDS], value="fast")
-        self.speed.add_class("cw-cpu-speed")
-        self.seed = W.Text(value="", layout=Layout(width="160px"))
+        module = self.spec.bots_module()
+        self.form = SetupForm(self.ui, players=list(self.spec.players), bots=list(module.BOTS),
+                              default_bot=module.DEFAULT_BOT, lang=self.lang, screens=self.offers_tables,
+                              on_start=self.start, on_back=self.show_start)
+        self.n_players = self.form.n_players
+        self.seat_rows = self.form.seat_rows
+        self.option_widgets = self.form.option_widgets
+        self.speed = self.form.speed
+        self.seed = self.form.seed
+        self.screens = self.form.screens
         self._redraw_setup()
-        self._show_seat_rows()
-
-    def _option_widget(self, o: Option) -> W.Widget:
-        if o.kind == "bool":
-            w: W.Widget = W.Checkbox(value=bool(o.default), indent=False, layout=Layout(width="auto"),
-                                     style={"description_width": "initial"})
-        elif o.kind == "choice":
-            labels = o.choice_labels.get(self.lang) or [str(c) for c in o.choices]
-            w = W.Dropdown(options=list(zip(labels, o.choices, strict=True)), value=o.default,
-                           layout=Layout(width="160px"))
-        else:
-            w = W.BoundedIntText(value=int(o.default), min=o.low if o.low is not None else -10**9,
-                                 max=o.high if o.high is not None else 10**9, layout=Layout(width="120px"))
-        w.add_class(f"cw-option-{o.key}")
-        return w
 
     def _redraw_setup(self) -> None:
+        """The form on screen, relabelled in the app's language (every value stays)."""
+        if self.form is None:
+            return
         self._heading(self._t("setup"))
-        for i, (_name, kind) in enumerate(self.seat_rows):
-            self._seat_boxes[i].children[0].value = f"<span style='display:inline-block;width:60px'>{html_text(self._t('seat', n=i + 1))}</span>"
-            value = kind.value if kind.options else (HUMAN if i == 0 else self._form_seats[i].bot)
-            kind.options = [(self._t("human"), HUMAN)] + [(self._t("cpu", level=b), b) for b in self._bot_labels]
-            kind.value = value
-        for o in self.ui.options:
-            w = self.option_widgets[o.key]
-            if o.kind == "choice":
-                labels = o.choice_labels.get(self.lang) or [str(c) for c in o.choices]
-                value = w.value
-                w.options = list(zip(labels, o.choices, strict=True))
-                w.value = value
-            elif o.kind == "bool":
-                w.description = o.label[self.lang]
-        speed = self.speed.value
-        self.speed.options = [(self._t(f"speed_{s}"), s) for s in SPEEDS]
-        self.speed.value = speed
-        option_rows = [W.HBox([W.HTML(html_text(o.label[self.lang]) if o.kind != "bool" else ""),
-                               self.option_widgets[o.key]]) for o in self.ui.options]
-        self._set_body([
-            W.HBox([W.HTML(html_text(self._t("n_players"))), self.n_players]),
-            *self._seat_boxes,
-            *option_rows,
-            W.HBox([W.HTML(html_text(self._t("cpu_speed"))), self.speed]),
-            W.HBox([W.HTML(html_text(self._t("seed"))), self.seed]),
-            W.HBox([_button("cw-start", self.start, description=self._t("start"), button_style="primary"),
-                    _button("cw-back", self.show_start, description=self._t("back"))]),
-        ], keep=self._form_fields())
-
-    def _form_fields(self) -> tuple[W.Widget, ...]:
-        """The New game form's fields: they live on while the form is shown (a language
-        switch relabels them), their rows are made anew."""
-        return (self.n_players, *self._seat_boxes, *self.option_widgets.values(), self.speed, self.seed)
-
-    def _show_seat_rows(self) -> None:
-        for i, box in enumerate(self._seat_boxes):
-            box.layout.display = None if i < self.n_players.value else "none"
+        self.form.set_lang(self.lang)
+        if self.body.children != (self.form,):
+            self._set_body([self.form])
 
     def _form(self) -> tuple[list[SeatChoice], dict[str, Any], int]:
         """The setup form's values, validated (ConquestError/ValueError name the problem)."""
@@ -359,14 +311,14 @@ class MatchApp(W.VBox):
         self._log_len = len(self.controller.events)
         self._recorded = False
         self.log_view = LogView()
-        self.busy = W.HTML()
+        self.busy = plain(W.HTML)
         self.busy.add_class("cw-busy")
-        self.cover = W.VBox()
+        self.cover = W.VBox(layout=Layout())
         self.cover.add_class("cw-cover")
-        self.save_box = W.HBox()
+        self.save_box = plain(W.HBox)
         self.elsewhere = W.VBox(layout=Layout(display="none", align_items="flex-start"))
         self.elsewhere.add_class("cw-elsewhere")
-        self.controls = W.HBox()
+        self.controls = plain(W.HBox)
         self.screen = "play"
         self.controller.observe(self._on_change, names="version")
         self.controller.observe(self._on_busy, names="cpu_busy")
@@ -386,7 +338,7 @@ class MatchApp(W.VBox):
             self._save_button = _button("cw-save", self._ask_slot)
             self._exit_button = _button("cw-exit", self.exit)
             self._uncover_button = _button("cw-uncover", self._uncover, button_style="primary")
-            self._cover_title = W.HTML()
+            self._cover_title = plain(W.HTML)
             self.controls.children = [self._save_button, self._exit_button, self.busy]
             self.cover.children = [self._cover_title, self._uncover_button]
         self._heading("")

@@ -209,6 +209,8 @@ class Sound(anywidget.AnyWidget):
     lang = Unicode("en", help='"en" or "ja": the voice of spoken text').tag(sync=True)
 
     def __init__(self, **kwargs: Any) -> None:
+        if "layout" not in kwargs:
+            kwargs["layout"] = Layout()  # only the properties set are sent (issue 32)
         super().__init__(**kwargs)
         #: the messages sent to the page (the last PAGE_LOG_SIZE), oldest first
         self.sent: deque[dict[str, Any]] = deque(maxlen=PAGE_LOG_SIZE)

@@ -58,10 +58,9 @@ from conquest_widget.tables.store import store_errors
 from conquest_widget.tables.table import STORE_ENV
 from conquest_widget.ui.game_ui import GameUI, SeatChoice
 from conquest_widget.ui.log_view import LogView
+from conquest_widget.ui.setup_form import SEPARATE, Field
 from conquest_widget.ui.table_controller import TableController
 from conquest_widget.ui.text import t
-
-ONE, SEPARATE = "one", "tables"
 
 
 def store_location(save_dir: str | os.PathLike[str] | None) -> str | Path | None:
@@ -131,31 +130,12 @@ class SeparateScreens:
     """Mixin of a game's :class:`~conquest_widget.ui.match_app.MatchApp`: the New game
     form's "One screen / Separate screens" choice, and the links page after Start."""
 
-    screens: W.ToggleButtons | None = None
+    #: the New game form offers "One screen / Separate screens" (its field: ``screens``)
+    offers_tables = True
+    screens: Field | None = None
     #: the table just made from this page, and the address its links are built on
     new_table: NewTable | None = None
     _links_base = ""
-
-    def new_game(self) -> None:
-        self.screens = W.ToggleButtons(options=[("", ONE), ("", SEPARATE)], value=ONE, style={"button_width": "auto"})
-        self.screens.add_class("cw-screens")
-        super().new_game()  # type: ignore[misc]
-
-    def _form_fields(self) -> tuple[W.Widget, ...]:
-        fields: tuple[W.Widget, ...] = super()._form_fields()  # type: ignore[misc]
-        return fields if self.screens is None else (*fields, self.screens)
-
-    def _redraw_setup(self) -> None:
-        super()._redraw_setup()  # type: ignore[misc]
-        if self.screens is None:
-            return
-        lang = self.lang  # type: ignore[attr-defined]
-        value = self.screens.value
-        self.screens.options = [(t("one_screen", lang), ONE), (t("separate_screens", lang), SEPARATE)]
-        self.screens.value = value
-        rows = list(self.body.children)  # type: ignore[attr-defined]
-        row = W.HBox([W.HTML(html_text(t("screens", lang))), self.screens])
-        self.body.children = (*rows[:-1], row, rows[-1])  # type: ignore[attr-defined]
 
     def start(self) -> None:
         if self.screens is None or self.screens.value != SEPARATE:

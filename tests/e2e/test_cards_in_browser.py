@@ -71,8 +71,7 @@ def set_up(page: Page, n_cpus: int, *, jokers: bool, seed: int) -> None:
     if box.is_checked() != jokers:
         box.click()
     page.locator(".cw-cpu-speed").get_by_role("button", name="Instant", exact=True).click()
-    seed_box = page.locator("xpath=//div[contains(@class,'widget-html')][contains(normalize-space(.), 'Seed')]"
-                            "/following-sibling::div[contains(@class,'widget-text')][1]//input")
+    seed_box = page.locator(".cw-seed input")
     seed_box.fill(str(seed))
     seed_box.press("Tab")
 

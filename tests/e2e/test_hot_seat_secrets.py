@@ -384,8 +384,7 @@ def fill_setup(tw: T.Twin, game: str, names: list[str], humans: list[int], seed:
         rl.fill(str(RISK_ROUNDS))
         rl.press("Tab")
     page.locator(".cw-cpu-speed").get_by_role("button", name="Instant", exact=True).click()
-    seed_box = page.locator("xpath=//div[contains(@class,'widget-html')][contains(normalize-space(.), 'Seed')]"
-                            "/following-sibling::div[contains(@class,'widget-text')][1]//input")
+    seed_box = page.locator(".cw-seed input")
     seed_box.fill(seed)
     seed_box.press("Tab")
     expect(page.locator("button.cw-start")).to_be_visible()

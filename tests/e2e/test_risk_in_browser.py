@@ -115,8 +115,7 @@ def set_up(page: Page, voila_url: str, *, seed: int, limit: int) -> None:
     rl.fill(str(limit))
     rl.press("Tab")
     page.locator(".cw-cpu-speed").get_by_role("button", name="Instant", exact=True).click()
-    seed_box = page.locator("xpath=//div[contains(@class,'widget-html')][contains(normalize-space(.), 'Seed')]"
-                            "/following-sibling::div[contains(@class,'widget-text')][1]//input")
+    seed_box = page.locator(".cw-seed input")
     seed_box.fill(str(seed))
     seed_box.press("Tab")
 

@@ -97,7 +97,7 @@ class Player:
             kind.value = "human" if i < humans else kind.options[-1][1]
         app.speed.value = "instant"
         app.seed.value = str(seed)
-        button(app, "cw-start").click()
+        app.form.click("start")  # the form's Start (one widget: its buttons are in the page)
         assert app.screen == "play", app.message.value
 
     def open_form_and_go_back(self) -> None:
@@ -108,7 +108,7 @@ class Player:
             assert self.app.controller.screen == "start"
         else:
             button(self.app, "cw-new-game").click()
-            button(self.app, "cw-back").click()
+            self.app.form.click("back")
             assert self.app.screen == "start"
 
     def pass_cover(self) -> bool:
@@ -205,7 +205,7 @@ class Player:
             self.app.results_screen.start_button.click()
         else:
             button(self.app, "cw-new-game").click()
-            button(self.app, "cw-back").click()
+            self.app.form.click("back")
 
     def replay_autosave(self) -> None:
         """The start screen's Replay of the autosave, then Back."""

@@ -92,6 +92,12 @@ def buttons(app: W.Widget, description: str) -> list[W.Button]:
 
 
 def click(app: W.Widget, description: str) -> None:
+    form = getattr(app, "form", None)
+    if app.screen == "setup" and form is not None and description in (form.button_label("start"),
+                                                                       form.button_label("back")):
+        # the New game form is one widget: its Start and Back are buttons of the page
+        form.click("start" if description == form.button_label("start") else "back")
+        return
     b = buttons(app, description)
     assert b, f"no visible button {description!r}"
     b[0].click()
@@ -138,6 +144,71 @@ def test_setup_problems_are_shown_and_nothing_starts(tmp_path) -> None:
     click(app, "Start")
     assert "The seed must be a whole number" in app.message.value
     assert not (tmp_path / "autosave-toy.json").exists()
+
+
+def page_sends(app: ToyApp, **changes: Any) -> None:
+    """What the page of the New game form sends when the player types or picks: its synced
+    ``values`` with ``changes`` (as ipywidgets applies a state update from the page)."""
+    app.form.set_state({"values": {**app.form.values, **changes}})
+
+
+def test_what_the_page_fills_in_reaches_the_fields_and_what_it_does_not_offer_is_refused(tmp_path) -> None:
+    app = ToyApp(save_dir=tmp_path)
+    click(app, "New game")
+    names = list(app.form.values["names"])
+    page_sends(app, n=2, names=["Zoe", *names[1:]], kinds=["greedy", HUMAN, *app.form.values["kinds"][2:]],
+               opt={"fast": True, "deck": 6, "rounds": 2}, speed="instant", seed="12")
+    assert (app.n_players.value, app.seat_rows[0][0].value, app.seat_rows[0][1].value) == (2, "Zoe", "greedy")
+    assert app.seat_rows[1][1].value == HUMAN and app.speed.value == "instant" and app.seed.value == "12"
+    assert {k: f.value for k, f in app.option_widgets.items()} == {"fast": True, "deck": 6, "rounds": 2}
+    # a page may send anything: what the form does not offer is not taken (the page is
+    # given the kernel's values back), a number beyond its bounds is brought within them
+    page_sends(app, n=99, names=[7, *names[1:]], kinds=["superbot", HUMAN], speed="warp",
+               opt={"fast": "yes", "deck": 7, "rounds": 50})
+    assert (app.n_players.value, app.seat_rows[0][0].value, app.seat_rows[0][1].value) == (2, "Zoe", "greedy")
+    assert app.speed.value == "instant"
+    assert {k: f.value for k, f in app.option_widgets.items()} == {"fast": True, "deck": 6, "rounds": 3}
+    assert app.form.values["n"] == 2 and app.form.values["opt"]["rounds"] == 3 and app.form.values["speed"] == "instant"
+    # set from Python, the page is sent the new values
+    app.seat_rows[1][0].value = "Yui"
+    assert app.form.values["names"][1] == "Yui"
+    click(app, "Start")
+    assert app.screen == "play" and [s.name for s in app._seats] == ["Zoe", "Yui"]
+    assert app.form.comm is None  # the form went away with its screen
+
+
+def test_a_language_switch_relabels_the_form_and_keeps_what_was_typed(tmp_path) -> None:
+    app = ToyApp(save_dir=tmp_path)
+    click(app, "New game")
+    page_sends(app, names=["Zoe", *app.form.values["names"][1:]], seed="42", opt={**app.form.values["opt"], "deck": 6})
+    before = dict(app.form.values)
+    app.set_lang("ja")
+    assert app.form.values == before and app.seat_rows[0][0].value == "Zoe" and app.seed.value == "42"
+    assert app.form.desc["t"]["start"] == "開始" and app.option_widgets["deck"].options == (("短い", 6), ("全部", 10))
+    assert ["人間", "human"] in app.form.desc["kinds"]
+
+
+def test_a_hostile_name_in_the_form_is_never_markup(tmp_path) -> None:
+    """Names are hostile text: a default name of the game or a name typed in the page is
+    data of the form (an input's value in the page, which puts every text in with
+    textContent: tests/test_page_files.py), and once the game starts no widget holds it as
+    markup."""
+    evil = "<img src=x onerror=1>"
+
+    class Hostile(ToyApp):
+        ui = replace(UI, default_names={"en": (evil, "<b>Ben</b>")})
+
+    app = Hostile(save_dir=tmp_path)
+    click(app, "New game")
+    assert app.seat_rows[0][0].value == evil and app.form.values["names"][:2] == [evil, "<b>Ben</b>"]
+    assert evil not in json.dumps(app.form.desc)  # the labels hold no name
+    typed = "<script>x</script>"
+    page_sends(app, n=2, names=[evil, typed], kinds=[HUMAN, "greedy"], seed="3", speed="instant")
+    assert app.seat_rows[1][0].value == typed
+    click(app, "Start")
+    assert app.screen in ("play", "results") and [s.name for s in app._seats] == [evil, typed]
+    states = widget_states()
+    assert evil not in states and typed not in states
 
 
 def test_exit_and_resume_continue_the_same_game_with_the_same_viewer(tmp_path) -> None:
@@ -454,3 +525,4 @@ def test_a_hosted_game_opened_alone_opens_in_the_saved_language(tmp_path) -> Non
     SaveStore(tmp_path, engines={"toy": ToyMatch}).save_preferences({"language": "ja"})
     assert buttons(ToyApp(save_dir=tmp_path), "新しいゲーム")
     assert buttons(ToyApp(save_dir=tmp_path, lang="en"), "New game")
+
