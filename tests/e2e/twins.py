@@ -534,7 +534,13 @@ class RiskPlayer:
                     self.done.discard(key)  # at a table decided on an old version; buy it next time
                 return
             self.done.add(key)
-            while page.locator("button.cw-place-confirm").is_disabled() or page.locator("button.cw-plus").is_enabled():
+            confirm, plus = page.locator("button.cw-place-confirm"), page.locator("button.cw-plus")
+            while True:
+                if not confirm.is_visible():  # the page moved on since its state was read (a cover,
+                    self.done.discard(key)    # an answer played for the player): the caller reads it again
+                    return
+                if not (confirm.is_disabled() or (plus.is_visible() and plus.is_enabled())):
+                    break
                 if _click_pref(tws, mine) is None:
                     break
             _press(tws, "cw-place-confirm")
