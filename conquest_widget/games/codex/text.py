@@ -108,6 +108,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "ui_trade2": ("Trade if you like, then end your turn.", "必要なら売買してから、ターンを終えてください。"),
     "ui_place": ("Click a highlighted plot in territory {territory} to place the piece.", "領域{territory}の光っている区画をクリックして駒を置いてください。"),
     "ui_place_joker": ("A Joker: click a highlighted plot in territory {territory}, then choose the faction.", "ジョーカー：領域{territory}の光っている区画をクリックし、勢力を選んでください。"),
+    "ui_place_choose": ("Choose the faction of the piece on territory {territory} (or Cancel).", "領域{territory}に置く駒の勢力を選んでください（取り消しもできます）。"),
+    "ui_place_confirm": ("Confirm the placement on territory {territory} (or Cancel).", "領域{territory}への配置を確定してください（取り消しもできます）。"),
     "ui_joker_choose": ("Which faction goes on territory {territory}, row {row}, column {col}?", "領域{territory}の{row}行{col}列にどの勢力を置きますか？"),
     "ui_dice": ("Dice", "ダイス"),
     "ui_territory": ("territory {territory}", "領域{territory}"),

@@ -159,12 +159,17 @@ def test_joker_asks_for_the_faction_first() -> None:
     c = MatchController(m, humans={0, 1})
     board = CodexBoard(c, "ja")
     press(board, "roll")
+    assert "勢力を選んでください" in board.text("status")  # click a plot, then choose the faction
     click_plot(board, 2, 2, 2)
     assert can(board, "joker-cancel") and not can(board, "confirm")
     assert "領域2の2行2列" in board.text("joker")
     assert shown(board, "joker") == list(FACTIONS)
+    assert "領域2に置く駒の勢力を選んでください" in board.text("status")  # the plot is chosen: the faction now
     press(board, "joker-grove")
     assert can(board, "confirm") and not can(board, "joker-cancel") and "翠林守護団" in board.text("preview")
+    assert "配置を確定してください" in board.text("status")  # the faction too: what is left is Confirm
+    board.set_lang("en")
+    assert "Confirm the placement on territory 2" in board.text("status")
     press(board, "confirm")
     assert c.view["board"][board.grid.plot(2, 2, 2)] == "grove"
 
@@ -228,9 +233,10 @@ def test_a_move_sends_the_page_one_message_of_what_changed(monkeypatch) -> None:
     changed, patch = step("plot-5-2-2", limit=1500)
     assert changed == {board.grid.plot(5, 2, 2)} and "pv" in patch and "v" not in patch
     assert "ui_preview_title" in patch["U"]
-    assert step("cancel")[1].keys() == {"pv", "n"}
-    changed, patch = step("plot-5-2-2")
-    assert changed == {board.grid.plot(5, 2, 2)} and patch.keys() == {"pv", "n"}
+    # the preview and the status line (which says what is left: Confirm, or a plot)
+    assert step("cancel")[1].keys() == {"pv", "st", "n"}
+    changed, patch = step("plot-5-2-2", limit=700)  # the preview (~400 B) and the status line
+    assert changed == {board.grid.plot(5, 2, 2)} and patch.keys() == {"pv", "st", "n"}
     changed, patch = step("confirm")
     assert board.grid.plot(5, 2, 2) in changed and len(changed) == 16    # lights off, piece on
     assert [key for key in patch if key.startswith("b")] == ["b5"] and patch["pv"] == 0

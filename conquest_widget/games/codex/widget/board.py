@@ -87,7 +87,7 @@ TEXTS = ("ui_roll", "ui_end_turn", "ui_pick", "ui_pick_title", "ui_buy", "ui_sel
 #: ... and those of the panels shown now and then (a preview, the Joker's choice, a forced
 #: sale, a refused plot, the end), sent as ``U`` once the scene first uses them (issue 32:
 #: the first render holds only what it shows); ``U`` only grows until the language changes
-EXTRA_TEXTS = ("ui_joker_choose", "ui_preview_title", "ui_preview_group", "ui_preview_removed",
+EXTRA_TEXTS = ("ui_place_choose", "ui_place_confirm", "ui_joker_choose", "ui_preview_title", "ui_preview_group", "ui_preview_removed",
                "ui_preview_none_removed", "ui_preview_prices", "ui_preview_forced", "ui_preview_end", "ui_no_change",
                "ui_forced_title", "ui_forced_sell", "ui_occupied", "ui_not_this_territory", "ui_no_faction_fits",
                "not_larger", "supply_spent", "ev_end", "ev_forced", "ev_eliminated", "end_group_15", "end_supply_20",
@@ -619,7 +619,12 @@ class CodexBoard(SceneWidget):
                 hint = _txt("ui_pick_title")
             elif phase == "place":
                 terr = v["dice"]["territory"]
-                hint = _txt("ui_place_joker" if v["dice"]["faction"] is None else "ui_place", territory=terr)
+                if self.pending is not None:  # the preview is shown: what is left is to confirm it
+                    hint = _txt("ui_place_confirm", territory=terr)
+                elif self.joker_plot is not None:  # a Joker's plot is chosen: its faction next
+                    hint = _txt("ui_place_choose", territory=terr)
+                else:
+                    hint = _txt("ui_place_joker" if v["dice"]["faction"] is None else "ui_place", territory=terr)
             elif phase == "forced":
                 hint = _txt("ev_forced", player=self._name(acting))
             else:
