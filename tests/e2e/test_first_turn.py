@@ -95,6 +95,12 @@ def test_japan_conquest_first_turn_follows_the_turn_panel(page: Page, voila_url:
         if name == "Confirm Route":
             break
         expect(app.button(name)).to_be_hidden()
+        # the panel's parts arrive one message each (the button goes before the route's text):
+        # read the guidance once the page shows its next words
+        page.wait_for_function(
+            "() => [...document.querySelectorAll('.cw-turn-hint')].some(e => e.innerText.trim()) ||"
+            " [...document.querySelectorAll('.widget-html-content')].some(e => /^(Movement|移動力) \\d+/.test(e.innerText))",
+            timeout=30_000)
     assert done[0] == "Roll" and "step" in done and done[-1] == "Confirm Route", done
     # the turn is over: the CPU plays (or, at once, it is my second turn)
     page.wait_for_function(
