@@ -24,6 +24,7 @@ from conquest_widget.core.safe_text import html_text
 from conquest_widget.errors import ConquestError
 from conquest_widget.lean import Layout, close_tree, plain, shared_layout, shared_style
 from conquest_widget.saves import SaveStore
+from conquest_widget.ui.match_app import MatchApp
 from conquest_widget.ui.pictures import picture
 from conquest_widget.ui.text import t
 
@@ -121,14 +122,16 @@ class ConquestApp(W.VBox):
         return f"<ConquestApp game={self.game_id!r} lang={self.lang!r}>"
 
     # ------------------------------------------------------------ navigation
-    def play(self, game_id: str) -> W.Widget:
-        """Open a game by id (see :func:`conquest_widget.games`)."""
+    def play(self, game_id: str, *, resume: bool = False) -> W.Widget:
+        """Open a game by id (see :func:`conquest_widget.games`); with ``resume``, on its
+        autosave (a game of the shell opens directly on it)."""
         spec = registry.get(game_id)
         if not spec.playable:
             raise ValueError(f"{spec.title['en']} is not playable yet (coming)")
         cls = spec.load(spec.widget)
         self._close_game()
-        self.game_widget = cls(lang=self.lang, save_dir=self.save_dir)
+        opens_on_game = resume and isinstance(cls, type) and issubclass(cls, MatchApp)
+        self.game_widget = cls(lang=self.lang, save_dir=self.save_dir, **({"resume": True} if opens_on_game else {}))
         self.game_id = game_id
         ctrl = getattr(self.game_widget, "controller", None)
         if ctrl is not None and hasattr(ctrl, "lang"):
@@ -195,9 +198,9 @@ class ConquestApp(W.VBox):
 
     def continue_game(self, game_id: str) -> W.Widget:
         """Open a game and continue its autosave (the picker's "Continue <game>")."""
-        widget = self.play(game_id)
+        widget = self.play(game_id, resume=True)
         resume = getattr(widget, "resume", None)
-        if resume is not None:
+        if resume is not None and not isinstance(widget, MatchApp):  # a game of the shell resumed as it opened
             resume()
         return widget
 

@@ -84,9 +84,13 @@ class MatchApp(W.VBox):
     engines: ClassVar[dict[str, Any]] = {}
 
     def __init__(self, *, lang: str | None = None, save_dir: str | os.PathLike[str] | None = "conquest_saves",
-                 **kwargs: Any) -> None:
+                 resume: bool = False, **kwargs: Any) -> None:
         """``lang``: "en" or "ja" (default: the language remembered in ``save_dir``'s
-        preferences, else English)."""
+        preferences, else English).  ``resume``: open on this game's autosave (the picker's
+        "Continue"), else on the start screen (also when there is nothing to resume: the
+        message then says why).  Opening directly on the game sends the page no start screen
+        to close at once (a page still drawing a screen that is closed under it failed with
+        "Cannot read properties of null")."""
         self.spec = self._spec()
         self.store = SaveStore(save_dir, engines=self.engines) if save_dir is not None else None
         saved = self._preferences().get("language")
@@ -121,7 +125,10 @@ class MatchApp(W.VBox):
         super().__init__([self.bar, self.message, self.body], **kwargs)
         self.add_class("cw-match-app")
         self.add_class(f"cw-app-{self.ui.game}")
-        self.show_start()
+        if resume:
+            self.resume()
+        if self.screen != "play":
+            self.show_start()
 
     def _spec(self) -> Any:
         if self.ui.game in self.engines:

@@ -135,8 +135,18 @@ def test_after_a_reload_mid_game_the_picker_offers_continue_in_one_click(tmp_pat
     assert set(offered) == {"codex", "japan_conquest"}
     assert offered["codex"].description == "Continue The Codex of Conquest"
     assert offered["japan_conquest"].description == "Continue Japan Conquest"
-    offered["codex"].click()  # one click: the game, where it was
+    from conquest_widget.ui.match_app import MatchApp
+
+    starts: list[object] = []
+    original = MatchApp.show_start
+    MatchApp.show_start = lambda self: (starts.append(self), original(self))[1]  # type: ignore[method-assign]
+    try:
+        offered["codex"].click()  # one click: the game, where it was
+    finally:
+        MatchApp.show_start = original  # type: ignore[method-assign]
     assert again.game_id == "codex" and again.game_widget.screen == "play"
+    # opened directly on the game: no start screen sent to the page and closed under it
+    assert starts == []
     assert [s.name for s in again.game_widget._seats] == seats
     again.show_picker()
     _continues(again)["japan_conquest"].click()
@@ -145,6 +155,18 @@ def test_after_a_reload_mid_game_the_picker_offers_continue_in_one_click(tmp_pat
     again.show_picker()
     again.language.value = "ja"
     assert {b.description for b in _continues(again).values()} == {"征服の書の続きから", "全国制覇すごろくの続きから"}
+
+
+def test_continue_on_an_autosave_that_cannot_be_read_opens_the_start_screen_saying_why(tmp_path) -> None:
+    app = ConquestApp(save_dir=tmp_path)
+    codex = app.play("codex")
+    codex.new_game()
+    codex.start()
+    app.show_picker()
+    (tmp_path / "autosave-codex.json").write_text("{ not json")
+    again = ConquestApp(save_dir=tmp_path)
+    widget = again.continue_game("codex")
+    assert widget.screen == "start" and "autosave-codex.json" in widget.message.value
 
 
 def test_a_finished_game_is_not_offered_to_continue(tmp_path) -> None:
