@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import statistics
 import sys
 import time
@@ -126,6 +127,7 @@ TITLES = {
     "first": "Navigation to each game's first screen (Play pressed on the picker at once; preheated kernel)",
     "click": "Click on a legal prefecture to its route update (2 humans, real mouse clicks)",
     "floor": "The floor: a plain ipywidgets Button -> HTML round trip on the same Voila, kernel and Chromium",
+    "boards": "Click -> visible update on the boards drawn by one page widget (the card table, the Codex board)",
 }
 
 
@@ -499,6 +501,136 @@ def test_bench_click_to_route_update(bench_env) -> None:
     write_block("click", rows, {"clicks": len(samples), "sent": spread(sent_per_click), "first": [min(first), statistics.median(first),
                                                                  percentile(first, 0.95), max(first)],
                                 "last": [min(last), statistics.median(last), percentile(last, 0.95), max(last)]})
+
+
+# --------------------------------------------------------------------------- (3) scene boards
+# Issue 32: the card table and the Codex board are each one page widget (ui/scene.py): a
+# click goes to the kernel as one message, the kernel's answer comes back as one patch of
+# the scene, and the page redraws what it names.  Armed before each real mouse click: the
+# click's timeStamp starts the clock, a MutationObserver stops it when `done()` (a check of
+# the visible change the click must make) first holds.
+ARM_BOARD_JS = """({done}) => {
+  const check = new Function('return (' + done + ')();');
+  const r = window.__board = {t0: null, t1: null};
+  window.addEventListener('click', ev => { if (r.t0 === null) r.t0 = ev.timeStamp; }, {capture: true, once: true});
+  const obs = new MutationObserver(() => {
+    if (r.t0 !== null && r.t1 === null && check()) { r.t1 = performance.now(); obs.disconnect(); } });
+  obs.observe(document.body, {subtree: true, childList: true, attributes: true, characterData: true});
+}"""
+VISIBLE_JS = "(e) => !!e && (e.offsetParent !== null || e.getClientRects().length > 0)"
+
+
+def timed_click(page, box: dict, done: str) -> tuple[float, int]:
+    """A real mouse click at the centre of ``box``; (ms from the click to ``done``, messages sent)."""
+    page.wait_for_timeout(CLICK_PAUSE_MS)
+    page.evaluate(ARM_BOARD_JS, {"done": done})
+    page.evaluate("window.__wsSent = 0")
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.wait_for_function("() => window.__board.t1 !== null", polling="raf", timeout=30_000)
+    r = page.evaluate("window.__board")
+    return r["t1"] - r["t0"], page.evaluate("window.__wsSent")
+
+
+def card_clicks(page, url: str) -> tuple[list[float], list[int]]:
+    """Conquest (cards), 1 human vs 1 CPU: after the draw, one card of the hand clicked
+    again and again (select, unselect): each click's card drawn (un)selected."""
+    from e2e.test_cards_in_browser import open_cards, set_up
+    from playwright.sync_api import expect
+
+    open_cards(page, url)
+    set_up(page, 1, jokers=False, seed=5)
+    page.get_by_role("button", name="Start", exact=True).click()
+    draw = page.locator(".cw-cards-board button.cw-draw:not([disabled])")
+    expect(draw).to_be_visible(timeout=60_000)
+    draw.click()
+    hand = page.locator(".cw-cards-board button[class*='cw-card-']:not([disabled])")
+    expect(hand.first).to_be_visible(timeout=30_000)
+    code = re.search(r"cw-card-(\w+)", hand.first.get_attribute("class") or "").group(1)
+    card = page.locator(f".cw-cards-board button.cw-card-{code}").first
+    times, sent = [], []
+    for i in range(CLICKS):
+        want = i % 2 == 0  # select, then unselect
+        sel = f"document.querySelector('.cw-cards-board button.cw-card-{code}')"
+        done = f"() => {{ const b = {sel}; return !!b && b.classList.contains('cwc-selected') === {str(want).lower()}; }}"
+        t, n = timed_click(page, card.bounding_box(), done)
+        times.append(t)
+        sent.append(n)
+    return times, sent
+
+
+def codex_clicks(page, url: str) -> tuple[list[float], list[int], list[float]]:
+    """The Codex, 1 human vs 1 CPU: after the roll, a highlighted plot clicked (the
+    preview, or a Joker's choice of faction, shown) and Cancel (it is gone), again and again."""
+    from e2e.test_codex_in_browser import LEGAL, set_up
+    from playwright.sync_api import expect
+
+    harness.open_hosted_game(page, url, "codex")
+    set_up(page, 1)
+    page.get_by_role("button", name="Start", exact=True).click()
+    roll = page.locator("button.cw-roll")
+    share = page.locator('button[class*="cw-share-"]').locator("visible=true")
+    expect(roll.or_(share).first).to_be_visible(timeout=60_000)
+    if not roll.is_visible():  # the free starting share first
+        share.first.click()
+    expect(roll).to_be_visible(timeout=60_000)
+    roll.click()
+    plots = page.locator(f'path.cw-plot[stroke="{LEGAL}"]')
+    expect(plots.first).to_be_visible(timeout=30_000)
+    shown = (f"() => [...document.querySelectorAll('.cw-preview, .cw-joker button')].some({VISIBLE_JS})")
+    gone = (f"() => ![...document.querySelectorAll('.cw-preview, .cw-joker button')].some({VISIBLE_JS})"
+            f" && document.querySelectorAll('path.cw-plot[stroke=\"{LEGAL}\"]').length > 0")
+    times, sent, cancels = [], [], []
+    for i in range(CLICKS):
+        expect(plots.first).to_be_visible()
+        t, n = timed_click(page, plots.nth(i % plots.count()).bounding_box(), shown)
+        times.append(t)
+        sent.append(n)
+        cancel = page.locator("button.cw-cancel, button.cw-joker-cancel").locator("visible=true").first
+        t, _ = timed_click(page, cancel.bounding_box(), gone)
+        cancels.append(t)
+    return times, sent, cancels
+
+
+@pytest.mark.benchmark
+def test_bench_board_clicks(bench_env) -> None:
+    url, browser, artifacts = bench_env
+    load0 = os.getloadavg()[0]
+    figures: dict = {}
+    rows: list[tuple[str, str]] = [("clicks timed", f"{CLICKS} per game, real mouse clicks, {CLICK_PAUSE_MS} ms apart")]
+
+    def line(xs: list[float]) -> str:
+        return f"{ms(min(xs))} / **{ms(statistics.median(xs))}** / {ms(percentile(xs, 0.95))} / {ms(max(xs))}"
+
+    for game, run in (("conquest_cards", card_clicks), ("codex", codex_clicks)):
+        offline = harness.OfflineGuard()
+        context = harness.new_context(browser, offline)
+        page = harness.new_page(context)
+        page.add_init_script(harness.WS_COUNT_JS)
+        try:
+            got = run(page, url)
+            page.screenshot(path=str(artifacts / f"bench-clicks-{game}.png"), full_page=True)
+            assert offline.unexpected() == [], offline.unexpected()
+            assert page.page_errors == [], page.page_errors  # type: ignore[attr-defined]
+        finally:
+            context.close()
+        times, sent = got[0], got[1]
+        figures[game] = {"click": [min(times), statistics.median(times), percentile(times, 0.95), max(times)],
+                         "sent": spread(sent)}
+        if game == "conquest_cards":
+            rows.append(("**card table**: click on a card of the hand -> drawn selected / unselected, "
+                         "min / median / p95 / max", line(times)))
+        else:
+            rows.append(("**Codex board**: click on a highlighted plot -> the preview (or the Joker's choice) "
+                         "shown, min / median / p95 / max", line(times)))
+            rows.append(("Codex board: Cancel -> the preview gone, the plots highlighted again, "
+                         "min / median / p95 / max", line(got[2])))
+            figures[game]["cancel"] = [min(got[2]), statistics.median(got[2]), percentile(got[2], 0.95), max(got[2])]
+        rows.append((f"{'card table' if game == 'conquest_cards' else 'Codex board'}: messages the page sent per "
+                     "click, min / median / max", f"{min(sent)} / {statistics.median(sent):.0f} / {max(sent)}"))
+    rows += [("browser / server", versions()),
+             ("1-minute load average at start / end (2 = both cores busy)", f"{load0:.2f} / {os.getloadavg()[0]:.2f}")]
+    report(rows)
+    write_block("boards", rows, figures)
 
 
 # --------------------------------------------------------------------------- (4) the floor
