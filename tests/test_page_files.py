@@ -31,7 +31,7 @@ def test_the_page_files_are_found():
 
 
 #: files put before a widget's own module in the one ES module it sends (no export of their own)
-PRELUDES = {"ui/scene.js"}
+PRELUDES = {"scene.js"}
 
 
 def _node() -> str:

@@ -40,12 +40,11 @@ from conquest_widget.lean import Layout
 from conquest_widget.maps import lean
 from conquest_widget.maps.japan.board import japan
 from conquest_widget.maps.japan.geo import prefecture_shapes
+from conquest_widget.maps.painter import STYLE_KEYS, MapPainter
 from conquest_widget.maps.quiet_pointer import QuietPointer
 
 __all__ = ["BASE_STYLE", "NAME_ZOOM", "STYLE_KEYS", "PrefectureMap", "PrefecturePolygon", "fit_view", "japan_bounds", "visible_bounds"]
 
-#: the style traits :meth:`PrefectureMap.apply_styles` may set
-STYLE_KEYS = ("fill_color", "fill_opacity", "color", "weight", "dash_array", "opacity")
 #: every polygon's style before the first :meth:`PrefectureMap.apply_styles`
 BASE_STYLE: dict[str, Any] = {"fill_color": "#efe9da", "fill_opacity": 0.75, "color": "#6b6b6b", "weight": 1,
                               "dash_array": None, "opacity": 1.0}
@@ -206,6 +205,8 @@ class PrefectureMap(W.VBox):
                 self._label_html[p.code] = ""
                 layers.append(marker)
         self.map.layers = tuple(layers)
+        #: the prefectures' styles, one message per restyle (the polygons keep BASE_STYLE)
+        self.painter = MapPainter(self.polygons, BASE_STYLE)
         self.names = names and labels
         self.lang = lang
         #: the name of the prefecture under the pointer (with ``names``)
@@ -217,7 +218,7 @@ class PrefectureMap(W.VBox):
                 poly.on_mouseover(self._hoverer(code))
             self.map.add(L.WidgetControl(widget=self.hover, position="topright"))
             self.map.observe(lambda _c: self._relabel(), names="zoom")
-        super().__init__(children=[self.map, QuietPointer(self.map)], **kwargs)
+        super().__init__(children=[self.map, QuietPointer(self.map), self.painter], **kwargs)
         self.add_class("cw-prefecture-map")
 
     # ------------------------------------------------------------ names
@@ -292,26 +293,20 @@ class PrefectureMap(W.VBox):
 
     def apply_styles(self, styles: Mapping[int, Mapping[str, Any]]) -> list[int]:
         """Restyle prefectures: ``styles`` maps a code to style keys of :data:`STYLE_KEYS`
-        (missing keys fall back to :data:`BASE_STYLE`).  Only changed traits of changed
-        polygons are sent, each polygon in one ``hold_sync``; returns the codes touched."""
-        touched = []
+        (missing keys fall back to :data:`BASE_STYLE`).  All the prefectures that changed
+        are sent as one message (:class:`~conquest_widget.maps.painter.MapPainter`);
+        returns the codes touched."""
+        full_styles = {}
         for code, style in styles.items():
             if code not in self.polygons:
                 raise ConquestError(f"a style for an unknown prefecture {code!r} (expected 1-47)")
             bad = set(style) - set(STYLE_KEYS)
             if bad:
                 raise ConquestError(f"style keys must be among {STYLE_KEYS}, got {sorted(bad)}")
-            full = {**BASE_STYLE, **style}
-            old = self._styles[code]
-            if full == old:
-                continue
-            poly = self.polygons[code]
-            with poly.hold_sync():
-                for k in STYLE_KEYS:
-                    if full[k] != old[k]:
-                        setattr(poly, k, full[k])
-            self._styles[code] = full
-            touched.append(code)
+            full_styles[code] = {**BASE_STYLE, **style}
+        touched = self.painter.paint(full_styles)
+        for code in touched:
+            self._styles[code] = full_styles[code]
         self.touched = touched
         return touched
 

@@ -40,6 +40,7 @@ from conquest_widget.maps.japan.prefecture_map import (
     PrefectureMap,
     visible_bounds,
 )
+from conquest_widget.maps.painter import MapPainter
 from conquest_widget.ui.controller import MatchController
 from conquest_widget.ui.game_ui import SeatChoice
 
@@ -94,7 +95,7 @@ def select(board: RiskBoard, code: int) -> None:
 
 def lit(board: RiskBoard, colour: str) -> list[int]:
     """Prefectures whose border shows ``colour`` on the map (what the player sees)."""
-    return [c for c, p in board.map.polygons.items() if p.color == colour]
+    return [c for c in board.map.polygons if board.map.style_of(c)["color"] == colour]
 
 
 def ready_to_attack(accept: Any = None) -> tuple[MatchController, RiskBoard, int, list[int]]:
@@ -158,7 +159,7 @@ def play_turn_step(board: RiskBoard, rng: random.Random, steps: int) -> None:
                 rng.shuffle(srcs)
                 for s in srcs:
                     select(board, s)
-                    if target in lit(board, ATTACK_BORDER) and board.map.polygons[s].color != ATTACK_BORDER:
+                    if target in lit(board, ATTACK_BORDER) and board.map.style_of(s)["color"] != ATTACK_BORDER:
                         board.map.click(target)
                         assert not c.message, c.message
                         return
@@ -346,9 +347,11 @@ def secrets_leaked(m: JapaneseRisk, seat: int) -> list[str]:
     for code in range(1, 48):
         o = s["owner"][code]
         if o not in (seat, NEUTRAL) and not s["revealed"][code]:
-            poly = next(w for w in _instances.values() if isinstance(w, W.Widget)
-                        and getattr(w, "class_name", "") == f"cw-pref cw-pref-{code}")
-            if poly.fill_color == COLOURS[o]:
+            # a shape's colour: its polygon's own, or what a map's painter sets in the page
+            fills = [w.fill_color for w in _instances.values() if isinstance(w, W.Widget)
+                     and getattr(w, "class_name", "") == f"cw-pref cw-pref-{code}"]
+            fills += [w.style_of(code)["fill_color"] for w in _instances.values() if isinstance(w, MapPainter)]
+            if COLOURS[o] in fills:
                 found.append(f"owner {o} of unrevealed {code} shown")
     # placements are private events: a log line "… on the card of <prefecture>" only for
     # prefectures this seat has owned (its deal, its captures)
@@ -475,12 +478,10 @@ def test_restyle_touches_only_changed_prefectures() -> None:
     assert board.map.touched == [mine]
     board.render(force=True)                    # nothing changed: nothing touched
     assert board.map.touched == []
-    sent: list[int] = []
-    for code, poly in board.map.polygons.items():
-        poly.observe(lambda _ch, code=code: sent.append(code), names=["fill_color", "color", "weight", "dash_array",
-                                                                       "fill_opacity"])
+    sent: list[dict] = []
+    board.map.painter.send = lambda msg, buffers=None: sent.append(msg)  # what the page gets
     board.map.click(c.view["me"]["cards"][1])   # the selection moves: two borders change, nothing else
-    assert set(sent) == {mine, c.view["me"]["cards"][1]}
+    assert len(sent) == 1 and set(sent[0]["patch"]) - {"n"} == {str(mine), str(c.view["me"]["cards"][1])}
     assert sorted(board.map.touched) == sorted({mine, c.view["me"]["cards"][1]})
 
 
@@ -854,7 +855,8 @@ def screen(board: RiskBoard) -> list[Any]:
     """What anyone looking at the board sees: the shown widgets' words and values, the map."""
     out: list[Any] = [(type(w).__name__, getattr(w, "description", None), getattr(w, "value", None))
                       for w in shown(board) if not isinstance(w, W.Box)]
-    return out + [(code, p.fill_color, p.color) for code, p in sorted(board.map.polygons.items())]
+    return out + [(code, board.map.style_of(code)["fill_color"], board.map.style_of(code)["color"])
+                  for code in sorted(board.map.polygons)]
 
 
 def test_a_human_defender_brings_a_reserve_ninja_into_the_battle_by_clicks() -> None:

@@ -29,6 +29,8 @@ from conquest_widget.maps import lean
 from conquest_widget.maps.japan.board import japan
 from conquest_widget.maps.japan.geo import prefecture_shapes
 from conquest_widget.maps.japan.prefecture_map import PrefecturePolygon
+from conquest_widget.maps.painter import STYLE_KEYS as PAINT_KEYS
+from conquest_widget.maps.painter import MapPainter
 from conquest_widget.maps.quiet_pointer import QuietPointer
 
 JAPAN_BOUNDS = [[24.0, 122.9], [45.6, 146.0]]
@@ -167,7 +169,9 @@ class MapView(W.VBox):
         self._hovered = 0
         self.map.add(L.WidgetControl(widget=self.hover, position="topright"))
         self.basemap_layer: L.TileLayer | None = None
-        super().__init__(children=[self.map, QuietPointer(self.map)], **kwargs)
+        #: the prefectures' styles, one message per redraw (the polygons keep their first style)
+        self.painter = MapPainter(self.polygons, {k: getattr(self.polygons[1], k) for k in PAINT_KEYS})
+        super().__init__(children=[self.map, QuietPointer(self.map), self.painter], **kwargs)
         self._small = {code for code, shape in shapes.items() if shape.area < SMALL_AREA and code != 47}
         self.map.observe(self._refresh, names="zoom")
         # one redraw per change: legal steps, route and current player change only together
@@ -308,6 +312,10 @@ class MapView(W.VBox):
         self.preview = dict(homes)
         self.refresh()
 
+    def style_of(self, code: int) -> dict[str, Any]:
+        """The style prefecture ``code`` shows (its colours and border: what the page draws)."""
+        return dict(self._styles[code])
+
     def set_overlay(self, styles: dict[int, dict] | None, legend: str | None = None) -> None:
         """Override the computed style of some prefectures (analysis overlays), with an
         optional legend (HTML) shown in the map's bottom-left corner.
@@ -357,6 +365,7 @@ class MapView(W.VBox):
         route = list(c.route) if v is not None else []
         in_route = set(route)
         viewer = v["current_player"] if v is not None else -1
+        restyled: dict[int, dict[str, Any]] = {}
         for code in board.codes:
             if v is not None:
                 info = v["prefectures"][str(code)]
@@ -369,13 +378,8 @@ class MapView(W.VBox):
                                      selected=code == c.selected_prefecture)
             if code in self._overlay:
                 style = {**style, **self._overlay[code]}
-            old = self._styles[code]
-            if style != old:
-                poly = self.polygons[code]
-                with poly.hold_sync():
-                    for k in STYLE_KEYS:
-                        if style[k] != old[k]:
-                            setattr(poly, k, style[k])
+            if style != self._styles[code]:
+                restyled[code] = style | {"opacity": 1.0}
                 self._styles[code] = style
             show_value = (owner is None or (v is not None and owner != viewer)) and (
                 self.map.zoom >= DETAIL_ZOOM or code not in self._small)
@@ -389,6 +393,7 @@ class MapView(W.VBox):
             title = pref_name(code, c.lang)
             if self.labels[code].title != title:
                 self.labels[code].title = title
+        self.painter.paint(restyled)  # every shape restyled, in one message
         self._draw_route(v, route)
         self._draw_pawns(v)
 

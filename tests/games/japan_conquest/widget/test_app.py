@@ -32,11 +32,11 @@ def test_setup_to_first_move_with_undo(app):
     legal = list(c.legal_steps)
     assert legal and set(legal) <= {11, 12, 14, 19}  # Tokyo's neighbours
     for code in legal:  # highlighted on the map
-        assert app.map_view.polygons[code].color == HIGHLIGHT
+        assert app.map_view.style_of(code)["color"] == HIGHLIGHT
     first = legal[0]
     click_map(app, first)
     assert c.route == [first] and c.remaining == c.allowance - 1
-    assert app.map_view.polygons[first].color in (ROUTE, HIGHLIGHT)
+    assert app.map_view.style_of(first)["color"] in (ROUTE, HIGHLIGHT)
     assert "1." in app.turn_panel.route_info.value
     app.turn_panel.undo_button.click()
     assert c.route == [] and c.remaining == c.allowance
@@ -51,7 +51,7 @@ def test_setup_to_first_move_with_undo(app):
     for code in range(1, 48):  # the map shows exactly what the engine holds
         owner = c._match.game.prefecture_info(code)["owner"]
         expected = c._match.game.setup.players[owner].colour if owner is not None else "#efe9da"
-        assert app.map_view.polygons[code].fill_color == expected
+        assert app.map_view.style_of(code)["fill_color"] == expected
     lines = app.log_view.lines()
     assert any("Player 2 rolled" in x for x in lines) and any("Player 1 moved" in x for x in lines)
 
@@ -102,7 +102,7 @@ def test_battle_with_a_human_defender_hot_seat(app):
         "code": 11, "owner": 0, "level": "castle", "points": 120, "base_value": 40, "stored": 15,
     }  # captured castle stays a castle; it stored 15 at the end of Aki's turn
     assert any("Aki wins Saitama! Battle bonus +10" in x for x in app.log_view.lines())
-    assert app.map_view.polygons[11].fill_color == "#d62728"
+    assert app.map_view.style_of(11)["fill_color"] == "#d62728"
 
 
 def test_cpu_only_game_runs_to_the_end_and_results_offer_a_rematch(app):
@@ -179,7 +179,7 @@ def test_map_click_picks_a_home_during_setup(app):
     s.selected_seat.value = 1
     click_map(app, 46)
     assert s.rows[1].home.value == 46
-    assert app.map_view.polygons[46].fill_color == s.rows[1].colour.value
+    assert app.map_view.style_of(46)["fill_color"] == s.rows[1].colour.value
 
 
 def test_cpu_settings_are_kept_while_human(app):
@@ -282,9 +282,9 @@ def test_homes_are_previewed_only_on_the_setup_screen(app):
     colours = {p.fill_color for p in app.map_view.polygons.values()}
     assert colours == {"#efe9da"}  # start screen: a plain map
     app.start_screen.new_button.click()
-    assert app.map_view.polygons[13].fill_color == app.setup_screen.rows[0].colour.value
+    assert app.map_view.style_of(13)["fill_color"] == app.setup_screen.rows[0].colour.value
     app.setup_screen.back_button.click()
-    assert app.map_view.polygons[13].fill_color == "#efe9da"
+    assert app.map_view.style_of(13)["fill_color"] == "#efe9da"
 
 
 def test_map_labels_follow_owner_and_level(app):

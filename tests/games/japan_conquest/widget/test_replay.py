@@ -93,7 +93,7 @@ def check_view(ex, expected):
     for code in range(1, 48):
         owner = expected.prefecture_info(code)["owner"]
         colour = expected.setup.players[owner].colour if owner is not None else NEUTRAL_FILL
-        assert board(ex).map_view.polygons[code].fill_color == colour, code
+        assert board(ex).map_view.style_of(code)["fill_color"] == colour, code
     sb = board(ex).scoreboard.value
     if not expected.totals_hidden:
         for seat in range(len(expected.setup.players)):
@@ -181,7 +181,7 @@ def test_the_shown_game_cannot_be_played(cpu_game):
     ex = ReplayExplorer(human)
     assert shown_game(ex).phase == "route"
     steps = human.legal_steps()
-    assert all(board(ex).map_view.polygons[c].weight == 1 for c in steps)  # no "legal step" highlights
+    assert all(board(ex).map_view.style_of(c)["weight"] == 1 for c in steps)  # no "legal step" highlights
     click_map(board(ex), steps[0])
     assert shown_game(ex).route == [] and len(shown_game(ex).log) == 1
     assert board(ex).inner.selected_prefecture == steps[0]  # a click only shows the prefecture's info
@@ -235,21 +235,21 @@ def test_reachable_overlay_colours_the_right_prefectures(ex, cpu_game):
     stops = analysis.reachable_stops(g, g.current_player, 4)
     assert stops
     for code in range(1, 48):
-        poly = board(ex).map_view.polygons[code]
+        poly = board(ex).map_view.style_of(code)
         if code in stops:
-            assert poly.fill_color == EFFECT_COLOURS[stops[code]["effect"]] and poly.fill_opacity == 0.8
+            assert poly["fill_color"] == EFFECT_COLOURS[stops[code]["effect"]] and poly["fill_opacity"] == 0.8
         else:
-            assert poly.fill_opacity == 0.12
+            assert poly["fill_opacity"] == 0.12
     legend = board(ex).map_view.legend
     assert legend is not None and legend.layout.display == "" and "with 4 to move" in legend.value
     # the overlay follows the slider
     board(ex).next_turn_button.click()
     g2 = shown_game(ex)
     stops2 = analysis.reachable_stops(g2, g2.current_player, 4)
-    assert {c for c in range(1, 48) if board(ex).map_view.polygons[c].fill_opacity == 0.8} == set(stops2)
+    assert {c for c in range(1, 48) if board(ex).map_view.style_of(c)["fill_opacity"] == 0.8} == set(stops2)
     # another seat, through the API
     board(ex).show_reachable(2, seat=0)
-    assert {c for c in range(1, 48) if board(ex).map_view.polygons[c].fill_opacity == 0.8} == set(analysis.reachable_stops(g2, 0, 2))
+    assert {c for c in range(1, 48) if board(ex).map_view.style_of(c)["fill_opacity"] == 0.8} == set(analysis.reachable_stops(g2, 0, 2))
     board(ex).clear_overlay()
     check_view(ex, replayed(cpu_game, ex.index))
     assert board(ex).map_view.legend.layout.display == "none"
@@ -260,13 +260,13 @@ def test_distance_overlay_is_a_colour_scale_with_a_legend(ex):
     dist = analysis.distances_from(shown_game(ex), 13, 0)
     scale = colour_scale(max(dist.values()) + 1)
     for code, d in dist.items():
-        assert board(ex).map_view.polygons[code].fill_color == scale[d]
-    assert board(ex).map_view.polygons[13].fill_color == "#440154" and board(ex).map_view.polygons[13].weight == 3
+        assert board(ex).map_view.style_of(code)["fill_color"] == scale[d]
+    assert board(ex).map_view.style_of(13)["fill_color"] == "#440154" and board(ex).map_view.style_of(13)["weight"] == 3
     assert "movement from Tokyo" in board(ex).map_view.legend.value
     assert board(ex).overlay.value == "distance"
     board(ex).show_distances(47, seat=0)  # from Okinawa
-    assert board(ex).map_view.polygons[47].fill_color == "#440154"
-    assert board(ex).map_view.polygons[1].fill_color == colour_scale(max(analysis.distances_from(shown_game(ex), 47, 0).values()) + 1)[-1]
+    assert board(ex).map_view.style_of(47)["fill_color"] == "#440154"
+    assert board(ex).map_view.style_of(1)["fill_color"] == colour_scale(max(analysis.distances_from(shown_game(ex), 47, 0).values()) + 1)[-1]
 
 
 def test_region_overlay_shows_control():
@@ -279,18 +279,22 @@ def test_region_overlay_shows_control():
     ex = ReplayExplorer(g)
     board(ex).show_regions()
     red, blue = g.setup.players[0].colour, g.setup.players[1].colour
-    poly = board(ex).map_view.polygons
-    assert all(poly[c].fill_color == red and poly[c].fill_opacity == 0.9 for c in range(8, 15))
-    assert poly[1].fill_color == poly[36].fill_color == UNCONTROLLED
+    view = board(ex).map_view
+
+    def poly(c: int) -> dict:
+        return view.style_of(c)
+
+    assert all(poly(c)["fill_color"] == red and poly(c)["fill_opacity"] == 0.9 for c in range(8, 15))
+    assert poly(1)["fill_color"] == poly(36)["fill_color"] == UNCONTROLLED
     legend = board(ex).map_view.legend.value
     assert "Kanto: Player 1 ★full (Player 1 7 / 7)" in legend
     assert "Shikoku: nobody (Player 1 1, Player 2 3 / 4)" in legend
     g.edit_prefecture(39, owner=1)  # now Ben holds Shikoku (not full: territories)
     ex.load(g)
-    assert all(poly[c].fill_color == blue and poly[c].fill_opacity == 0.55 for c in range(36, 40))
+    assert all(poly(c)["fill_color"] == blue and poly(c)["fill_opacity"] == 0.55 for c in range(36, 40))
     assert [r["controller"] for r in analysis.region_control_table(g) if r["region"] == "shikoku"] == [1]
     ex.buttons["first"].click()  # before the edits nobody controls anything
-    assert all(poly[c].fill_color == UNCONTROLLED for c in range(1, 48))
+    assert all(poly(c)["fill_color"] == UNCONTROLLED for c in range(1, 48))
 
 
 def test_set_overlay_sends_only_changed_traits(ex, monkeypatch):
@@ -305,9 +309,11 @@ def test_set_overlay_sends_only_changed_traits(ex, monkeypatch):
     view = board(ex).map_view
     view.set_overlay({13: {"fill_color": "#123456"}})
     polys = {id(p) for p in view.polygons.values()}
-    touched = [(w, m) for w, m in sent if id(w) in polys]
-    assert len(touched) == 1 and touched[0][0] is view.polygons[13]
-    assert set(touched[0][1]["state"]) == {"fill_color"}
+    assert not [m for w, m in sent if id(w) in polys]  # the shapes' models are not written...
+    painted = [m for w, m in sent if w is view.painter]
+    assert len(painted) == 1  # ... one message of the map's painter restyles it, Tokyo only
+    assert set(painted[0]["content"]["patch"]) == {"13", "n"}
+    assert view.style_of(13)["fill_color"] == "#123456"
     with pytest.raises(ConquestError, match="style keys"):
         view.set_overlay({13: {"opacity": 1}})
     with pytest.raises(ConquestError, match="unknown prefecture"):
@@ -370,7 +376,7 @@ def test_scripted_dice_game_and_japanese_labels():
     g.step("Saitama"), g.step("Gunma"), g.confirm_route()
     ex = ReplayExplorer(g, lang="ja")
     assert "リプレイ" in ex.title.value and ex.branch_button.description == "ここから分岐"
-    assert board(ex).map_view.polygons[10].fill_color == g.setup.players[0].colour
+    assert board(ex).map_view.style_of(10)["fill_color"] == g.setup.players[0].colour
     ex.go(3)  # route planned: the route line is drawn
     assert shown_game(ex).route == [11, 10] and len(board(ex).map_view.route_line.locations) == 3
     assert "4手中3手目" in ex.position_label.value and "1ターン目" in board(ex).status.value
@@ -507,7 +513,7 @@ def test_the_shells_explorer_draws_a_japan_match_on_the_map(cpu_game):
         for code in range(1, 48):
             owner = expected.prefecture_info(code)["owner"]
             colour = expected.setup.players[owner].colour if owner is not None else NEUTRAL_FILL
-            assert board.map_view.polygons[code].fill_color == colour, (k, code)
+            assert board.map_view.style_of(code)["fill_color"] == colour, (k, code)
         for seat, pawn in enumerate(board.map_view.pawns):
             assert pawn.location == board.map_view.labels[expected.state.players[seat].position].location
         assert board.log_view.lines() or k == 0
@@ -517,10 +523,10 @@ def test_the_shells_explorer_draws_a_japan_match_on_the_map(cpu_game):
     board.overlay.value = "reachable"
     board.allowance.value = 4
     stops = analysis.reachable_stops(expected, expected.current_player, 4)
-    assert stops and {c for c in range(1, 48) if board.map_view.polygons[c].fill_opacity == 0.8} == set(stops)
+    assert stops and {c for c in range(1, 48) if board.map_view.style_of(c)["fill_opacity"] == 0.8} == set(stops)
     shell.go(2 * EVERY + 4)  # the overlay follows the position
     nxt = replayed(cpu_game, 2 * EVERY + 4)
-    assert {c for c in range(1, 48) if board.map_view.polygons[c].fill_opacity == 0.8} == set(
+    assert {c for c in range(1, 48) if board.map_view.style_of(c)["fill_opacity"] == 0.8} == set(
         analysis.reachable_stops(nxt, nxt.current_player, 4))
     board.overlay.value = "none"
     assert board.map_view.legend.layout.display == "none"

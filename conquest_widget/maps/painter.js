@@ -1,0 +1,52 @@
+// The page side of conquest_widget.maps.painter.MapPainter (follows scene.js in one ES
+// module): the scene holds "m" (each shape's model, IPY_MODEL_<id>), "b" (the base style)
+// and one key per restyled shape (its style as a list in the order of STYLE_KEYS).  Each
+// style is set on the shape's model in the page (model.set, never saved back to the
+// kernel): jupyter-leaflet's views listen to those attributes and restyle the shape with
+// Leaflet's setStyle, and a view made later starts from them.
+const PAINT_KEYS = ["fill_color", "fill_opacity", "color", "weight", "dash_array", "opacity"];
+
+function paintStyle(list) {
+  const style = {};
+  PAINT_KEYS.forEach((k, i) => { style[k] = list[i]; });
+  return style;
+}
+
+function paintInitialize(model) {
+  const models = new Map();  // key -> the shape's model (a promise while it is fetched)
+  let shown = {};            // key -> the style list last set in the page
+  const manager = model.widget_manager;
+  const shape = (key, ref) => {
+    if (!models.has(key)) {
+      models.set(key, Promise.resolve(manager.get_model(String(ref).replace(/^IPY_MODEL_/, "")))
+        .catch(() => null));
+    }
+    return models.get(key);
+  };
+  const paint = () => {
+    const scene = model.get("scene") || {};
+    const refs = scene.m || {};
+    const base = scene.b;
+    if (!base || !manager || typeof manager.get_model !== "function") return;
+    const next = {};
+    for (const key of Object.keys(refs)) {
+      const list = Array.isArray(scene[key]) ? scene[key] : base;
+      next[key] = list;
+      const old = shown[key] || base;
+      if (JSON.stringify(old) === JSON.stringify(list) && key in shown) continue;
+      shape(key, refs[key]).then((m) => { if (m && typeof m.set === "function") m.set(paintStyle(next[key])); });
+    }
+    shown = next;
+  };
+  model.on("change:scene", paint);
+  paint();
+  return () => model.off("change:scene", paint);
+}
+
+export default {
+  initialize({ model }) {
+    const stopScene = sceneInitialize(model);
+    const stopPaint = paintInitialize(model);
+    return () => { stopPaint(); stopScene(); };
+  },
+};

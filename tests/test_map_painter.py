@@ -1,0 +1,117 @@
+"""A map's shapes restyled in one message (``conquest_widget/maps/painter.py``, issue 32):
+the kernel sends one patch for any number of shapes, and the page module, run in Node.js
+with models as the widget manager hands them out, leaves every shape's model with the
+style the kernel says it shows."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import ipyleaflet as L
+import pytest
+
+from conquest_widget.maps.japan.prefecture_map import BASE_STYLE, PrefectureMap
+from conquest_widget.maps.painter import STYLE_KEYS, MapPainter
+
+# The page: the module's initialize() with a model whose widget manager hands out shape
+# models (they record what is set on them); each message of the kernel is delivered as
+# jupyter-widgets does (msg:custom), then every shape's attributes are printed.
+DRIVER = """
+import mod from './painter.mjs';
+const [scene, messages] = JSON.parse(process.argv[2]);
+const listeners = {};
+const shapes = {};
+const sent = [];
+const model = {
+  _scene: scene,
+  get(k) { return k === 'scene' ? this._scene : undefined; },
+  set(k, v) { if (k === 'scene') { this._scene = v; (listeners['change:scene'] || []).forEach(f => f()); } },
+  on(ev, f) { (listeners[ev] = listeners[ev] || []).push(f); },
+  off(ev, f) { listeners[ev] = (listeners[ev] || []).filter(g => g !== f); },
+  send(m) { sent.push(m); },
+  widget_manager: { get_model: async (id) => (shapes[id] = shapes[id] || { attrs: {}, set(o) { Object.assign(this.attrs, o); } }) },
+};
+mod.initialize({ model });
+const tick = () => new Promise(r => setTimeout(r, 0));
+await tick();
+for (const msg of messages) { (listeners['msg:custom'] || []).forEach(f => f(msg)); await tick(); }
+const out = {};
+for (const [id, s] of Object.entries(shapes)) out[id] = s.attrs;
+console.log(JSON.stringify({ shapes: out, sent }));
+"""
+
+
+def _node() -> str:
+    node = shutil.which("node")
+    if node is None:
+        if os.environ.get("CI"):
+            pytest.fail("Node.js is not installed (make test installs it: apt-get install nodejs)")
+        pytest.skip("Node.js is not installed (apt-get install nodejs)")
+    return node
+
+
+def run_page(painter: MapPainter, scene: dict[str, Any], messages: list[dict[str, Any]], tmp_path: Path) -> dict[str, Any]:
+    (tmp_path / "painter.mjs").write_text(painter._esm, encoding="utf-8")
+    (tmp_path / "driver.mjs").write_text(DRIVER, encoding="utf-8")
+    proc = subprocess.run([_node(), str(tmp_path / "driver.mjs"), json.dumps([scene, messages])], capture_output=True,
+                          text=True, timeout=60, check=False, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+def _shapes(n: int) -> dict[int, L.Polygon]:
+    return {k: L.Polygon(locations=[(35, 130 + k), (36, 130 + k), (36, 131 + k)], **BASE_STYLE) for k in range(1, n + 1)}
+
+
+def test_a_restyle_of_many_shapes_is_one_message_and_the_page_draws_it(tmp_path: Path) -> None:
+    shapes = _shapes(4)
+    painter = MapPainter(shapes, BASE_STYLE)
+    first = dict(painter.scene)
+    sent: list[dict[str, Any]] = []
+    painter.send = lambda msg, buffers=None: sent.append(msg)  # type: ignore[method-assign]
+    red = BASE_STYLE | {"fill_color": "#d62728", "fill_opacity": 0.9}
+    lit = BASE_STYLE | {"color": "#ffb000", "weight": 3}
+    assert painter.paint({1: red, 2: lit, 3: lit}) == [1, 2, 3]
+    assert len(sent) == 1 and set(sent[0]["patch"]) == {"1", "2", "3", "n"}
+    assert painter.paint({1: red, 2: BASE_STYLE, 4: BASE_STYLE}) == [2]  # 2 back to its base; 1 and 4 unchanged
+    assert len(sent) == 2 and sent[1]["drop"] == ["2"] and set(sent[1]["patch"]) == {"n"}
+    page = run_page(painter, first, sent, tmp_path)
+    assert page["sent"] == [{"have": 0}]  # the module says which scene it holds, once
+    for k, poly in shapes.items():
+        assert page["shapes"][poly.model_id] == {s: painter.style_of(k)[s] for s in STYLE_KEYS}, k
+    assert painter.style_of(1)["fill_color"] == "#d62728" and painter.style_of(2) == {s: BASE_STYLE[s] for s in STYLE_KEYS}
+
+
+def test_a_page_that_missed_a_patch_asks_for_the_scene(tmp_path: Path) -> None:
+    shapes = _shapes(2)
+    painter = MapPainter(shapes, BASE_STYLE)
+    first = dict(painter.scene)
+    sent: list[dict[str, Any]] = []
+    painter.send = lambda msg, buffers=None: sent.append(msg)  # type: ignore[method-assign]
+    painter.paint({1: BASE_STYLE | {"fill_color": "#111111"}})
+    painter.paint({2: BASE_STYLE | {"fill_color": "#222222"}})
+    page = run_page(painter, first, sent[1:], tmp_path)  # the first patch was lost
+    assert {"have": 0} in page["sent"]
+    painter._on_page_msg(painter, {"have": 0}, None)  # the kernel answers with the whole scene
+    page = run_page(painter, first, [sent[-1]], tmp_path)
+    assert page["shapes"][shapes[1].model_id]["fill_color"] == "#111111"
+    assert page["shapes"][shapes[2].model_id]["fill_color"] == "#222222"
+
+
+def test_the_prefecture_map_restyles_through_its_painter() -> None:
+    m = PrefectureMap(labels=False)
+    sent: list[dict[str, Any]] = []
+    m.painter.send = lambda msg, buffers=None: sent.append(msg)  # type: ignore[method-assign]
+    written: list[str] = []
+    for poly in m.polygons.values():
+        poly.observe(lambda ch: written.append(ch["name"]), names=list(STYLE_KEYS))
+    assert m.apply_styles({c: {"fill_color": "#00ff00"} for c in range(1, 48)}) == list(range(1, 48))
+    assert len(sent) == 1 and written == []  # 47 shapes, one message, no polygon model written
+    assert m.style_of(13)["fill_color"] == "#00ff00"
+    with pytest.raises(KeyError, match="no shape 48"):
+        m.painter.paint({48: BASE_STYLE})
