@@ -77,9 +77,12 @@ def test_a_restyle_of_many_shapes_is_one_message_and_the_page_draws_it(tmp_path:
     red = BASE_STYLE | {"fill_color": "#d62728", "fill_opacity": 0.9}
     lit = BASE_STYLE | {"color": "#ffb000", "weight": 3}
     assert painter.paint({1: red, 2: lit, 3: lit}) == [1, 2, 3]
-    assert len(sent) == 1 and set(sent[0]["patch"]) == {"1", "2", "3", "n"}
+    # one message: the two styles (each once) and the three shapes' numbers
+    assert len(sent) == 1 and set(sent[0]["patch"]) == {"s1", "s2", "1", "2", "3", "n"}
     assert painter.paint({1: red, 2: BASE_STYLE, 4: BASE_STYLE}) == [2]  # 2 back to its base; 1 and 4 unchanged
     assert len(sent) == 2 and sent[1]["drop"] == ["2"] and set(sent[1]["patch"]) == {"n"}
+    assert painter.paint({3: BASE_STYLE}) == [3]  # nobody shows "lit" any more: it leaves the scene
+    assert sorted(sent[2]["drop"]) == ["3", "s2"]
     page = run_page(painter, first, sent, tmp_path)
     assert page["sent"] == [{"have": 0}]  # the module says which scene it holds, once
     for k, poly in shapes.items():
@@ -115,3 +118,17 @@ def test_the_prefecture_map_restyles_through_its_painter() -> None:
     assert m.style_of(13)["fill_color"] == "#00ff00"
     with pytest.raises(KeyError, match="no shape 48"):
         m.painter.paint({48: BASE_STYLE})
+
+
+def test_the_scene_holds_only_what_is_shown_now() -> None:
+    """A style no shape shows any more leaves the scene (a hot seat's next viewer's page
+    keeps nothing of what the previous viewer was shown): two painters with different
+    pasts, the same shapes shown now, hold the same styles."""
+    secret = BASE_STYLE | {"fill_color": "#2ca02c", "weight": 4}
+    a, b = MapPainter(_shapes(3), BASE_STYLE), MapPainter(_shapes(3), BASE_STYLE)
+    a.paint({1: secret, 2: secret})
+    a.paint({1: BASE_STYLE, 2: BASE_STYLE})
+    a.paint({3: BASE_STYLE | {"color": "#ffb000"}})
+    b.paint({3: BASE_STYLE | {"color": "#ffb000"}})
+    assert "#2ca02c" not in json.dumps(a.scene)
+    assert sorted(a.scene[k] for k in a.scene if k.startswith("s")) == sorted(b.scene[k] for k in b.scene if k.startswith("s"))

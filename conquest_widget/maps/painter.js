@@ -1,6 +1,7 @@
 // The page side of conquest_widget.maps.painter.MapPainter (follows scene.js in one ES
-// module): the scene holds "m" (each shape's model, IPY_MODEL_<id>), "b" (the base style)
-// and one key per restyled shape (its style as a list in the order of STYLE_KEYS).  Each
+// module): the scene holds "m" (each shape's model, IPY_MODEL_<id>), "s<i>" (the styles
+// used so far, each a list in the order of STYLE_KEYS; s0 is the base) and one key per
+// restyled shape (the number of its style).  Each
 // style is set on the shape's model in the page (model.set, never saved back to the
 // kernel): jupyter-leaflet's views listen to those attributes and restyle the shape with
 // Leaflet's setStyle, and a view made later starts from them.
@@ -26,14 +27,12 @@ function paintInitialize(model) {
   const paint = () => {
     const scene = model.get("scene") || {};
     const refs = scene.m || {};
-    const base = scene.b;
-    if (!base || !manager || typeof manager.get_model !== "function") return;
+    if (!Array.isArray(scene.s0) || !manager || typeof manager.get_model !== "function") return;
     const next = {};
     for (const key of Object.keys(refs)) {
-      const list = Array.isArray(scene[key]) ? scene[key] : base;
+      const list = Array.isArray(scene["s" + scene[key]]) ? scene["s" + scene[key]] : scene.s0;
       next[key] = list;
-      const old = shown[key] || base;
-      if (JSON.stringify(old) === JSON.stringify(list) && key in shown) continue;
+      if (key in shown && JSON.stringify(shown[key]) === JSON.stringify(list)) continue;
       shape(key, refs[key]).then((m) => { if (m && typeof m.set === "function") m.set(paintStyle(next[key])); });
     }
     shown = next;

@@ -5,7 +5,8 @@ ipywidgets sends one message per changed widget, and every prefecture outline is
 an owner's colour was one message per shape.  A :class:`MapPainter` is one
 :class:`~conquest_widget.scene.SceneWidget` per map whose scene holds each restyled
 shape's style (a shape at its base style is not in it): a restyle of any number of shapes
-is one patch.  In the page, ``painter.js`` sets those styles on the shapes' own models
+is one patch, and each shape's entry in it is the number of its style (a style is sent
+once while shapes show it; the scene holds only what the page draws now).  In the page, ``painter.js`` sets those styles on the shapes' own models
 there (``model.set``, never sent back), so jupyter-leaflet draws them as if the kernel had
 set the traits — with Leaflet's own ``setStyle``, in every view of the map, a view made
 later included — while the polygons' geometry, classes and clicks stay ipyleaflet's.
@@ -18,8 +19,8 @@ painter's (:meth:`MapPainter.style_of`).
     ...         "dash_array": None, "opacity": 1.0}
     >>> shapes = {13: L.Polygon(locations=[(35, 139), (36, 139), (36, 140)], **base)}
     >>> p = MapPainter(shapes, base)
-    >>> p.paint({13: base | {"fill_color": "#ff0000"}}), p.scene["13"]
-    ([13], ['#ff0000', 0.75, '#666666', 1, None, 1.0])
+    >>> p.paint({13: base | {"fill_color": "#ff0000"}}), p.scene["13"], p.scene["s1"]
+    ([13], 1, ['#ff0000', 0.75, '#666666', 1, None, 1.0])
     >>> p.paint({13: base | {"fill_color": "#ff0000"}}), p.scene["n"]   # nothing changed: nothing sent
     ([], 1)
     >>> p.paint({13: base}), "13" in p.scene                           # back to its base style
@@ -28,6 +29,7 @@ painter's (:meth:`MapPainter.style_of`).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -54,19 +56,25 @@ class MapPainter(SceneWidget):
 
     def __init__(self, shapes: Mapping[int, L.Polygon], base: Mapping[str, Any], **kwargs: Any) -> None:
         self._refs = {str(k): f"IPY_MODEL_{poly.model_id}" for k, poly in shapes.items()}
-        self._base = [base[k] for k in STYLE_KEYS]
-        self._styles: dict[str, list[Any]] = {}
+        base_values = [base[k] for k in STYLE_KEYS]
+        #: the styles shown now, by number (0 = the base); a style no shape shows any more
+        #: is dropped, so the scene holds only what the page draws now
+        self._palette: dict[int, list[Any]] = {0: base_values}
+        self._index: dict[str, int] = {json.dumps(base_values): 0}
+        self._next = 1
+        self._styles: dict[str, int] = {}
         kwargs.setdefault("layout", Layout(display="none"))
         super().__init__(**kwargs)
 
     def draw_scene(self) -> dict[str, Any]:
-        # "m": each shape's model and "b": the base style, sent once; then one key per
-        # shape that is not at its base style
-        return {"m": self._refs, "b": self._base} | self._styles
+        # "m": each shape's model, sent once; "s<i>": the styles shown, each sent once; then
+        # one key per shape not at its base style: the number of its style
+        return ({"m": self._refs} | {f"s{i}": style for i, style in self._palette.items()}
+                | self._styles)
 
     def style_of(self, key: int) -> dict[str, Any]:
         """The style shape ``key`` shows."""
-        return dict(zip(STYLE_KEYS, self._styles.get(str(key), self._base), strict=True))
+        return dict(zip(STYLE_KEYS, self._palette[self._styles.get(str(key), 0)], strict=True))
 
     def paint(self, styles: Mapping[int, Mapping[str, Any]]) -> list[int]:
         """Give shapes these whole styles (every key of :data:`STYLE_KEYS`); one message
@@ -77,13 +85,22 @@ class MapPainter(SceneWidget):
             if k not in self._refs:
                 raise KeyError(f"no shape {key!r} on this map")
             values = [style[s] for s in STYLE_KEYS]
-            if values == self._styles.get(k, self._base):
+            text = json.dumps(values)
+            index = self._index.get(text)
+            if index is None:
+                index = self._index[text] = self._next
+                self._palette[index] = values
+                self._next += 1
+            if index == self._styles.get(k, 0):
                 continue
-            if values == self._base:
-                self._styles.pop(k, None)
+            if index == 0:
+                del self._styles[k]
             else:
-                self._styles[k] = values
+                self._styles[k] = index
             changed.append(key)
         if changed:
+            used = set(self._styles.values())
+            for index in [i for i in self._palette if i and i not in used]:
+                del self._index[json.dumps(self._palette.pop(index))]
             self.redraw()
         return changed

@@ -312,7 +312,7 @@ def test_set_overlay_sends_only_changed_traits(ex, monkeypatch):
     assert not [m for w, m in sent if id(w) in polys]  # the shapes' models are not written...
     painted = [m for w, m in sent if w is view.painter]
     assert len(painted) == 1  # ... one message of the map's painter restyles it, Tokyo only
-    assert set(painted[0]["content"]["patch"]) == {"13", "n"}
+    assert {k for k in painted[0]["content"]["patch"] if k.isdigit()} == {"13"}
     assert view.style_of(13)["fill_color"] == "#123456"
     with pytest.raises(ConquestError, match="style keys"):
         view.set_overlay({13: {"opacity": 1}})
