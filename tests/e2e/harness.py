@@ -257,3 +257,61 @@ WS_RECORD_JS = """
   };
 })();
 """
+
+
+def comm_contents(frames: list[str]) -> Iterator[dict]:
+    """The content of every comm message (``comm_open``, ``comm_msg``) in ``frames``, in
+    order: each frame's JSON parts are read whole (a text frame is one JSON message; a
+    binary frame of the v1 websocket protocol holds its parts one after another)."""
+    import json
+
+    decoder = json.JSONDecoder()
+    for frame in frames:
+        try:
+            whole = json.loads(frame)
+        except ValueError:
+            whole = None
+        if isinstance(whole, dict):
+            content = whole.get("content")
+            if isinstance(content, dict) and "comm_id" in content:
+                yield content
+            continue
+        i = frame.find('{"')
+        while i >= 0:
+            try:
+                part, end = decoder.raw_decode(frame, i)
+            except ValueError:
+                i = frame.find('{"', i + 1)
+                continue
+            if isinstance(part, dict) and "comm_id" in part:
+                yield part
+            i = frame.find('{"', end)
+
+
+def painted_in_page(frames: list[str]) -> list[dict[int, dict]]:
+    """What the pages' map painters (``conquest_widget.maps.painter``) were told to show,
+    rebuilt from ``frames`` as the page rebuilds it: after each message to a painter, for
+    each prefecture code it restyles, its style (``fill_color``, ``color``...).  One dict per
+    such message, in order."""
+    from conquest_widget.maps.painter import STYLE_KEYS
+
+    scenes: dict[str, dict] = {}
+    shown: list[dict[int, dict]] = []
+    for content in comm_contents(frames):
+        cid, data = content["comm_id"], content.get("data") or {}
+        state = data.get("state") if isinstance(data, dict) else None
+        if isinstance(state, dict) and isinstance(state.get("scene"), dict) and "m" in state["scene"]:
+            scenes[cid] = dict(state["scene"])                  # opened, or the whole scene again
+        elif cid in scenes and data.get("method") == "custom":
+            msg = data.get("content") or {}
+            if not isinstance(msg.get("patch"), dict):
+                continue
+            scenes[cid].update(msg["patch"])
+            for key in msg.get("drop") or []:
+                scenes[cid].pop(key, None)
+        else:
+            continue
+        scene = scenes[cid]
+        shown.append({int(k): dict(zip(STYLE_KEYS, scene[f"s{scene[k]}"], strict=True))
+                      for k in scene["m"] if k in scene and f"s{scene[k]}" in scene})
+    return shown

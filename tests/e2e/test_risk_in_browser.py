@@ -23,7 +23,7 @@ from playwright.sync_api import Page, expect
 from conquest_widget.games.japanese_risk.engine import JapaneseRisk
 from conquest_widget.games.japanese_risk.widget.board import ATTACK_BORDER, COLOURS
 
-from .harness import open_hosted_game, record_frames
+from .harness import open_hosted_game, painted_in_page, record_frames
 
 TIMEOUT_S = 300
 HUMAN, CPU = COLOURS[0], COLOURS[1]
@@ -250,10 +250,12 @@ def test_the_cpus_secrets_never_reach_the_page(page: Page, voila_url: str, serve
                 comm_code[m_.group(2)] = int(m_.group(1))
         checks["polygons"] = len(comm_code)
         painted = set()
-        for f in frames:
+        for f in frames:   # a polygon's own model restyled (ipyleaflet's way)
             if not re.search(r'"fill_color":\s*"' + CPU, f):
                 continue
             painted.update(code for cid, code in comm_code.items() if f'"comm_id": "{cid}"' in f)
+        for shown in painted_in_page(frames):   # the map painter's scenes (one message per restyle)
+            painted.update(code for code, style in shown.items() if style["fill_color"] == CPU)
         assert not painted & hidden, f"the CPU's hidden territories {sorted(painted & hidden)} were painted its colour"
         checks["painted"] = max(checks.get("painted", 0), len(painted))
         checks["n"] += 1
