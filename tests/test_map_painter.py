@@ -132,3 +132,31 @@ def test_the_scene_holds_only_what_is_shown_now() -> None:
     b.paint({3: BASE_STYLE | {"color": "#ffb000"}})
     assert "#2ca02c" not in json.dumps(a.scene)
     assert sorted(a.scene[k] for k in a.scene if k.startswith("s")) == sorted(b.scene[k] for k in b.scene if k.startswith("s"))
+
+
+def test_other_layers_move_in_the_same_message(tmp_path: Path) -> None:
+    """A route line's points and a badge's place are set on their models in the page, in
+    the restyle's message; the layers' kernel traits keep their first values."""
+    shapes = _shapes(2)
+    painter = MapPainter(shapes, BASE_STYLE)
+    line = L.Polyline(locations=[])
+    badge = L.Marker(location=[0, 0], visible=False)
+    first = dict(painter.scene)
+    sent: list[dict[str, Any]] = []
+    painter.send = lambda msg, buffers=None: sent.append(msg)  # type: ignore[method-assign]
+    with painter.batch():
+        painter.paint({1: BASE_STYLE | {"color": "#1b1b1b"}})
+        painter.set_layer("route", line, locations=[[35.0, 139.0], [36.0, 138.0]])
+        painter.set_layer("step0", badge, location=[36.0, 138.0], visible=True)
+    assert len(sent) == 1
+    assert painter.set_layer("step0", badge, visible=True) is False and len(sent) == 1  # nothing new: nothing sent
+    painter.set_layer("step0", badge, visible=False)
+    assert len(sent) == 2 and sent[1]["patch"]["astep0"] == {"location": [36.0, 138.0], "visible": False}
+    assert line.locations == [] and badge.visible is False  # the kernel's traits are untouched
+    assert painter.layer_attrs("route", line) == {"locations": [[35.0, 139.0], [36.0, 138.0]]}
+    page = run_page(painter, first, sent, tmp_path)
+    assert page["shapes"][line.model_id] == {"locations": [[35.0, 139.0], [36.0, 138.0]]}
+    assert page["shapes"][badge.model_id] == {"location": [36.0, 138.0], "visible": False}
+    assert page["shapes"][shapes[1].model_id]["color"] == "#1b1b1b"
+    painter.forget_layer("route")
+    assert "aroute" not in painter.scene and "rroute" not in painter.scene

@@ -16,6 +16,7 @@ function paintStyle(list) {
 function paintInitialize(model) {
   const models = new Map();  // key -> the shape's model (a promise while it is fetched)
   let shown = {};            // key -> the style list last set in the page
+  const placed = {};         // layer name -> its model and attributes last set in the page
   const manager = model.widget_manager;
   const shape = (key, ref) => {
     if (!models.has(key)) {
@@ -23,6 +24,13 @@ function paintInitialize(model) {
         .catch(() => null));
     }
     return models.get(key);
+  };
+  const layers = new Map();  // model reference -> the layer's model (a promise)
+  const layer = (ref) => {
+    if (!layers.has(ref)) {
+      layers.set(ref, Promise.resolve(manager.get_model(String(ref).replace(/^IPY_MODEL_/, ""))).catch(() => null));
+    }
+    return layers.get(ref);
   };
   const paint = () => {
     const scene = model.get("scene") || {};
@@ -36,6 +44,17 @@ function paintInitialize(model) {
       shape(key, refs[key]).then((m) => { if (m && typeof m.set === "function") m.set(paintStyle(next[key])); });
     }
     shown = next;
+    // other layers: "r<name>" their model, "a<name>" the attributes set on it
+    for (const key of Object.keys(scene)) {
+      if (key[0] !== "a" || typeof scene[key] !== "object" || scene[key] === null) continue;
+      const name = key.slice(1);
+      const attrs = JSON.stringify(scene[key]);
+      if (placed[name] === scene["r" + name] + attrs) continue;
+      placed[name] = scene["r" + name] + attrs;
+      const set = scene[key];
+      layer(scene["r" + name]).then((m) => { if (m && typeof m.set === "function") m.set(set); });
+    }
+    for (const name of Object.keys(placed)) if (!("a" + name in scene)) delete placed[name];
   };
   model.on("change:scene", paint);
   paint();

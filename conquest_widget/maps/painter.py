@@ -63,14 +63,58 @@ class MapPainter(SceneWidget):
         self._index: dict[str, int] = {json.dumps(base_values): 0}
         self._next = 1
         self._styles: dict[str, int] = {}
+        #: other layers placed through the painter: name -> (model reference, attributes)
+        self._layers: dict[str, tuple[str, dict[str, Any]]] = {}
+        self._batch = 0
+        self._dirty = False
         kwargs.setdefault("layout", Layout(display="none"))
         super().__init__(**kwargs)
 
     def draw_scene(self) -> dict[str, Any]:
         # "m": each shape's model, sent once; "s<i>": the styles shown, each sent once; then
         # one key per shape not at its base style: the number of its style
+        # and "r<name>" / "a<name>": another layer's model (sent once) and the attributes set on it
+        layers = {}
+        for name, (ref, attrs) in self._layers.items():
+            layers[f"r{name}"] = ref
+            layers[f"a{name}"] = attrs
         return ({"m": self._refs} | {f"s{i}": style for i, style in self._palette.items()}
-                | self._styles)
+                | self._styles | layers)
+
+    def batch(self) -> _Batch:
+        """``with painter.batch():`` every change inside is sent as one message at the end."""
+        return _Batch(self)
+
+    def _changed(self) -> None:
+        if self._batch:
+            self._dirty = True
+        else:
+            self.redraw()
+
+    def set_layer(self, name: str, layer: L.Layer, **attrs: Any) -> bool:
+        """Set attributes of another layer of the map (a marker's ``location`` or
+        ``visible``, a line's ``locations``) in the page, with the shapes' styles in the
+        same message.  The layer's traits in the kernel keep their first values (read
+        them with :meth:`layer_attrs`).  Returns whether anything changed."""
+        ref = f"IPY_MODEL_{layer.model_id}"
+        old_ref, old = self._layers.get(name, (ref, {}))
+        new = old | attrs
+        if old_ref == ref and new == old and name in self._layers:
+            return False
+        self._layers[name] = (ref, new)
+        self._changed()
+        return True
+
+    def layer_attrs(self, name: str, layer: L.Layer) -> dict[str, Any]:
+        """What the page shows of ``layer``'s attributes set through :meth:`set_layer`,
+        over its own traits."""
+        ref, attrs = self._layers.get(name, ("", {}))
+        return attrs if ref == f"IPY_MODEL_{layer.model_id}" else {}
+
+    def forget_layer(self, name: str) -> None:
+        """Stop placing layer ``name`` (it was closed)."""
+        if self._layers.pop(name, None) is not None:
+            self._changed()
 
     def style_of(self, key: int) -> dict[str, Any]:
         """The style shape ``key`` shows."""
@@ -102,5 +146,21 @@ class MapPainter(SceneWidget):
             used = set(self._styles.values())
             for index in [i for i in self._palette if i and i not in used]:
                 del self._index[json.dumps(self._palette.pop(index))]
-            self.redraw()
+            self._changed()
         return changed
+
+
+class _Batch:
+    def __init__(self, painter: MapPainter) -> None:
+        self.painter = painter
+
+    def __enter__(self) -> MapPainter:
+        self.painter._batch += 1
+        return self.painter
+
+    def __exit__(self, *exc: object) -> None:
+        p = self.painter
+        p._batch -= 1
+        if not p._batch and p._dirty:
+            p._dirty = False
+            p.redraw()

@@ -393,27 +393,39 @@ class MapView(W.VBox):
             title = pref_name(code, c.lang)
             if self.labels[code].title != title:
                 self.labels[code].title = title
-        self.painter.paint(restyled)  # every shape restyled, in one message
-        self._draw_route(v, route)
-        self._draw_pawns(v)
+        with self.painter.batch():  # shapes, route, step badges and pawns: one message
+            self.painter.paint(restyled)
+            self._draw_route(v, route)
+            self._draw_pawns(v)
 
     def _draw_route(self, v: dict | None, route: list[int]) -> None:
+        paint = self.painter
         start = v["players"][v["current_player"]]["position"] if v is not None else 0
         locs = [_latlon(start)] + [_latlon(r) for r in route] if v is not None and route else []
-        if locs != self.route_line.locations:
-            self.route_line.locations = locs
+        paint.set_layer("route", self.route_line, locations=locs)
         if len(route) > len(self.step_markers):
             self.step_markers += [self._step_marker(i) for i in range(len(self.step_markers), len(route))]
             self.step_layer.layers = tuple(self.step_markers)
         for i, m in enumerate(self.step_markers):
             if i < len(route):
-                loc = _latlon(route[i])
-                if m.location != loc or not m.visible:
-                    with m.hold_sync():
-                        m.location = loc
-                        m.visible = True
-            elif m.visible:
-                m.visible = False
+                paint.set_layer(f"step{i}", m, location=_latlon(route[i]), visible=True)
+            elif self.layer_attrs(f"step{i}", m).get("visible", m.visible):
+                paint.set_layer(f"step{i}", m, visible=False)
+
+    def layer_attrs(self, name: str, layer: L.Layer) -> dict[str, Any]:
+        """What the page shows of a layer the map moves in one message with its restyle
+        (``"route"``: the route line's ``locations``; ``"step<i>"``: step badge i's
+        ``location`` and ``visible``; ``"pawn<seat>"``: a pawn's ``location``)."""
+        return self.painter.layer_attrs(name, layer)
+
+    def route_locations(self) -> list[list[float]]:
+        """The route line's points as the page draws them."""
+        return list(self.layer_attrs("route", self.route_line).get("locations", self.route_line.locations))
+
+    def pawn_location(self, seat: int) -> list[float]:
+        """Where seat ``seat``'s pawn stands on the page."""
+        pawn = self.pawns[seat]
+        return list(self.layer_attrs(f"pawn{seat}", pawn).get("location", pawn.location))
 
     def _draw_pawns(self, v: dict | None) -> None:
         old = self.pawns
@@ -421,23 +433,27 @@ class MapView(W.VBox):
             if self.pawns:
                 self.pawn_layer.layers = ()
                 self.pawns = []
-                for m in old:  # a new game's pawns replace them: nothing of them stays open
+                for s, m in enumerate(old):  # a new game's pawns replace them: nothing of them stays open
+                    self.painter.forget_layer(f"pawn{s}")
                     close_tree(m)
             return
         players = v["players"]
         if len(self.pawns) != len(players) or [m.name for m in self.pawns] != [p["name"] for p in players]:
             self.pawns = [
-                lean.Marker(location=[0, 0], draggable=False, keyboard=False, name=p["name"], title=p["name"], z_index_offset=1000,
-                         icon=lean.DivIcon(html=player_icon_html(p["colour"], p["name"], s), icon_size=[26, 30], icon_anchor=[28 - 10 * s, 32]))
+                lean.Marker(location=_latlon(p["position"]), draggable=False, keyboard=False, name=p["name"], title=p["name"],
+                            z_index_offset=1000, icon=lean.DivIcon(html=player_icon_html(p["colour"], p["name"], s),
+                                                                   icon_size=[26, 30], icon_anchor=[28 - 10 * s, 32]))
                 for s, p in enumerate(players)
             ]
+            for s in range(len(old)):  # the page moves the new pawns only
+                self.painter.forget_layer(f"pawn{s}")
             self.pawn_layer.layers = tuple(self.pawns)
             for m in old:
                 close_tree(m)
         for s, m in enumerate(self.pawns):
             loc = _latlon(players[s]["position"])
-            if m.location != loc:
-                m.location = loc
+            if self.pawn_location(s) != loc:
+                self.painter.set_layer(f"pawn{s}", m, location=loc)
 
 
 __all__ = ["HIGHLIGHT", "MapView"]

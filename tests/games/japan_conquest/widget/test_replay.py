@@ -103,9 +103,9 @@ def check_view(ex, expected):
     lines = [x for x in (describe_event(redacted(expected.setup, ev), "en", names) for ev in reversed(expected.events)) if x]
     shown = board(ex).log_view.lines()
     assert shown and shown == lines[: len(shown)]  # newest first, as the replayed game's events
-    for seat, pawn in enumerate(board(ex).map_view.pawns):
+    for seat in range(len(board(ex).map_view.pawns)):
         pos = expected.state.players[seat].position
-        assert pawn.location == board(ex).map_view.labels[pos].location
+        assert board(ex).map_view.pawn_location(seat) == board(ex).map_view.labels[pos].location
 
 
 def test_slider_positions_match_a_fresh_replay(ex, cpu_game):
@@ -378,7 +378,7 @@ def test_scripted_dice_game_and_japanese_labels():
     assert "リプレイ" in ex.title.value and ex.branch_button.description == "ここから分岐"
     assert board(ex).map_view.style_of(10)["fill_color"] == g.setup.players[0].colour
     ex.go(3)  # route planned: the route line is drawn
-    assert shown_game(ex).route == [11, 10] and len(board(ex).map_view.route_line.locations) == 3
+    assert shown_game(ex).route == [11, 10] and len(board(ex).map_view.route_locations()) == 3
     assert "4手中3手目" in ex.position_label.value and "1ターン目" in board(ex).status.value
     board(ex).show_distances("Tokyo")
     ex.set_lang("en")
@@ -514,8 +514,8 @@ def test_the_shells_explorer_draws_a_japan_match_on_the_map(cpu_game):
             owner = expected.prefecture_info(code)["owner"]
             colour = expected.setup.players[owner].colour if owner is not None else NEUTRAL_FILL
             assert board.map_view.style_of(code)["fill_color"] == colour, (k, code)
-        for seat, pawn in enumerate(board.map_view.pawns):
-            assert pawn.location == board.map_view.labels[expected.state.players[seat].position].location
+        for seat in range(len(board.map_view.pawns)):
+            assert board.map_view.pawn_location(seat) == board.map_view.labels[expected.state.players[seat].position].location
         assert board.log_view.lines() or k == 0
     # the game's own overlays, from the published view: where could the player to move stop with a 4?
     shell.go(2 * EVERY + 3)
