@@ -160,3 +160,24 @@ def test_other_layers_move_in_the_same_message(tmp_path: Path) -> None:
     assert page["shapes"][shapes[1].model_id]["color"] == "#1b1b1b"
     painter.forget_layer("route")
     assert "aroute" not in painter.scene and "rroute" not in painter.scene
+
+
+def test_the_outlines_reach_the_page_once_and_compact(tmp_path: Path) -> None:
+    """A prefecture map's polygons open without their points; the painter sends every
+    outline once, encoded, and the page sets on each polygon's model exactly the points the
+    kernel's polygon holds (Tokyo's islands and Hokkaido's rings included)."""
+    pm = PrefectureMap(labels=False, sea_links=False)
+    painter = pm.painter
+    for poly in pm.polygons.values():
+        assert "locations" not in poly.get_state() and poly.get_state("locations")["locations"]
+    points = json.dumps({c: p.locations for c, p in pm.polygons.items()})
+    encoded = json.dumps(painter.scene["o"])
+    assert len(encoded) < len(points) / 4, (len(encoded), len(points))
+    page = run_page(painter, dict(painter.scene), [], tmp_path)
+    for code, poly in pm.polygons.items():
+        assert page["shapes"][poly.model_id]["locations"] == poly.locations, code
+    # a restyle does not send the outlines again
+    sent: list[dict[str, Any]] = []
+    painter.send = lambda msg, buffers=None: sent.append(msg)  # type: ignore[method-assign]
+    pm.apply_styles({13: {"fill_color": "#d62728"}})
+    assert len(sent) == 1 and "o" not in sent[0]["patch"] and len(json.dumps(sent[0])) < 200

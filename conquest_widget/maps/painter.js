@@ -1,11 +1,39 @@
 // The page side of conquest_widget.maps.painter.MapPainter (follows scene.js in one ES
-// module): the scene holds "m" (each shape's model, IPY_MODEL_<id>), "s<i>" (the styles
+// module): the scene holds "m" (each shape's model, IPY_MODEL_<id>), "o" (the outlines of
+// shapes whose own state leaves them out, each ring an encoded polyline), "s<i>" (the styles
 // used so far, each a list in the order of STYLE_KEYS; s0 is the base) and one key per
 // restyled shape (the number of its style).  Each
 // style is set on the shape's model in the page (model.set, never saved back to the
 // kernel): jupyter-leaflet's views listen to those attributes and restyle the shape with
 // Leaflet's setStyle, and a view made later starts from them.
 const PAINT_KEYS = ["fill_color", "fill_opacity", "color", "weight", "dash_array", "opacity"];
+const OUTLINE_FACTOR = 1000;  // painter.OUTLINE_DECIMALS = 3
+
+// One ring of an encoded polyline (Google's Encoded Polyline Algorithm) -> [[lat, lon], ...]
+function decodeRing(text) {
+  const points = [];
+  let i = 0, lat = 0, lon = 0;
+  const next = () => {
+    let result = 0, shift = 0, b;
+    do {
+      b = text.charCodeAt(i++) - 63;
+      result |= (b & 0x1f) << shift;
+      shift += 5;
+    } while (b >= 0x20);
+    return (result & 1) ? ~(result >> 1) : (result >> 1);
+  };
+  while (i < text.length) {
+    lat += next();
+    lon += next();
+    points.push([lat / OUTLINE_FACTOR, lon / OUTLINE_FACTOR]);
+  }
+  return points;
+}
+
+// the scene's "o" entry of a shape (rings as text, nested as ipyleaflet locations) -> locations
+function decodeLocations(x) {
+  return typeof x === "string" ? decodeRing(x) : (Array.isArray(x) ? x.map(decodeLocations) : []);
+}
 
 function paintStyle(list) {
   const style = {};
@@ -16,6 +44,7 @@ function paintStyle(list) {
 function paintInitialize(model) {
   const models = new Map();  // key -> the shape's model (a promise while it is fetched)
   let shown = {};            // key -> the style list last set in the page
+  const outlined = {};       // key -> the encoded outline last set in the page
   const placed = {};         // layer name -> its model and attributes last set in the page
   const manager = model.widget_manager;
   const shape = (key, ref) => {
@@ -44,6 +73,16 @@ function paintInitialize(model) {
       shape(key, refs[key]).then((m) => { if (m && typeof m.set === "function") m.set(paintStyle(next[key])); });
     }
     shown = next;
+    // outlines ("o"): set once per shape (the polygon's own state leaves them out)
+    const outlines = scene.o || {};
+    for (const key of Object.keys(outlines)) {
+      if (!(key in refs)) continue;
+      const text = JSON.stringify(outlines[key]);
+      if (outlined[key] === text) continue;
+      outlined[key] = text;
+      const locations = decodeLocations(outlines[key]);
+      shape(key, refs[key]).then((m) => { if (m && typeof m.set === "function") m.set({ locations }); });
+    }
     // other layers: "r<name>" their model, "a<name>" the attributes set on it
     for (const key of Object.keys(scene)) {
       if (key[0] !== "a" || typeof scene[key] !== "object" || scene[key] === null) continue;

@@ -227,6 +227,13 @@ def test_the_cpus_secrets_never_reach_the_page(page: Page, voila_url: str, serve
 
     def check() -> None:
         m = autosave(served_dir)
+        # the app writes its autosave 0.4 s after the last move (quick clicks put it off): at
+        # the first decision the test waits for it, so that the first check sees the start,
+        # when the CPU still holds its card armies (once, under load, every check came later)
+        deadline = time.monotonic() + 20
+        while m is None and checks["n"] == 0 and time.monotonic() < deadline:
+            page.wait_for_timeout(200)
+            m = autosave(served_dir)
         if m is None:
             return
         s = m.state

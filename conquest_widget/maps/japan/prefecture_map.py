@@ -31,7 +31,6 @@ from typing import Any
 
 import ipyleaflet as L
 import ipywidgets as W
-from shapely.geometry import MultiPolygon, Polygon
 from traitlets import Unicode
 
 from conquest_widget.core.safe_text import html_text
@@ -40,7 +39,8 @@ from conquest_widget.lean import Layout
 from conquest_widget.maps import lean
 from conquest_widget.maps.japan.board import japan
 from conquest_widget.maps.japan.geo import prefecture_shapes
-from conquest_widget.maps.painter import STYLE_KEYS, MapPainter
+from conquest_widget.maps.japan.outlines import outline_locations
+from conquest_widget.maps.painter import STYLE_KEYS, MapPainter, OutlinedPolygon
 from conquest_widget.maps.quiet_pointer import QuietPointer
 
 __all__ = ["BASE_STYLE", "NAME_ZOOM", "STYLE_KEYS", "PrefectureMap", "PrefecturePolygon", "fit_view", "japan_bounds", "visible_bounds"]
@@ -118,23 +118,12 @@ def _pixels(height: str) -> float | None:
     return float(m.group(1)) if m else None
 
 
-class PrefecturePolygon(lean.Polygon):
-    """A Polygon whose SVG path carries stable CSS classes (Leaflet's ``className``
-    option, passed through ipyleaflet's options list)."""
+class PrefecturePolygon(OutlinedPolygon):
+    """A prefecture's Polygon: its SVG path carries stable CSS classes (Leaflet's
+    ``className`` option, passed through ipyleaflet's options list); its outline is sent
+    by its map's painter (:class:`~conquest_widget.maps.painter.OutlinedPolygon`)."""
 
     class_name = Unicode("").tag(sync=True, o=True)
-
-
-def _ring(coords: Any) -> list[list[float]]:
-    return [[round(lat, 4), round(lon, 4)] for lon, lat in coords]
-
-
-def _locations(geom: Polygon | MultiPolygon) -> list:
-    polys = list(geom.geoms) if isinstance(geom, MultiPolygon) else [geom]
-    parts = [[_ring(p.exterior.coords)] + [_ring(h.coords) for h in p.interiors] for p in polys]
-    if len(parts) == 1:
-        return parts[0] if len(parts[0]) > 1 else parts[0][0]
-    return parts
 
 
 def label_point(code: int) -> list[float]:
@@ -182,20 +171,18 @@ class PrefectureMap(W.VBox):
         self._callbacks: list[Callable[[int], Any]] = []
         #: codes restyled by the last :meth:`apply_styles` (tests, benchmarks)
         self.touched: list[int] = []
-        shapes = prefecture_shapes()
         layers: list[L.Layer] = []
         for p in japan().prefectures:
-            poly = PrefecturePolygon(locations=_locations(shapes[p.code]), name=p.name_en,
+            poly = PrefecturePolygon(locations=outline_locations(p.code), name=p.name_en,
                                      class_name=f"cw-pref cw-pref-{p.code}", **BASE_STYLE)
             poly.on_click(self._clicker(p.code))
             self.polygons[p.code] = poly
             self._styles[p.code] = dict(BASE_STYLE)
             layers.append(poly)
-        if sea_links:
-            for c in japan().connections:
-                if c.kind == "sea":
-                    layers.append(lean.Polyline(locations=[label_point(c.a), label_point(c.b)], color="#2a6f97",
-                                             weight=2, dash_array="5 7", fill=False, name=f"sea {c.a}-{c.b}"))
+        if sea_links:  # every sea link in one (multi-)polyline: one layer to send
+            layers.append(lean.Polyline(
+                locations=[[label_point(c.a), label_point(c.b)] for c in japan().connections if c.kind == "sea"],
+                color="#2a6f97", weight=2, dash_array="5 7", fill=False, name="sea links"))
         if labels:
             for p in japan().prefectures:
                 marker = lean.Marker(location=label_point(p.code), draggable=False, keyboard=False,

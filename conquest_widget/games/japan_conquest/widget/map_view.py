@@ -11,7 +11,6 @@ from typing import Any
 
 import ipyleaflet as L
 import ipywidgets as W
-from shapely.geometry import MultiPolygon, Polygon
 
 from conquest_widget.errors import ConquestError
 from conquest_widget.games.japan_conquest.text import pref_name
@@ -28,6 +27,7 @@ from conquest_widget.lean import Layout, close_tree
 from conquest_widget.maps import lean
 from conquest_widget.maps.japan.board import japan
 from conquest_widget.maps.japan.geo import prefecture_shapes
+from conquest_widget.maps.japan.outlines import outline_locations
 from conquest_widget.maps.japan.prefecture_map import PrefecturePolygon
 from conquest_widget.maps.painter import STYLE_KEYS as PAINT_KEYS
 from conquest_widget.maps.painter import MapPainter
@@ -38,10 +38,6 @@ STYLE_KEYS = ("fill_color", "fill_opacity", "color", "weight", "dash_array")
 MAX_STEPS = 18
 #: step markers made with the map; a longer route adds its own (once)
 FIRST_STEPS = 6
-#: simplification of the outlines (shapely.coverage_simplify, which keeps shared borders
-#: shared): 39% fewer points (5,530 -> 3,366), every area within 0.8%, the largest shift of a
-#: border 0.12 degree (a thin cape); the first render must stay within 300 KB (issue 18)
-SIMPLIFY = 0.025
 #: the map fills the window's height (less the header) within limits, and never changes size
 #: with the side panel: Leaflet only re-measures its container when the window resizes
 MAP_HEIGHT = "clamp(420px, calc(100vh - 70px), 860px)"
@@ -51,43 +47,6 @@ NAME_ZOOM = 7
 #: so that labels do not overlap; their shapes stay clickable and show the hover chip
 DETAIL_ZOOM = 6
 SMALL_AREA = 0.3  # square degrees: Tokyo, Osaka, Kanagawa, Kagawa, Saga, Nagasaki (not Okinawa: alone at sea)
-
-
-#: decimals of the outlines sent to the browser: 0.001 degree is about 100 m, under a pixel up
-#: to zoom 9 and about a pixel at the largest zoom (10); a fourth decimal cost 10% more bytes
-COORD_DECIMALS = 3
-
-
-def _ring(coords: Any) -> list[list[float]]:
-    """A ring as [lat, lon] points, rounded, without repeated points.
-
-    >>> _ring([(139.00011, 35.00004), (139.00014, 35.00001), (139.5, 35.2)])
-    [[35.0, 139.0], [35.2, 139.5]]
-    """
-    points: list[list[float]] = []
-    for lon, lat in coords:
-        p = [round(lat, COORD_DECIMALS), round(lon, COORD_DECIMALS)]
-        if not points or p != points[-1]:
-            points.append(p)
-    return points
-
-
-def _outlines(shapes: dict[int, Any]) -> dict[int, Any]:
-    """The prefecture outlines drawn on the map: simplified together, so that neighbours
-    still share their borders (no gaps or overlaps)."""
-    import shapely
-
-    codes = sorted(shapes)
-    simplified = shapely.coverage_simplify([shapes[c] for c in codes], SIMPLIFY)
-    return dict(zip(codes, simplified, strict=True))
-
-
-def _locations(geom: Polygon | MultiPolygon) -> list:
-    polys = list(geom.geoms) if isinstance(geom, MultiPolygon) else [geom]
-    parts = [[_ring(p.exterior.coords)] + [_ring(h.coords) for h in p.interiors] for p in polys]
-    if len(parts) == 1:
-        return parts[0] if len(parts[0]) > 1 else parts[0][0]
-    return parts
 
 
 def _latlon(code: int) -> list[float]:
@@ -119,12 +78,11 @@ class MapView(W.VBox):
         self._overlay: dict[int, dict] = {}  # set_overlay(): per-prefecture style overrides
         self.legend: W.HTML | None = None  # set_legend(): created on first use, in a WidgetControl
         shapes = prefecture_shapes()
-        outlines = _outlines(shapes)
         layers: list[L.Layer] = []
         for p in japan().prefectures:
             code = p.code
             poly = PrefecturePolygon(
-                locations=_locations(outlines[code]), name=p.name_en, class_name=f"cw-pref cw-pref-{code}",
+                locations=outline_locations(code), name=p.name_en, class_name=f"cw-pref cw-pref-{code}",
                 fill_color="#efe9da", fill_opacity=0.75,
                 color="#6b6b6b", weight=1, dash_array=None,
             )
