@@ -127,7 +127,7 @@ TITLES = {
     "first": "Navigation to each game's first screen (Play pressed on the picker at once; preheated kernel)",
     "click": "Click on a legal prefecture to its route update (2 humans, real mouse clicks)",
     "floor": "The floor: a plain ipywidgets Button -> HTML round trip on the same Voila, kernel and Chromium",
-    "boards": "Click -> visible update on the boards drawn by one page widget (the card table, the Codex board)",
+    "boards": "Click -> visible update on the boards drawn by one page widget (the card table, the Codex board) and on the Japanese Risk map (its painter)",
 }
 
 
@@ -591,6 +591,41 @@ def codex_clicks(page, url: str) -> tuple[list[float], list[int], list[float]]:
     return times, sent, cancels
 
 
+def risk_clicks(page, url: str) -> tuple[list[float], list[int]]:
+    """Japanese Risk, 1 human vs 1 CPU: the income placed, then one of the human's
+    territories clicked again and again on the map (selected: its border drawn in the
+    selection colour; clicked again: unselected)."""
+    from e2e.test_risk_in_browser import _POINT_JS, _STATE_JS, HUMAN, click_pref, press, set_up
+    from playwright.sync_api import expect
+
+    from conquest_widget.games.japanese_risk.widget.board import SELECT_BORDER
+
+    set_up(page, url, seed=3, limit=2)
+    page.get_by_role("button", name="Start", exact=True).click()
+    expect(page.locator("path.cw-pref")).to_have_count(47, timeout=60_000)
+    deadline = time.monotonic() + 120
+    while page.evaluate(_STATE_JS) != "turn":
+        assert time.monotonic() < deadline, "the human's turn did not come"
+        if page.evaluate(_STATE_JS) == "income":
+            while page.locator("button.cw-place-confirm").is_disabled() or page.locator("button.cw-plus").is_enabled():
+                if click_pref(page, f'path.cw-pref[fill="{HUMAN}"]') is None:
+                    break
+            press(page, "cw-place-confirm")
+        page.wait_for_timeout(100)
+    x, y, cls = page.evaluate(_POINT_JS, f'path.cw-pref[fill="{HUMAN}"]')
+    code = re.search(r"cw-pref-(\d+)", cls).group(1)
+    box = {"x": x - 1, "y": y - 1, "width": 2, "height": 2}
+    times, sent = [], []
+    for i in range(CLICKS):
+        op = "===" if i % 2 == 0 else "!=="   # selected, then unselected
+        done = (f"() => {{ const p = document.querySelector('path.cw-pref-{code}'); "
+                f"return !!p && p.getAttribute('stroke') {op} '{SELECT_BORDER}'; }}")
+        t, n = timed_click(page, box, done)
+        times.append(t)
+        sent.append(n)
+    return times, sent
+
+
 @pytest.mark.benchmark
 def test_bench_board_clicks(bench_env) -> None:
     url, browser, artifacts = bench_env
@@ -601,7 +636,7 @@ def test_bench_board_clicks(bench_env) -> None:
     def line(xs: list[float]) -> str:
         return f"{ms(min(xs))} / **{ms(statistics.median(xs))}** / {ms(percentile(xs, 0.95))} / {ms(max(xs))}"
 
-    for game, run in (("conquest_cards", card_clicks), ("codex", codex_clicks)):
+    for game, run in (("conquest_cards", card_clicks), ("codex", codex_clicks), ("japanese_risk", risk_clicks)):
         offline = harness.OfflineGuard()
         context = harness.new_context(browser, offline)
         page = harness.new_page(context)
@@ -616,16 +651,21 @@ def test_bench_board_clicks(bench_env) -> None:
         times, sent = got[0], got[1]
         figures[game] = {"click": [min(times), statistics.median(times), percentile(times, 0.95), max(times)],
                          "sent": spread(sent)}
+        name = {"conquest_cards": "card table", "codex": "Codex board", "japanese_risk": "Japanese Risk map"}[game]
         if game == "conquest_cards":
             rows.append(("**card table**: click on a card of the hand -> drawn selected / unselected, "
                          "min / median / p95 / max", line(times)))
+        elif game == "japanese_risk":
+            rows.append(("**Japanese Risk map**: click on one of the human's territories in the turn -> its border "
+                         "drawn selected / unselected (the map painter's one message), min / median / p95 / max",
+                         line(times)))
         else:
             rows.append(("**Codex board**: click on a highlighted plot -> the preview (or the Joker's choice) "
                          "shown, min / median / p95 / max", line(times)))
             rows.append(("Codex board: Cancel -> the preview gone, the plots highlighted again, "
                          "min / median / p95 / max", line(got[2])))
             figures[game]["cancel"] = [min(got[2]), statistics.median(got[2]), percentile(got[2], 0.95), max(got[2])]
-        rows.append((f"{'card table' if game == 'conquest_cards' else 'Codex board'}: messages the page sent per "
+        rows.append((f"{name}: messages the page sent per "
                      "click, min / median / max", f"{min(sent)} / {statistics.median(sent):.0f} / {max(sent)}"))
     rows += [("browser / server", versions()),
              ("1-minute load average at start / end (2 = both cores busy)", f"{load0:.2f} / {os.getloadavg()[0]:.2f}")]
