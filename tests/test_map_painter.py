@@ -149,6 +149,7 @@ def test_other_layers_move_in_the_same_message(tmp_path: Path) -> None:
         painter.set_layer("route", line, locations=[[35.0, 139.0], [36.0, 138.0]])
         painter.set_layer("step0", badge, location=[36.0, 138.0], visible=True)
     assert len(sent) == 1
+    assert isinstance(sent[0]["patch"]["aroute"]["locations"], str)  # the line's points, encoded
     assert painter.set_layer("step0", badge, visible=True) is False and len(sent) == 1  # nothing new: nothing sent
     painter.set_layer("step0", badge, visible=False)
     assert len(sent) == 2 and sent[1]["patch"]["astep0"] == {"location": [36.0, 138.0], "visible": False}

@@ -90,7 +90,9 @@ function paintInitialize(model) {
       const attrs = JSON.stringify(scene[key]);
       if (placed[name] === scene["r" + name] + attrs) continue;
       placed[name] = scene["r" + name] + attrs;
-      const set = scene[key];
+      // a line's points come encoded (one string), as the outlines
+      const set = { ...scene[key] };
+      if (typeof set.locations === "string") set.locations = decodeRing(set.locations);
       layer(scene["r" + name]).then((m) => { if (m && typeof m.set === "function") m.set(set); });
     }
     for (const name of Object.keys(placed)) if (!("a" + name in scene)) delete placed[name];

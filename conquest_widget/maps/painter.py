@@ -125,10 +125,12 @@ class MapPainter(SceneWidget):
         # "s<i>": the styles shown, each sent once; then
         # one key per shape not at its base style: the number of its style
         # and "r<name>" / "a<name>": another layer's model (sent once) and the attributes set on it
+        # (a line's points go as an encoded polyline, as the outlines do)
         layers = {}
         for name, (ref, attrs) in self._layers.items():
             layers[f"r{name}"] = ref
-            layers[f"a{name}"] = attrs
+            layers[f"a{name}"] = {k: encode_locations(v) if k == "locations" and _is_ring(v) else v
+                                  for k, v in attrs.items()}
         return ({"m": self._refs, "o": self._outlines} | {f"s{i}": style for i, style in self._palette.items()}
                 | self._styles | layers)
 
@@ -144,7 +146,8 @@ class MapPainter(SceneWidget):
 
     def set_layer(self, name: str, layer: L.Layer, **attrs: Any) -> bool:
         """Set attributes of another layer of the map (a marker's ``location`` or
-        ``visible``, a line's ``locations``) in the page, with the shapes' styles in the
+        ``visible``, a line's ``locations``: a list of points, sent encoded with
+        :data:`OUTLINE_DECIMALS` decimals) in the page, with the shapes' styles in the
         same message.  The layer's traits in the kernel keep their first values (read
         them with :meth:`layer_attrs`).  Returns whether anything changed."""
         ref = f"IPY_MODEL_{layer.model_id}"
