@@ -34,7 +34,7 @@ const model = {
   on(ev, f) { (listeners[ev] = listeners[ev] || []).push(f); },
   off(ev, f) { listeners[ev] = (listeners[ev] || []).filter(g => g !== f); },
   send(m) { sent.push(m); },
-  widget_manager: { get_model: async (id) => (shapes[id] = shapes[id] || { attrs: {}, set(o) { Object.assign(this.attrs, o); } }) },
+  widget_manager: { get_model: async (id) => (shapes[id] = shapes[id] || { id, attrs: {}, set(o) { Object.assign(this.attrs, o); } }) },
 };
 mod.initialize({ model });
 const tick = () => new Promise(r => setTimeout(r, 0));
@@ -182,3 +182,28 @@ def test_the_outlines_reach_the_page_once_and_compact(tmp_path: Path) -> None:
     painter.send = lambda msg, buffers=None: sent.append(msg)  # type: ignore[method-assign]
     pm.apply_styles({13: {"fill_color": "#d62728"}})
     assert len(sent) == 1 and "o" not in sent[0]["patch"] and len(json.dumps(sent[0])) < 200
+
+
+def test_labels_switch_icons_in_the_restyles_message(tmp_path: Path) -> None:
+    """A label changes by switching its marker to another icon: on a prefecture map the
+    switches of any number of labels and the shapes' restyle are one message; the page
+    gives each marker the icon's model, and the marker's trait in the kernel follows
+    without a message of its own; an icon no label shows any more is closed after."""
+    pm = PrefectureMap(sea_links=False)
+    first = dict(pm.painter.scene)
+    sent: list[dict[str, Any]] = []
+    pm.painter.send = lambda msg, buffers=None: sent.append(msg)  # type: ignore[method-assign]
+    own: list[Any] = []
+    for marker in pm.labels.values():
+        marker.send = lambda msg, buffers=None: own.append(msg)  # type: ignore[method-assign]
+    with pm.painter.batch():
+        pm.apply_styles({13: {"fill_color": "#d62728"}})
+        pm.set_labels({13: "<b>5</b>", 27: "<b>7</b>"})
+    assert len(sent) == 1 and own == []
+    assert pm.labels[13].icon.html == "<b>5</b>" and pm.label_of(27) == "<b>7</b>"
+    five = pm.labels[13].icon
+    page = run_page(pm.painter, first, sent, tmp_path)
+    assert page["shapes"][pm.labels[13].model_id]["icon"]["id"] == five.model_id
+    assert page["shapes"][pm.labels[27].model_id]["icon"]["id"] == pm.labels[27].icon.model_id
+    pm.set_labels({13: ""})                          # "<b>5</b>" is shown nowhere now: closed
+    assert len(sent) == 2 and five.comm is None and own == []

@@ -93,7 +93,17 @@ function paintInitialize(model) {
       // a line's points come encoded (one string), as the outlines
       const set = { ...scene[key] };
       if (typeof set.locations === "string") set.locations = decodeRing(set.locations);
-      layer(scene["r" + name]).then((m) => { if (m && typeof m.set === "function") m.set(set); });
+      // a label's icon comes as its model's reference: the marker is given the model
+      const icon = typeof set.icon === "string" && set.icon.startsWith("IPY_MODEL_") ? layer(set.icon) : null;
+      layer(scene["r" + name]).then(async (m) => {
+        if (!m || typeof m.set !== "function") return;
+        if (icon) {
+          const model = await icon;
+          if (!model) return;
+          set.icon = model;
+        }
+        m.set(set);
+      });
     }
     for (const name of Object.keys(placed)) if (!("a" + name in scene)) delete placed[name];
   };

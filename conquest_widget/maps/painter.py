@@ -35,7 +35,7 @@ polygon opens.  The 47 prefecture outlines cost 12.7 KB instead of 63.2 KB of JS
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -117,6 +117,7 @@ class MapPainter(SceneWidget):
         self._layers: dict[str, tuple[str, dict[str, Any]]] = {}
         self._batch = 0
         self._dirty = False
+        self._after: list[Callable[[], Any]] = []
         kwargs.setdefault("layout", Layout(display="none"))
         super().__init__(**kwargs)
 
@@ -158,6 +159,26 @@ class MapPainter(SceneWidget):
         self._layers[name] = (ref, new)
         self._changed()
         return True
+
+    def set_icon(self, name: str, marker: L.Marker, icon: L.DivIcon) -> bool:
+        """Switch ``marker`` (a label) to ``icon`` in the page, in the painter's message
+        (jupyter-leaflet draws a DivIcon once, so a label changes by switching icons).  The
+        marker's ``icon`` trait follows in the kernel without a message of its own (a page
+        that opens the marker later gets it from there).  Returns whether anything changed."""
+        ref = f"IPY_MODEL_{icon.model_id}"
+        if marker.icon is not icon:
+            with marker._lock_property(icon=ref):  # the page gets it in the painter's patch
+                marker.icon = icon
+        return self.set_layer(name, marker, icon=ref)
+
+    def later(self, action: Callable[[], Any]) -> None:
+        """Run ``action`` once what is batched now has been sent (at once outside a
+        batch): an icon no label shows any more is closed after the page was told to
+        switch the labels away from it."""
+        if self._batch:
+            self._after.append(action)
+        else:
+            action()
 
     def layer_attrs(self, name: str, layer: L.Layer) -> dict[str, Any]:
         """What the page shows of ``layer``'s attributes set through :meth:`set_layer`,
@@ -215,6 +236,10 @@ class _Batch:
     def __exit__(self, *exc: object) -> None:
         p = self.painter
         p._batch -= 1
-        if not p._batch and p._dirty:
-            p._dirty = False
-            p.redraw()
+        if not p._batch:
+            if p._dirty:
+                p._dirty = False
+                p.redraw()
+            after, p._after = p._after, []
+            for action in after:
+                action()

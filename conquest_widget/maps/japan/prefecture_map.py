@@ -245,11 +245,10 @@ class PrefectureMap(W.VBox):
     def _relabel(self) -> None:
         if not self.labels:
             return
-        for code, marker in self.labels.items():
-            icon = self._icon(self._shown(code))
-            if marker.icon is not icon:
-                marker.icon = icon
-        self._close_unused()
+        with self.painter.batch():  # every label switched in one message
+            for code, marker in self.labels.items():
+                self.painter.set_icon(f"l{code}", marker, self._icon(self._shown(code)))
+            self.painter.later(self._close_unused)
 
     def _close_unused(self) -> None:
         used = {self._shown(code) for code in self.labels}
@@ -308,20 +307,24 @@ class PrefectureMap(W.VBox):
         """Set the label HTML of some prefectures (``""`` = none); returns the codes changed.
 
         jupyter-leaflet draws a DivIcon once, so a label changes by switching its marker
-        to another icon; icons no longer shown by any marker are closed, so a label that
-        was shown once (a private badge, say) does not live on in the page."""
+        to another icon (through the map's painter: every label switched in one message
+        with the shapes' styles when the caller batches them, ``with m.painter.batch():``);
+        icons no longer shown by any marker are closed, so a label that was shown once (a
+        private badge, say) does not live on in the page."""
         if not self.labels:
             raise ConquestError("this map was made with labels=False")
+        unknown = [code for code in labels if code not in self.labels]
+        if unknown:
+            raise ConquestError(f"a label for an unknown prefecture {unknown[0]!r} (expected 1-47)")
         changed = []
-        for code, html in labels.items():
-            if code not in self.labels:
-                raise ConquestError(f"a label for an unknown prefecture {code!r} (expected 1-47)")
-            if html != self._label_html[code]:
-                self._label_html[code] = html
-                self.labels[code].icon = self._icon(self._shown(code))
-                changed.append(code)
-        if changed:
-            self._close_unused()
+        with self.painter.batch():
+            for code, html in labels.items():
+                if html != self._label_html[code]:
+                    self._label_html[code] = html
+                    self.painter.set_icon(f"l{code}", self.labels[code], self._icon(self._shown(code)))
+                    changed.append(code)
+            if changed:
+                self.painter.later(self._close_unused)
         return changed
 
     def label_of(self, code: int) -> str:

@@ -324,6 +324,14 @@ class MapView(W.VBox):
         in_route = set(route)
         viewer = v["current_player"] if v is not None else -1
         restyled: dict[int, dict[str, Any]] = {}
+        with self.painter.batch():  # shapes, labels, route, step badges and pawns: one message
+            self._refresh_shapes(v, c, board, legal, in_route, viewer, restyled)
+            self.painter.paint(restyled)
+            self._draw_route(v, route)
+            self._draw_pawns(v)
+
+    def _refresh_shapes(self, v: dict | None, c: Any, board: Any, legal: set[int], in_route: set[int], viewer: int,
+                        restyled: dict[int, dict[str, Any]]) -> None:
         for code in board.codes:
             if v is not None:
                 info = v["prefectures"][str(code)]
@@ -346,15 +354,11 @@ class MapView(W.VBox):
             if html != self._labels[code]:
                 # jupyter-leaflet draws a DivIcon once and ignores later changes of its html,
                 # so a label changes by switching the marker to another (shared, cached) icon
-                self.labels[code].icon = self._label_icon(html)
+                self.painter.set_icon(f"l{code}", self.labels[code], self._label_icon(html))
                 self._labels[code] = html
             title = pref_name(code, c.lang)
             if self.labels[code].title != title:
                 self.labels[code].title = title
-        with self.painter.batch():  # shapes, route, step badges and pawns: one message
-            self.painter.paint(restyled)
-            self._draw_route(v, route)
-            self._draw_pawns(v)
 
     def _draw_route(self, v: dict | None, route: list[int]) -> None:
         paint = self.painter

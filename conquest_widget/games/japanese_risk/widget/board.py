@@ -612,8 +612,9 @@ class RiskBoard(W.VBox):
             mark = ATTACK_MARK if code in attack_dst else MOVE_MARK if code in move_dst else ""
             labels[code] = self._label(code, terr, cards.get(code, 0) + self.alloc.get(code, 0),
                                        my_ninjas.get(code, 0), code in self.alloc, mark)
-        self.map.apply_styles(styles)
-        self.map.set_labels(labels)
+        with self.map.painter.batch():  # shapes and labels: one message
+            self.map.apply_styles(styles)
+            self.map.set_labels(labels)
 
     @staticmethod
     def _label(code: int, terr: Mapping[str, Any], card: int, my_ninjas: int, planned: bool, mark: str = "") -> str:
