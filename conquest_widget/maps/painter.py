@@ -96,12 +96,16 @@ class MapPainter(SceneWidget):
     """The styles of a map's shapes, sent as one patch per restyle (see the module).
 
     ``shapes`` maps a key (a prefecture code) to its ``Polygon``; ``base`` is the style
-    every shape was made with (the values of :data:`STYLE_KEYS`).  Put it in the displayed
+    every shape was made with (the values of :data:`STYLE_KEYS`); ``css``, the map's
+    stylesheet (the classes its labels use, from a ``.css`` file), goes to the page once.  Put it in the displayed
     widget tree beside the map (it draws nothing)."""
 
     _esm = SceneWidget.page_module(Path(__file__).with_name("painter.js"))
 
-    def __init__(self, shapes: Mapping[int, L.Polygon], base: Mapping[str, Any], **kwargs: Any) -> None:
+    def __init__(self, shapes: Mapping[int, L.Polygon], base: Mapping[str, Any], *, css: str = "",
+                 **kwargs: Any) -> None:
+        #: the map's stylesheet (its labels' classes), sent once with the painter
+        self._css = css
         self._refs = {str(k): f"IPY_MODEL_{poly.model_id}" for k, poly in shapes.items()}
         #: the outlines the page sets on the shapes (OutlinedPolygon), encoded
         self._outlines = {str(k): encode_locations(poly.locations) for k, poly in shapes.items()

@@ -47,7 +47,7 @@ _SECRETS_JS = """
     const label = b.closest('[class*="cw-label-"]');
     const m = label && label.getAttribute('class').match(/cw-label-(\\d+)/);
     badges.push([m ? Number(m[1]) : -1, b.textContent.replace('\\u270b', '').trim()
-                 + (b.getAttribute('style').includes('dashed') ? ' planned' : '')]);
+                 + (getComputedStyle(b).borderTopStyle === 'dashed' ? ' planned' : '')]);
   }
   badges.sort((x, y) => x[0] - y[0]);
   return JSON.stringify({reserve: r ? r.textContent : null, badges});

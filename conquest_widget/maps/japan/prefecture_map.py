@@ -27,6 +27,7 @@ import math
 import re
 from collections.abc import Callable, Mapping
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import ipyleaflet as L
@@ -35,7 +36,7 @@ from traitlets import Unicode
 
 from conquest_widget.core.safe_text import html_text
 from conquest_widget.errors import ConquestError
-from conquest_widget.lean import Layout
+from conquest_widget.lean import Layout, page_file
 from conquest_widget.maps import lean
 from conquest_widget.maps.japan.board import japan
 from conquest_widget.maps.japan.geo import prefecture_shapes
@@ -44,6 +45,8 @@ from conquest_widget.maps.painter import STYLE_KEYS, MapPainter, OutlinedPolygon
 from conquest_widget.maps.quiet_pointer import QuietPointer
 
 __all__ = ["BASE_STYLE", "NAME_ZOOM", "STYLE_KEYS", "PrefectureMap", "PrefecturePolygon", "fit_view", "japan_bounds", "visible_bounds"]
+
+_HERE = Path(__file__).parent
 
 #: every polygon's style before the first :meth:`PrefectureMap.apply_styles`
 BASE_STYLE: dict[str, Any] = {"fill_color": "#efe9da", "fill_opacity": 0.75, "color": "#6b6b6b", "weight": 1,
@@ -147,6 +150,9 @@ class PrefectureMap(W.VBox):
     marker per prefecture whose HTML :meth:`set_labels` changes (clicking a label counts
     as clicking its prefecture).
 
+    ``label_css`` is the stylesheet of the game's label HTML (read from the game's ``.css``
+    file with :func:`~conquest_widget.lean.page_file`), sent once with the map.
+
     ``names`` names the prefecture under the pointer in a chip at the map's top right
     (``hover``) and writes every name above its label from :data:`NAME_ZOOM` on, in the
     language of :meth:`set_lang`; names are the board's, the same whoever owns what.
@@ -154,7 +160,7 @@ class PrefectureMap(W.VBox):
 
     def __init__(self, *, height: str = "520px", sea_links: bool = True, labels: bool = True,
                  zoom: float | None = None, center: list[float] | None = None, names: bool = False,
-                 lang: str = "en", **kwargs: Any) -> None:
+                 lang: str = "en", label_css: str = "", **kwargs: Any) -> None:
         if zoom is None and center is None and _pixels(height):
             # every prefecture in view, Okinawa included (:func:`fit_view`)
             center, zoom = fit_view(_pixels(height))
@@ -193,7 +199,7 @@ class PrefectureMap(W.VBox):
                 layers.append(marker)
         self.map.layers = tuple(layers)
         #: the prefectures' styles, one message per restyle (the polygons keep BASE_STYLE)
-        self.painter = MapPainter(self.polygons, BASE_STYLE)
+        self.painter = MapPainter(self.polygons, BASE_STYLE, css=page_file(_HERE / "prefecture_map.css") + label_css)
         self.names = names and labels
         self.lang = lang
         #: the name of the prefecture under the pointer (with ``names``)
@@ -237,8 +243,7 @@ class PrefectureMap(W.VBox):
         """The label HTML drawn: the game's, under the name when names are written."""
         html = self._label_html[code]
         if self.names and self.map.zoom >= NAME_ZOOM:
-            name = (f"<div class='cw-map-name' style='font-size:11px;text-align:center;white-space:nowrap;"
-                    f"pointer-events:none;text-shadow:0 0 2px #fff,0 0 2px #fff'>{html_text(self.name(code))}</div>")
+            name = f"<div class='cw-map-name'>{html_text(self.name(code))}</div>"
             return name + html
         return html
 

@@ -21,12 +21,13 @@ traits (``view``, ``legal``, ``events``, ``version``) and sends moves only with
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import ipywidgets as W
 
 from conquest_widget.core.safe_text import html_text
-from conquest_widget.lean import Layout
+from conquest_widget.lean import Layout, page_file
 from conquest_widget.maps.japan.board import japan
 from conquest_widget.maps.japan.prefecture_map import FIT_MIN_WIDTH_PX, PrefectureMap
 
@@ -130,7 +131,8 @@ class RiskBoard(W.VBox):
         self._acting = False
         self._mode = ""
         # fitted: all 47 prefectures, Okinawa included; names on hover (and written when zoomed in)
-        self.map = PrefectureMap(height="760px", names=True, lang=lang)
+        self.map = PrefectureMap(height="760px", names=True, lang=lang,
+                                 label_css=page_file(Path(__file__).with_name("labels.css")))
         self.map.on_region_click(self.click)
         self.status = W.HTML()
         self.status.add_class("cw-status")
@@ -620,9 +622,8 @@ class RiskBoard(W.VBox):
     def _label(code: int, terr: Mapping[str, Any], card: int, my_ninjas: int, planned: bool, mark: str = "") -> str:
         bits = []
         if mark:
-            colour = ATTACK_BORDER if mark == ATTACK_MARK else MOVE_BORDER
-            bits.append(f"<span class='cw-mark' style='color:#fff;background:{colour};border-radius:8px;"
-                        f"padding:0 3px;font-size:12px'>{mark}</span>")
+            kind = "attack" if mark == ATTACK_MARK else "move"
+            bits.append(f"<span class='cw-mark cw-mark-{kind}'>{mark}</span>")
         if terr["castle"]:
             bits.append("🏯")
         if terr["armies"]:
@@ -631,13 +632,12 @@ class RiskBoard(W.VBox):
             bits.append(f"<span class='cw-ninjas'>🥷{int(terr['ninjas'])}</span>")
         if card:
             # the viewer's own card armies: a private badge (the view holds only the viewer's)
-            style = "border:1px dashed #000" if planned else "border:1px solid #000"
-            bits.append(f"<span class='cw-card-badge' style='background:#fff;{style};border-radius:6px;"
-                        f"padding:0 3px;font-size:10px'>✋{card}</span>")
+            planned_class = " cw-planned" if planned else ""   # a dashed border (labels.css)
+            bits.append(f"<span class='cw-card-badge{planned_class}'>✋{card}</span>")
         if not bits:
             return ""
-        return (f"<div class='cw-label cw-label-{code}' style='font-size:11px;text-align:center;line-height:1.1;"
-                f"pointer-events:none;white-space:nowrap'>{' '.join(bits)}</div>")
+        # the classes' styles are in labels.css, sent once with the map
+        return f"<div class='cw-label cw-label-{code}'>{' '.join(bits)}</div>"
 
     def _draw_status(self, mode: str) -> None:
         v = self.view
