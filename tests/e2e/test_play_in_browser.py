@@ -159,7 +159,7 @@ def plan_route(app: AppPage, total: int, *, undo: bool, shots: tuple[str, str] |
     return route
 
 
-_ROUTE_TEXT_JS = """[...document.querySelectorAll('.widget-html-content')]
+_ROUTE_TEXT_JS = """[...document.querySelectorAll('.cw-route')]
   .find(e => /^(Movement|移動力) \\d+/.test(e.innerText))"""
 
 _HIGHLIGHT_OR_CONFIRM_JS = f"""() => document.querySelectorAll('path.cw-pref[stroke="{HIGHLIGHT}"]').length > 0
@@ -184,7 +184,7 @@ def roll(app: AppPage) -> int:
 def expect_route(app: AppPage, n: int) -> None:
     """Wait until the planned route lists n steps."""
     app.page.wait_for_function(
-        """(n) => { const el = [...document.querySelectorAll('.widget-html-content')]
+        """(n) => { const el = [...document.querySelectorAll('.cw-route')]
               .find(e => /^(Movement|移動力) \\d+/.test(e.innerText));
             return (el ? (el.innerText.match(/^\\d+\\. /gm) || []).length : 0) === n; }""",
         arg=n,
