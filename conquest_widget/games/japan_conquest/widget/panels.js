@@ -115,21 +115,35 @@ function infoPanel(s) {
   return box;
 }
 
-function draw(s, send) {
-  const parts = s.P || [];
-  const root = el("div", "cw-jp");
-  if (!s.ti && !s.sh) return root;  // no game shown
-  if (parts.includes("turn")) root.append(turnPanel(s, send));
-  if (parts.includes("battle") && s.bt) root.append(battlePanel(s, send));
-  if (parts.includes("score") && s.sh) root.append(scoreboard(s));
-  if (parts.includes("info") && s.in) root.append(infoPanel(s));
-  return root;
+// the scene keys each panel is drawn from: a panel whose keys did not change keeps its elements
+const PANELS = [
+  ["turn", /^(L|ti|hi|dc|ds|fa|mv|r\d+|rh|ac|ms)$/, turnPanel, () => true],
+  ["battle", /^(L|bt)$/, battlePanel, (s) => s.bt],
+  ["score", /^(sh|so|s\d+|cur)$/, scoreboard, (s) => s.sh],
+  ["info", /^in$/, infoPanel, (s) => s.in],
+];
+
+// a draw function for one view: each panel is built again only when its keys changed
+function drawer() {
+  const built = {};
+  return (s, send) => {
+    const parts = s.P || [];
+    const root = el("div", "cw-jp");
+    if (!s.ti && !s.sh) return root;  // no game shown
+    for (const [name, test, build, shown] of PANELS) {
+      if (!parts.includes(name) || !shown(s)) continue;
+      const mine = JSON.stringify(Object.keys(s).filter((k) => test.test(k)).sort().map((k) => [k, s[k]]));
+      if (!built[name] || built[name][0] !== mine) built[name] = [mine, build(s, send)];
+      root.append(built[name][1]);
+    }
+    return root;
+  };
 }
 
 export default {
   initialize({ model }) { return sceneInitialize(model); },
   render({ model, el }) {
     el.classList.add("cw-japan-panels");
-    return sceneRender(model, el, draw);
+    return sceneRender(model, el, drawer());
   },
 };
