@@ -94,7 +94,7 @@ function scoreboard(s) {
   if (banner) box.append(el("div", "", el("b", "", banner)));
   const table = el("table", "", el("tr", "", ...head.map((h) => el("th", "", h))));
   for (const seat of s.so || []) {
-    const [name, colour, score, items, regions] = s["s" + seat];
+    const [name, colour] = s["p" + seat], [score, items, regions] = s["s" + seat];
     const swatch = el("span", "cw-swatch");
     swatch.style.background = colour;
     const who = el("span", "cw-name", name);
@@ -119,7 +119,7 @@ function infoPanel(s) {
 const PANELS = [
   ["turn", /^(L|ti|hi|dc|ds|fa|mv|r\d+|rh|ac|ms)$/, turnPanel, () => true],
   ["battle", /^(L|bt)$/, battlePanel, (s) => s.bt],
-  ["score", /^(sh|so|s\d+|cur)$/, scoreboard, (s) => s.sh],
+  ["score", /^(sh|so|[ps]\d+|cur)$/, scoreboard, (s) => s.sh],
   ["info", /^in$/, infoPanel, (s) => s.in],
 ];
 

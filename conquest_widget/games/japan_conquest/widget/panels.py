@@ -86,8 +86,8 @@ class JapanPanels(SceneWidget):
     (``L``'s labels) and ``ds`` the one chosen (0: no Roll now); ``fa`` the dice rolled; ``mv`` [movement, left] (the numbers, put into
     ``L``'s templates); ``r1``... the route's steps; ``rh`` the route's hint (a key of ``L``); ``ac`` [Undo, Confirm] enabled (0: hidden); ``ms`` [kind,
     text] ("e" the message, "w" waiting for another player); ``bt`` the battle (0: none);
-    ``sh`` [banner, [column titles]], ``so`` the seats in turn order, ``s<seat>`` [name,
-    colour, score, items, regions], ``cur`` the current seat (-1 when over); ``in`` the
+    ``sh`` [banner, [column titles]], ``so`` the seats in turn order, ``p<seat>`` [name,
+    colour], ``s<seat>`` [score, items, regions], ``cur`` the current seat (-1 when over); ``in`` the
     selected prefecture [code, name, [lines]] (0: none).
 
     A click comes back as one message ``{"click": target}`` (:data:`TARGETS`: ``roll``,
@@ -239,8 +239,9 @@ class JapanPanels(SceneWidget):
             items = p["items"]
             regions = ", ".join(region_name(r, lang) + ("★" if s["full"] else "")
                                 for r, s in status.items() if s["controller"] == seat)
-            out[f"s{seat}"] = [p["name"] + (t("cpu_mark", lang) if p["cpu"] else ""), css_colour(p["colour"]),
-                               t("hidden", lang) if hidden else str(p["score"]["total"]),
+            # who (set once a game), then what a move changes
+            out[f"p{seat}"] = [p["name"] + (t("cpu_mark", lang) if p["cpu"] else ""), css_colour(p["colour"])]
+            out[f"s{seat}"] = [t("hidden", lang) if hidden else str(p["score"]["total"]),
                                f"⚁{items['double']} ⚂{items['triple']}", regions]
         return out
 
@@ -326,7 +327,7 @@ class JapanPanels(SceneWidget):
             if "sh" not in s:
                 return ""
             banner, head = s["sh"]
-            rows = ["\t".join(head)] + ["\t".join([r[0], r[2], r[3], r[4]]) for r in (s[f"s{x}"] for x in s["so"])]
+            rows = ["\t".join(head)] + ["\t".join([s[f"p{x}"][0], *s[f"s{x}"]]) for x in s["so"]]
             return "\n".join(([banner] if banner else []) + rows)
         if part == "info":
             info = s.get("in")
@@ -337,7 +338,7 @@ class JapanPanels(SceneWidget):
         """The scoreboard's rows in the page's order: seat, name, colour, score, items,
         regions, current."""
         s = self.scene
-        return [dict(zip(("name", "colour", "score", "items", "regions"), s[f"s{seat}"], strict=True))
+        return [dict(zip(("name", "colour", "score", "items", "regions"), s[f"p{seat}"] + s[f"s{seat}"], strict=True))
                 | {"seat": seat, "current": seat == s["cur"]} for seat in s.get("so", ())]
 
     # ------------------------------------------------------------ clicks
