@@ -110,6 +110,9 @@ class JapanPanels(SceneWidget):
     _css = page_file(_HERE / "panels.css")
 
     PARTS = ("turn", "battle", "score", "info")
+    #: the controller's traits the panels are drawn from (a change redraws; nothing is sent
+    #: when the scene is the same)
+    OBSERVED = ("version", "lang", "message", "dice_option", "cpu_busy", "battle_report", "selected_prefecture")
 
     def __init__(self, c: GameController, parts: tuple[str, ...] = PARTS, **kwargs: Any) -> None:
         self.c = c
@@ -121,12 +124,11 @@ class JapanPanels(SceneWidget):
         self.battle_panel = BattlePanel(self)
         self.scoreboard = PanelText(self, "score")
         self.info_panel = PanelText(self, "info")
-        c.observe(self._changed, names=["version", "lang", "message", "dice_option", "cpu_busy", "battle_report",
-                                        "selected_prefecture"])
+        c.observe(self._changed, names=list(self.OBSERVED))
 
     def _changed(self, _change: Any = None) -> None:
         if self.comm is None:  # closed (close_tree closes it without close()): stop drawing
-            self.c.unobserve(self._changed)
+            self.c.unobserve(self._changed, names=list(self.OBSERVED))
             return
         self.redraw()
 

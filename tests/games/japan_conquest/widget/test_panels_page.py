@@ -155,3 +155,19 @@ def test_a_click_is_one_small_message_and_a_stale_one_does_nothing(tmp_path: Pat
     assert app.controller.version == version and app.controller.phase == "roll"
     panels._on_page_msg(panels, {"click": "roll"}, [])  # as the page sends it
     assert app.controller.phase == "route"
+
+
+def test_closed_panels_stop_drawing_and_leave_no_observer() -> None:
+    """close_tree closes the panels without their close(): the next change of the
+    controller finds them closed, and they stop observing it (nothing of them stays alive)."""
+    from ipywidgets import Widget
+
+    from conquest_widget.games.japan_conquest.widget.controller import GameController
+
+    c = GameController()
+    c.new_game(GameSetup.quick(["Tokyo", "Osaka"]))
+    panels = JapanPanels(c)
+    Widget.close(panels)
+    c.roll()
+    observers = [h for name in JapanPanels.OBSERVED for h in c._trait_notifiers.get(name, {}).get("change", [])]
+    assert not [h for h in observers if getattr(h, "__self__", None) is panels]
