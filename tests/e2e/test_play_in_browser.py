@@ -276,7 +276,11 @@ def test_save_to_a_slot_reload_and_continue(app: AppPage, served_dir) -> None:
 
 def _seat_colour(app: AppPage, seat: int) -> str:
     """A player's colour as the scoreboard shows it (the swatch), as '#rrggbb'."""
-    style = app.scoreboard.locator(f'tr[data-seat="{seat}"] .cw-swatch').get_attribute("style")
+    style = app.scoreboard.locator(f'tr[data-seat="{seat}"] .cw-swatch').get_attribute("style") or ""
+    # the page sets the colour through the style object: the browser writes it as rgb(r, g, b)
+    rgb = re.search(r"rgb\((\d+), *(\d+), *(\d+)\)", style)
+    if rgb:
+        return "#" + "".join(f"{int(x):02x}" for x in rgb.groups())
     return re.search(r"#[0-9a-fA-F]{6}", style).group(0).lower()
 
 
