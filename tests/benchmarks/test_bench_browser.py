@@ -385,7 +385,7 @@ ARM_STEP_JS = """
     return !!icon && icon.style.opacity !== '' && icon.style.opacity !== '0';
   };
   const panelSteps = () => {
-    const el = [...document.querySelectorAll('.widget-html-content')].find(e => /^(Movement|移動力) \\d+/.test(e.innerText));
+    const el = [...document.querySelectorAll('.cw-route')].find(e => /^(Movement|移動力) \\d+/.test(e.innerText));
     return el ? (el.innerText.match(/^\\d+\\. /gm) || []).length : 0;
   };
   const path = document.querySelector('path.cw-pref-' + code);
@@ -410,7 +410,7 @@ STEP_DONE_JS = f"""() => {{ const r = window.__step;
   return r.stroke !== null && r.badge !== null && r.panel !== null
       && (r.hl !== null || performance.now() - r.t0 > {HIGHLIGHT_WAIT_MS}); }}"""
 
-ROUTE_STEPS_JS = """() => { const el = [...document.querySelectorAll('.widget-html-content')]
+ROUTE_STEPS_JS = """() => { const el = [...document.querySelectorAll('.cw-route')]
     .find(e => /^(Movement|移動力) \\d+/.test(e.innerText));
   return el ? (el.innerText.match(/^\\d+\\. /gm) || []).length : 0; }"""
 

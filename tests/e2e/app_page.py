@@ -6,8 +6,11 @@ Selectors (stable across re-renders):
   a legal next step has the highlight stroke ``#ffb000``;
 - prefecture labels: Leaflet markers whose ``title`` is the prefecture's name (they let
   clicks through to the shape below);
-- panels: ``.cw-score`` (scoreboard rows ``tr[data-seat]``), ``.cw-log``, ``.cw-info``,
-  ``.cw-dice``; buttons by their visible text (``conquest_widget.games.japan_conquest.text.STRINGS``).
+- panels (one widget drawn by ``widget/panels.js``): ``.cw-turn-title`` (a heading),
+  ``.cw-turn-hint``, ``.cw-route`` (the planned route), ``.cw-score`` (scoreboard rows
+  ``tr[data-seat]``), ``.cw-info``, ``.cw-dice``, ``.cw-msg``; the buttons ``button.cw-roll``,
+  ``.cw-undo``, ``.cw-confirm``, ``.cw-dice-<n>``, ``.cw-battle-<n>``, ``.cw-battle-ok``, found by
+  their visible text (``conquest_widget.games.japan_conquest.text.STRINGS``); the log ``.cw-log``.
 """
 
 from __future__ import annotations
@@ -119,7 +122,7 @@ class AppPage:
 
     @property
     def route_info(self) -> Locator:
-        return self.page.locator(".widget-html-content").filter(has_text=re.compile(r"^(Movement|移動力) \d+"))
+        return self.page.locator(".cw-route")  # the planned route (Japan's side panels, panels.js)
 
     def route_length(self) -> int:
         if self.route_info.count() == 0:

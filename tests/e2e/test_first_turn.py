@@ -79,7 +79,7 @@ def test_japan_conquest_first_turn_follows_the_turn_panel(page: Page, voila_url:
             code = app.wait_for_highlights()[0]
             app.click_prefecture(code)
             page.wait_for_function(
-                "n => [...document.querySelectorAll('.widget-html-content')].some(e => /^(Movement|移動力) \\d+/.test(e.innerText)"
+                "n => [...document.querySelectorAll('.cw-route')].some(e => /^(Movement|移動力) \\d+/.test(e.innerText)"
                 " && (e.innerText.match(/^\\d+\\. /gm) || []).length > n)", arg=length, timeout=30_000)
             if "step" not in done:
                 _shot(page, artifacts, "japan-02-route")
@@ -99,7 +99,7 @@ def test_japan_conquest_first_turn_follows_the_turn_panel(page: Page, voila_url:
         # read the guidance once the page shows its next words
         page.wait_for_function(
             "() => [...document.querySelectorAll('.cw-turn-hint')].some(e => e.innerText.trim()) ||"
-            " [...document.querySelectorAll('.widget-html-content')].some(e => /^(Movement|移動力) \\d+/.test(e.innerText))",
+            " [...document.querySelectorAll('.cw-route')].some(e => /^(Movement|移動力) \\d+/.test(e.innerText))",
             timeout=30_000)
     assert done[0] == "Roll" and "step" in done and done[-1] == "Confirm Route", done
     # the turn is over: the CPU plays (or, at once, it is my second turn)

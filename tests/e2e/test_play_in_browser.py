@@ -159,7 +159,7 @@ def plan_route(app: AppPage, total: int, *, undo: bool, shots: tuple[str, str] |
     return route
 
 
-_ROUTE_TEXT_JS = """[...document.querySelectorAll('.widget-html-content')]
+_ROUTE_TEXT_JS = """[...document.querySelectorAll('.cw-route')]
   .find(e => /^(Movement|移動力) \\d+/.test(e.innerText))"""
 
 _HIGHLIGHT_OR_CONFIRM_JS = f"""() => document.querySelectorAll('path.cw-pref[stroke="{HIGHLIGHT}"]').length > 0
@@ -184,7 +184,7 @@ def roll(app: AppPage) -> int:
 def expect_route(app: AppPage, n: int) -> None:
     """Wait until the planned route lists n steps."""
     app.page.wait_for_function(
-        """(n) => { const el = [...document.querySelectorAll('.widget-html-content')]
+        """(n) => { const el = [...document.querySelectorAll('.cw-route')]
               .find(e => /^(Movement|移動力) \\d+/.test(e.innerText));
             return (el ? (el.innerText.match(/^\\d+\\. /gm) || []).length : 0) === n; }""",
         arg=n,
@@ -276,7 +276,11 @@ def test_save_to_a_slot_reload_and_continue(app: AppPage, served_dir) -> None:
 
 def _seat_colour(app: AppPage, seat: int) -> str:
     """A player's colour as the scoreboard shows it (the swatch), as '#rrggbb'."""
-    style = app.scoreboard.locator(f'tr[data-seat="{seat}"] .cw-swatch').get_attribute("style")
+    style = app.scoreboard.locator(f'tr[data-seat="{seat}"] .cw-swatch').get_attribute("style") or ""
+    # the page sets the colour through the style object: the browser writes it as rgb(r, g, b)
+    rgb = re.search(r"rgb\((\d+), *(\d+), *(\d+)\)", style)
+    if rgb:
+        return "#" + "".join(f"{int(x):02x}" for x in rgb.groups())
     return re.search(r"#[0-9a-fA-F]{6}", style).group(0).lower()
 
 

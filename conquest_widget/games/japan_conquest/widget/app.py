@@ -24,13 +24,7 @@ from conquest_widget.games.japan_conquest.widget.controller import (
     GameController,
 )
 from conquest_widget.games.japan_conquest.widget.map_view import MAP_HEIGHT, MapView
-from conquest_widget.games.japan_conquest.widget.panels import (
-    BattlePanel,
-    InfoPanel,
-    LogView,
-    Scoreboard,
-    TurnPanel,
-)
+from conquest_widget.games.japan_conquest.widget.panels import JapanPanels, LogView
 from conquest_widget.games.japan_conquest.widget.saves_view import (
     DataScreen,
     SaveExit,
@@ -186,10 +180,11 @@ class JapanConquestApp(W.VBox):
         self._table: tuple[NewTable, list[str], str] | None = None
         self._links_screen: W.VBox | None = None
         # game screen
-        self.turn_panel = TurnPanel(c)
-        self.battle_panel = BattlePanel(c)
-        self.scoreboard = Scoreboard(c)
-        self.info_panel = InfoPanel(c)
+        # the turn and battle panels, the scoreboard and the prefecture's info: one widget
+        # drawn in the page (issue 32); its parts read what the page shows
+        self.panels = JapanPanels(c)
+        self.turn_panel, self.battle_panel = self.panels.turn_panel, self.panels.battle_panel
+        self.scoreboard, self.info_panel = self.panels.scoreboard, self.panels.info_panel
         self.log_view = LogView(c)
         self.overview_button = W.Button(layout=button_layout(), style=shared_style(W.Button))
         self.locate_button = W.Button(layout=button_layout(), style=shared_style(W.Button))
@@ -219,7 +214,7 @@ class JapanConquestApp(W.VBox):
             _PENDING.add(self)  # a crash-free exit writes what is pending (atexit)
             c.observe(self._remember_language, names="lang")
         self.game_screen = plain(W.VBox, children=[
-            self.turn_panel, self.battle_panel, self.scoreboard, self.info_panel,
+            self.panels,
             plain(W.HBox, children=[self.overview_button, self.locate_button, self.basemap]),
             plain(W.HBox, children=[self.speed_label, self.speed]), self.game_extra, self.log_view,
         ])
@@ -652,7 +647,8 @@ class JapanConquestApp(W.VBox):
             panel = self.game_screen
         elif screen == "results":
             if self._results_panel is None:
-                self._results_panel = plain(W.VBox, children=[self.results_screen, self.scoreboard, self.log_view])
+                scores = JapanPanels(self.controller, parts=("score",))
+                self._results_panel = plain(W.VBox, children=[self.results_screen, scores, self.log_view])
             panel = self._results_panel
         elif screen == "saves":
             panel = self.data_screen or self.start_screen

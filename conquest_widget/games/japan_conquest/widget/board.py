@@ -43,7 +43,7 @@ from conquest_widget.games.japan_conquest.actions import Action, Step
 from conquest_widget.games.japan_conquest.game import Game
 from conquest_widget.games.japan_conquest.widget.controller import GameController, battle_summary
 from conquest_widget.games.japan_conquest.widget.map_view import MapView
-from conquest_widget.games.japan_conquest.widget.panels import BattlePanel, InfoPanel, Scoreboard, TurnPanel
+from conquest_widget.games.japan_conquest.widget.panels import BattlePanel, JapanPanels, PanelText, TurnPanel
 from conquest_widget.games.japan_conquest.widget.replay import (
     ReplayController,
     ReplayLogView,
@@ -131,8 +131,6 @@ class JapanBoard(W.HBox):
         self.live = bool(getattr(controller, "live", True))
         self.inner: GameController = SeatController(controller, lang=lang) if self.live else ReplayController(lang=lang)
         self.map_view = MapView(self.inner, every_label=True, layout=Layout(width="58%"))
-        self.scoreboard = Scoreboard(self.inner)
-        self.info_panel = InfoPanel(self.inner)
         self.overlay = W.Dropdown(layout=Layout(width="220px"))
         self.allowance = W.IntSlider(value=3, min=1, max=18, layout=Layout(width="240px"))
         #: the overlays' seat and distance origin (None: the player to move, their position)
@@ -142,11 +140,15 @@ class JapanBoard(W.HBox):
         self._turn_starts: list[int] | None = None
         if self.live:
             controller.explain_refusal = self.inner.explain
-            self.turn_panel: TurnPanel | None = TurnPanel(self.inner)
-            self.battle_panel: BattlePanel | None = BattlePanel(self.inner)
+            # the turn and battle panels, the scoreboard and the prefecture's info: one
+            # widget drawn in the page (issue 32); its parts read what the page shows
+            self.panels = JapanPanels(self.inner)
+            self.turn_panel: TurnPanel | None = self.panels.turn_panel
+            self.battle_panel: BattlePanel | None = self.panels.battle_panel
             self.log_view: ReplayLogView | None = None
-            side = [self.turn_panel, self.battle_panel, self.scoreboard, self.info_panel]
+            side = [self.panels]
         else:
+            self.panels = JapanPanels(self.inner, parts=("score", "info"))
             self.turn_panel = self.battle_panel = None
             self.log_view = ReplayLogView(self.inner)
             self.status = W.HTML()
@@ -154,8 +156,10 @@ class JapanBoard(W.HBox):
             self.next_turn_button = W.Button(layout=Layout(width="auto"))
             self.prev_turn_button.on_click(lambda _b: self.prev_turn())
             self.next_turn_button.on_click(lambda _b: self.next_turn())
-            side = [self.status, W.HBox([self.prev_turn_button, self.next_turn_button]), self.scoreboard,
-                    self.info_panel, W.HBox([self.overlay, self.allowance]), self.log_view]
+            side = [self.status, W.HBox([self.prev_turn_button, self.next_turn_button]), self.panels,
+                    W.HBox([self.overlay, self.allowance]), self.log_view]
+        self.scoreboard: PanelText = self.panels.scoreboard
+        self.info_panel: PanelText = self.panels.info_panel
         self._relabel()
         self.overlay.observe(self._overlay_picked, names="value")
         self.allowance.observe(self._draw_overlay, names="value")

@@ -1,14 +1,17 @@
-"""Side panels of the game screen: turn controls, battle, scoreboard, info, log."""
+"""Side panels of the game screen: turn controls, battle, scoreboard and info drawn in the
+page by one scene widget (:class:`JapanPanels`, ``panels.js`` / ``panels.css``), and the log."""
 
 from __future__ import annotations
 
 import html
+from pathlib import Path
 from typing import Any
 
 import ipywidgets as W
 
 from conquest_widget.core.safe_text import css_colour
 from conquest_widget.games.japan_conquest.text import (
+    STRINGS,
     describe_event,
     level_name,
     pref_name,
@@ -16,239 +19,422 @@ from conquest_widget.games.japan_conquest.text import (
     t,
 )
 from conquest_widget.games.japan_conquest.widget.controller import GameController
-from conquest_widget.games.japan_conquest.widget.style import (
-    DIE_FACES,
-    button_layout,
-    dice_html,
-    name_html,
-)
-from conquest_widget.lean import Layout, plain, shared_layout, shared_style
+from conquest_widget.games.japan_conquest.widget.style import DIE_FACES
+from conquest_widget.lean import Layout, page_file, plain, shared_layout, shared_style
 from conquest_widget.maps.japan.board import japan
+from conquest_widget.scene import SceneWidget
+
+_HERE = Path(__file__).parent
 
 
 def _names(c: GameController) -> list[str]:
     return c.names
 
 
-class TurnPanel(W.VBox):
-    """Dice choice, Roll, planned route with costs, Undo Step, Confirm Route."""
+#: the texts the page is sent once per language (``L``): the buttons' labels, the route's
+#: templates ("Movement {n}", "{n} left") and hints
+LABELS = ("roll", "undo", "confirm", "battle_roll", "battle_ok", "allowance", "remaining", "can_confirm", "choose_next",
+          "hint_roll", "one_die", "double_dice", "triple_dice")
+#: the dice choice's label templates (``L``), by the number of dice
+DICE_LABELS = {1: "one_die", 2: "double_dice", 3: "triple_dice"}
 
-    def __init__(self, c: GameController) -> None:
+#: the page's click targets of the panels, in page order (see :class:`JapanPanels`)
+TARGETS = ("dice-1", "dice-2", "dice-3", "roll", "undo", "confirm", "battle-1", "battle-2", "battle-3", "ok")
+
+
+def _marked(key: str, lang: str, **fmt: Any) -> list[Any]:
+    """The text ``key`` as parts for the page: strings, and ``["d", faces]`` (dice glyphs)
+    or ``["b", total]`` (bold) for the fields given as such tuples."""
+    marks: dict[str, list[Any]] = {}
+    plain_fmt: dict[str, Any] = {}
+    for k, v in fmt.items():
+        if isinstance(v, tuple):
+            marks[k] = list(v)
+            plain_fmt[k] = f"\x00{k}\x00"
+        else:
+            plain_fmt[k] = v
+    parts: list[Any] = []
+    for i, piece in enumerate(t(key, lang, **plain_fmt).split("\x00")):
+        if i % 2:
+            parts.append(marks[piece])
+        elif piece:
+            parts.append(piece)
+    return parts
+
+
+def _parts_text(parts: list[Any]) -> str:
+    return "".join(p if isinstance(p, str) else str(p[1]) for p in parts)
+
+
+def _faces(faces: list[int]) -> str:
+    return "".join(DIE_FACES[f - 1] for f in faces)
+
+
+class JapanPanels(SceneWidget):
+    """The side panels of Japan Conquest's game screen drawn in the page by one widget
+    (issue 32: a lean wire): the turn panel (title, what to do first, the dice choice, Roll,
+    the dice rolled, the planned route with its costs, Undo / Confirm, the message), the
+    battle panel (each side's dice, then the result until Continue), the scoreboard and the
+    selected prefecture's info; ``parts`` picks some of them (the replay: ``("score",
+    "info")``; the results: ``("score",)``).
+
+    The scene is written from the controller's published traits only (the viewer's view:
+    the Final Showdown's totals are not in it), with every text in the chosen language
+    (:func:`~..text.t`); the page (``panels.js``) puts every text in with ``textContent``.
+    Keys: ``P`` the parts; ``L`` the buttons' labels; ``ti`` the turn's title; ``hi`` the
+    hint (the name put into ``L``'s template); ``dc`` the dice choice ``[[dice, left]...]``
+    (``L``'s labels) and ``ds`` the one chosen (0: no Roll now); ``fa`` the dice rolled; ``mv`` [movement, left] (the numbers, put into
+    ``L``'s templates); ``r1``... the route's steps; ``rh`` the route's hint (a key of ``L``); ``ac`` [Undo, Confirm] enabled (0: hidden); ``ms`` [kind,
+    text] ("e" the message, "w" waiting for another player); ``bt`` the battle (0: none);
+    ``sh`` [banner, [column titles]], ``so`` the seats in turn order, ``p<seat>`` [name,
+    colour], ``s<seat>`` [score, items, regions], ``cur`` the current seat (-1 when over); ``in`` the
+    selected prefecture [code, name, [lines]] (0: none).
+
+    A click comes back as one message ``{"click": target}`` (:data:`TARGETS`: ``roll``,
+    ``undo``, ``confirm``, ``dice-<n>``, ``battle-<n>``, ``ok``), handled by :meth:`click`
+    only when the scene offers it; the buttons have the classes ``cw-`` + target
+    (``cw-battle-ok`` for ``ok``).  Tests drive it like a user with the same targets, or
+    through ``turn_panel.roll_button.click()`` and friends (:class:`PanelButton`).
+
+    >>> from conquest_widget.games.japan_conquest import GameSetup, ScriptedDice
+    >>> c = GameController(); c.new_game(GameSetup.quick(["Tokyo", "Osaka"]), dice=ScriptedDice([3]))
+    >>> p = JapanPanels(c); p.clickable(), p.label("dice-2")
+    (['dice-1', 'dice-2', 'dice-3', 'roll'], 'Double Dice (1 left)')
+    >>> p.click("roll"), p.text("faces"), p.shown(), p.clickable()
+    (True, '⚂ = 3', ['undo', 'confirm'], [])
+    >>> p.turn_panel.undo_button.disabled, p.text("route")
+    (True, 'Movement 3 · 3 left\\nClick a highlighted prefecture on the map to step there')
+    """
+
+    _esm = SceneWidget.page_module(_HERE / "panels.js")
+    _css = page_file(_HERE / "panels.css")
+
+    PARTS = ("turn", "battle", "score", "info")
+    #: the controller's traits the panels are drawn from (a change redraws; nothing is sent
+    #: when the scene is the same)
+    OBSERVED = ("version", "lang", "message", "dice_option", "cpu_busy", "battle_report", "selected_prefecture")
+
+    def __init__(self, c: GameController, parts: tuple[str, ...] = PARTS, **kwargs: Any) -> None:
         self.c = c
-        self.title = plain(W.HTML)
-        self.dice = W.ToggleButtons(options=[("1", 1)], value=1, layout=Layout(width="auto"), style={"button_width": "auto"})
-        self.roll_button = W.Button(layout=button_layout(own=True), button_style="primary", style=shared_style(W.Button))
-        self.faces = plain(W.HTML)
-        #: what to do first on a turn ("press Roll"); the route's own hint follows its steps
-        self.hint = W.HTML()
-        self.hint.add_class("cw-turn-hint")
-        self.route_info = plain(W.HTML)
-        self.undo_button = W.Button(layout=button_layout(own=True), style=shared_style(W.Button))
-        self.confirm_button = W.Button(layout=button_layout(own=True), button_style="success", style=shared_style(W.Button))
-        self.msg = plain(W.HTML)
-        self.roll_button.on_click(lambda _: c.roll())
-        self.undo_button.on_click(lambda _: c.undo_step())
-        self.confirm_button.on_click(lambda _: c.confirm_route())
-        self.dice.observe(self._dice_changed, names="value")
-        super().__init__([
-            self.title, self.hint, self.dice, self.roll_button, self.faces, self.route_info,
-            plain(W.HBox, children=[self.undo_button, self.confirm_button]), self.msg,
-        ], layout=shared_layout())
-        c.observe(self.refresh, names=["version", "lang", "message", "dice_option", "cpu_busy"])
-        self.refresh()
+        self.parts = tuple(parts)
+        kwargs.setdefault("layout", shared_layout())
+        super().__init__(**kwargs)
+        self.add_class("cw-japan-panels")
+        self.turn_panel = TurnPanel(self)
+        self.battle_panel = BattlePanel(self)
+        self.scoreboard = PanelText(self, "score")
+        self.info_panel = PanelText(self, "info")
+        c.observe(self._changed, names=list(self.OBSERVED))
 
-    def _dice_changed(self, change: dict) -> None:
-        if change["new"] is not None:
-            self.c.choose_dice(change["new"])
-
-    def refresh(self, _: Any = None) -> None:
-        c, v, lang = self.c, self.c.view, self.c.lang
-        if not v:
+    def _changed(self, _change: Any = None) -> None:
+        if self.comm is None:  # closed (close_tree closes it without close()): stop drawing
+            self.c.unobserve(self._changed, names=list(self.OBSERVED))
             return
-        names = _names(c)
+        self.redraw()
+
+    # ------------------------------------------------------------ the scene
+    def draw_scene(self) -> dict[str, Any]:
+        c = self.c
+        v, lang = c.view, c.lang
+        scene: dict[str, Any] = {"P": list(self.parts)}
+        if not v:
+            return scene
+        if "turn" in self.parts or "battle" in self.parts:
+            scene["L"] = {k: STRINGS[k][lang == "ja"] for k in LABELS}
+        if "turn" in self.parts:
+            scene.update(self._turn(v, lang))
+        if "battle" in self.parts:
+            scene["bt"] = self._battle(v, lang)
+        if "score" in self.parts:
+            scene.update(self._score(v, lang))
+        if "info" in self.parts:
+            scene["in"] = self._info(v, lang)
+        return scene
+
+    def _turn(self, v: dict[str, Any], lang: str) -> dict[str, Any]:
+        c = self.c
+        names = c.names
         me = v["current_player"]
         over = v["outcome"] is not None
-        title = t("turn_panel_over", lang) if over else t("turn_of", lang, name=names[me], turn=v["turn"])
-        self.title.value = f"<h3>{html.escape(title)}</h3>"
-        items = v["players"][me]["items"]
-        opts = [(t("one_die", lang), 1)]
-        if items["double"]:
-            opts.append((t("double_dice", lang, n=items["double"]), 2))
-        if items["triple"]:
-            opts.append((t("triple_dice", lang, n=items["triple"]), 3))
         human = c.human_to_act
+        out: dict[str, Any] = {
+            "ti": t("turn_panel_over", lang) if over else t("turn_of", lang, name=names[me], turn=v["turn"]),
+        }
         rolling = v["phase"] == "roll" and human
-        if list(self.dice.options) != opts:
-            self.dice.options = opts
-        if self.dice.value != c.dice_option and c.dice_option in [v for _, v in opts]:
-            self.dice.value = c.dice_option
-        self.dice.layout.display = "" if rolling else "none"
-        self.roll_button.description = t("roll", lang)
-        self.roll_button.layout.display = "" if rolling else "none"
-        hint = f"<i>{html.escape(t('hint_roll', lang, name=names[me]))}</i>" if rolling else ""
-        if self.hint.value != hint:
-            self.hint.value = hint
+        out["hi"] = names[me] if rolling else ""  # the name in L's hint_roll
+        if rolling:
+            items = v["players"][me]["items"]
+            opts = [[1, 0]]  # [dice, how many are left]: L's one_die, double_dice, triple_dice
+            if items["double"]:
+                opts.append([2, items["double"]])
+            if items["triple"]:
+                opts.append([3, items["triple"]])
+            out["dc"] = opts
+            out["ds"] = c.dice_option if c.dice_option in [o[0] for o in opts] else 1
+        else:
+            out["dc"] = out["ds"] = 0
         routing = v["phase"] == "route"
-        # the buttons change before the route text does: once the text shows a route, its
-        # Undo / Confirm state has already arrived (the front end applies messages in order)
-        self.undo_button.description = t("undo", lang)
-        self.confirm_button.description = t("confirm", lang)
-        self.undo_button.layout.display = self.confirm_button.layout.display = "" if routing and human else "none"
-        self.undo_button.disabled = not c.route
-        self.confirm_button.disabled = not c.can_confirm
-        self.faces.value = dice_html(list(c.last_roll)) if routing else ""
+        out["fa"] = list(c.last_roll) if routing else 0
+        out["mv"] = [c.allowance, c.remaining] if routing else 0
         if routing:
-            rows = [f"<b>{t('allowance', lang, n=c.allowance)}</b> · {t('remaining', lang, n=c.remaining)}"]
             for i, step in enumerate(v["route_details"], 1):
                 extra = f", toll {step['toll']}" if step["toll"] and lang == "en" else f"、通行料{step['toll']}" if step["toll"] else ""
-                rows.append(f"{i}. {html.escape(pref_name(step['pref'], lang))} (−{step['cost']}{extra})")
-            hint = t("can_confirm", lang) if c.can_confirm else t("choose_next", lang)
-            self.route_info.value = "<br>".join(rows) + (f"<br><i>{hint}</i>" if human else "")
-        else:
-            self.route_info.value = ""
+                out[f"r{i}"] = f"{i}. {pref_name(step['pref'], lang)} (−{step['cost']}{extra})"
+        out["rh"] = ("can_confirm" if c.can_confirm else "choose_next") if routing and human else ""
+        out["ac"] = [bool(c.route), bool(c.can_confirm)] if routing and human else 0
         if not human and not over:
             # at a table, another human's turn: this page waits for their screen
             key = "cpu_thinking" if v["players"][c.actor].get("cpu", True) else "waiting_for"
-            self.msg.value = f"<i>{html.escape(t(key, lang, name=names[c.actor]))}</i>"
+            out["ms"] = ["w", t(key, lang, name=names[c.actor])]
         else:
-            self.msg.value = f'<div class="cw-msg">{html.escape(c.message)}</div>'
+            out["ms"] = ["e", c.message]
+        return out
 
-
-class BattlePanel(W.VBox):
-    """Attacker, then defender (hot-seat), choose dice and roll; then the result gets its
-    own moment: both rolls, the defence bonus, who won and the points, until the player
-    presses Continue (a battle between two CPUs is shown for a pause at the CPU speed)."""
-
-    def __init__(self, c: GameController) -> None:
-        self.c = c
-        self.text = plain(W.HTML)
-        self.buttons = [W.Button(layout=button_layout(own=True), button_style="danger", style=shared_style(W.Button)) for _ in range(3)]
-        for d, b in enumerate(self.buttons, 1):
-            b.on_click(lambda _, d=d: c.battle_roll(d))
-        self.ok_button = W.Button(layout=button_layout(own=True), button_style="primary", style=shared_style(W.Button))
-        self.ok_button.add_class("cw-battle-ok")
-        self.ok_button.on_click(lambda _: c.dismiss_battle())
-        super().__init__([self.text, plain(W.HBox, children=self.buttons), self.ok_button])
-        self.add_class("cw-battle")
-        c.observe(self.refresh, names=["version", "lang", "battle_report"])
-        self.refresh()
-
-    def _result_html(self, r: dict) -> str:
-        c, lang = self.c, self.c.lang
-        names = _names(c)
-        pref = pref_name(r["pref"], lang)
-        head = f"<h3>⚔ {html.escape(t('battle_title', lang, pref=pref))}</h3>"
-        esc = html.escape
-        dice = {side: "".join(DIE_FACES[f - 1] for f in r[f"{side}_faces"]) for side in ("attack", "defence")}
-        attack = t("battle_attack_line", lang, who=esc(names[r["attacker"]]), dice=f'<span class="cw-dice">{dice["attack"]}</span>',
-                   total=f"<b>{r['attack']}</b>")
-        defence = t("battle_defence_line", lang, who=esc(names[r["defender"]]), dice=f'<span class="cw-dice">{dice["defence"]}</span>',
-                    bonus=r["bonus"], total=f"<b>{r['defence']}</b>")
-        key = "battle_won" if r["attacker_won"] else "battle_held"
-        if r.get("points") is None:  # the Final Showdown: no point figures
-            key += "_hidden"
-        won = t(key, lang, who=names[r["attacker"]], defender=names[r["defender"]], pref=pref, points=r.get("points"))
-        return (
-            f'{head}<div class="cw-battle-result" data-winner="{r["winner"]}">'
-            f"<div>{attack}</div><div>{defence}</div>"
-            f'<div class="cw-battle-winner">{esc(won)}</div></div>'
-        )
-
-    def refresh(self, _: Any = None) -> None:
-        c, v, lang = self.c, self.c.view, self.c.lang
-        report = c.battle_report
-        if v and report:
-            self.layout.display = ""
-            self.text.value = self._result_html(report)
-            for btn in self.buttons:
-                btn.layout.display = "none"
-            self.ok_button.description = t("battle_ok", lang)
-            self.ok_button.layout.display = "" if report.get("human") else "none"
-            return
-        self.ok_button.layout.display = "none"
-        if not v or v["phase"] not in ("battle_attack", "battle_defend") or not v["battle"]:
-            self.layout.display = "none"
-            return
-        self.layout.display = ""
-        b = v["battle"]
-        names = _names(c)
-        head = f"<h3>⚔ {html.escape(t('battle_title', lang, pref=pref_name(b['pref'], lang)))}</h3>"
+    def _battle(self, v: dict[str, Any], lang: str) -> Any:
+        c = self.c
+        names = c.names
+        r = c.battle_report
+        if r:
+            pref = pref_name(r["pref"], lang)
+            key = "battle_won" if r["attacker_won"] else "battle_held"
+            if r.get("points") is None:  # the Final Showdown: no point figures
+                key += "_hidden"
+            return {
+                "h": t("battle_title", lang, pref=pref),
+                "r": [
+                    _marked("battle_attack_line", lang, who=names[r["attacker"]], dice=("d", _faces(r["attack_faces"])),
+                            total=("b", r["attack"])),
+                    _marked("battle_defence_line", lang, who=names[r["defender"]], dice=("d", _faces(r["defence_faces"])),
+                            bonus=r["bonus"], total=("b", r["defence"])),
+                ],
+                "w": r["winner"],
+                "x": t(key, lang, who=names[r["attacker"]], defender=names[r["defender"]], pref=pref, points=r.get("points")),
+                "ok": 1 if r.get("human") else 0,
+            }
+        b = v.get("battle")
+        if v["phase"] not in ("battle_attack", "battle_defend") or not b:
+            return 0
+        out: dict[str, Any] = {"h": t("battle_title", lang, pref=pref_name(b["pref"], lang))}
         if v["phase"] == "battle_attack":
-            body = t("attacker_choose", lang, name=names[b["attacker"]])
+            out["x"] = t("attacker_choose", lang, name=names[b["attacker"]])
         else:
-            attack = sum(b["attack_roll"])
-            body = dice_html(list(b["attack_roll"])) + "<br>" + t("defender_choose", lang, name=names[b["defender"]],
-                                                                  attack=attack, bonus=b["bonus"])
-        self.text.value = head + body
+            out["fa"] = list(b["attack_roll"])
+            out["x"] = t("defender_choose", lang, name=names[b["defender"]], attack=sum(b["attack_roll"]), bonus=b["bonus"])
         items = v["players"][c.actor]["items"]
         labels = [t("one_die", lang), t("double_dice", lang, n=items["double"]), t("triple_dice", lang, n=items["triple"])]
-        human = c.human_to_act
-        for d, (btn, label) in enumerate(zip(self.buttons, labels, strict=True), 1):
-            btn.description = f"{t('battle_roll', lang)}: {label}"
-            have = d == 1 or items["double" if d == 2 else "triple"] > 0
-            btn.layout.display = "" if human and have else "none"
+        out["c"] = [[d, label] for d, label in enumerate(labels, 1)
+                    if c.human_to_act and (d == 1 or items["double" if d == 2 else "triple"] > 0)]
+        return out
 
-
-class Scoreboard(W.HTML):
-    """Fixed turn order, current player highlighted, score (hidden in the Final Showdown), items, regions."""
-
-    def __init__(self, c: GameController) -> None:
-        super().__init__(layout=shared_layout(), style=shared_style(W.HTML))
-        self.c = c
-        self.add_class("cw-score")
-        c.observe(self.refresh, names=["version", "lang"])
-        self.refresh()
-
-    def refresh(self, _: Any = None) -> None:
-        v, lang = self.c.view, self.c.lang
-        if not v:
-            self.value = ""
-            return
+    def _score(self, v: dict[str, Any], lang: str) -> dict[str, Any]:
         hidden = v["totals_hidden"]
         status = v["regions"]
         over = v["outcome"] is not None
-        rows = []
+        out: dict[str, Any] = {
+            "sh": [t("final_showdown", lang) if hidden else "",
+                   [t("players", lang), t("score", lang), t("items", lang), t("regions", lang)]],
+            "so": list(v["order"]),
+            "cur": -1 if over else v["current_player"],
+        }
         for seat in v["order"]:
             p = v["players"][seat]
             items = p["items"]
-            score = t("hidden", lang) if hidden else str(p["score"]["total"])
-            regions = ", ".join(region_name(r, lang) + ("★" if s["full"] else "") for r, s in status.items() if s["controller"] == seat)
-            cls = ' class="cw-current"' if seat == v["current_player"] and not over else ""
-            who = name_html(p["name"]) + (t("cpu_mark", lang) if p["cpu"] else "")
-            rows.append(
-                f'<tr{cls} data-seat="{seat}"><td><span class="cw-swatch" style="background:{css_colour(p["colour"])}"></span>{who}</td>'
-                f'<td class="cw-total">{score}</td><td>⚁{items["double"]} ⚂{items["triple"]}</td><td>{html.escape(regions)}</td></tr>'
-            )
-        head = f"<tr><th>{t('players', lang)}</th><th>{t('score', lang)}</th><th>{t('items', lang)}</th><th>{t('regions', lang)}</th></tr>"
-        banner = f"<div><b>{t('final_showdown', lang)}</b></div>" if hidden else ""
-        self.value = f"{banner}<table>{head}{''.join(rows)}</table>"
+            regions = ", ".join(region_name(r, lang) + ("★" if s["full"] else "")
+                                for r, s in status.items() if s["controller"] == seat)
+            # who (set once a game), then what a move changes
+            out[f"p{seat}"] = [p["name"] + (t("cpu_mark", lang) if p["cpu"] else ""), css_colour(p["colour"])]
+            out[f"s{seat}"] = [t("hidden", lang) if hidden else str(p["score"]["total"]),
+                               f"⚁{items['double']} ⚂{items['triple']}", regions]
+        return out
 
-
-class InfoPanel(W.HTML):
-    """Owner, level, current points and stored prosperity of the selected prefecture."""
-
-    def __init__(self, c: GameController) -> None:
-        super().__init__(layout=shared_layout(), style=shared_style(W.HTML))
-        self.c = c
-        c.observe(self.refresh, names=["version", "lang", "selected_prefecture"])
-        self.refresh()
-
-    def refresh(self, _: Any = None) -> None:
-        c, v, lang = self.c, self.c.view, self.c.lang
-        code = c.selected_prefecture
-        if not v or not code or str(code) not in v["prefectures"]:
-            self.value = ""
-            return
+    def _info(self, v: dict[str, Any], lang: str) -> Any:
+        code = self.c.selected_prefecture
+        if not code or str(code) not in v["prefectures"]:
+            return 0
         info = v["prefectures"][str(code)]
         base_value = japan().prefectures[code - 1].base_value
         owner = v["players"][info["owner"]]["name"] if info["owner"] is not None else t("nobody", lang)
-        self.value = (
-            f'<div class="cw-info" data-code="{code}"><b>{html.escape(pref_name(code, lang))}</b><br>'
-            f"{t('owner', lang)}: {html.escape(owner)}<br>{t('level', lang)}: {level_name(info['level'], lang)}<br>"
-            + (f"{t('base_value', lang)}: {base_value}</div>" if "points" not in info else  # Final Showdown: no points
-               f"{t('points', lang)}: {info['points']} · {t('base_value', lang)}: {base_value}<br>"
-               f"{t('stored', lang)}: {info['stored']}</div>")
-        )
+        lines = [f"{t('owner', lang)}: {owner}", f"{t('level', lang)}: {level_name(info['level'], lang)}"]
+        if "points" not in info:  # the Final Showdown: no points
+            lines.append(f"{t('base_value', lang)}: {base_value}")
+        else:
+            lines += [f"{t('points', lang)}: {info['points']} · {t('base_value', lang)}: {base_value}",
+                      f"{t('stored', lang)}: {info['stored']}"]
+        return [code, pref_name(code, lang), lines]
+
+    # ------------------------------------------------------------ what the page shows
+    def shown(self) -> list[str]:
+        """The targets of the buttons shown now, in page order (enabled or not)."""
+        s = self.scene
+        out = [f"dice-{d}" for d, _label in s.get("dc") or ()]
+        out += ["roll"] * bool(s.get("dc"))
+        out += ["undo", "confirm"] * bool(s.get("ac"))
+        bt = s.get("bt") or {}
+        out += [f"battle-{d}" for d, _label in bt.get("c", ())]
+        out += ["ok"] * bool(bt.get("ok"))
+        return out
+
+    def clickable(self) -> list[str]:
+        """The targets a click does something on now (shown and enabled), in page order."""
+        s = self.scene
+        undo, confirm = s.get("ac") or (True, True)
+        off = {"undo"} if not undo else set()
+        if not confirm:
+            off.add("confirm")
+        return [x for x in self.shown() if x not in off]
+
+    def label(self, target: str) -> str:
+        """The text of the button ``target`` as the page shows it ("" when not shown)."""
+        s = self.scene
+        labels = s.get("L") or {}
+        if target.startswith("dice-"):
+            return next((labels[DICE_LABELS[d]].format(n=n) for d, n in s.get("dc") or () if f"dice-{d}" == target), "")
+        if target.startswith("battle-"):
+            choices = (s.get("bt") or {}).get("c", ())
+            return next((f"{labels['battle_roll']}: {lab}" for d, lab in choices if f"battle-{d}" == target), "")
+        key = {"roll": "roll", "undo": "undo", "confirm": "confirm", "ok": "battle_ok"}.get(target)
+        return labels.get(key, "") if key and target in self.shown() else ""
+
+    def text(self, part: str) -> str:
+        """What the page shows of ``part`` (lines joined with newlines): ``title``, ``hint``,
+        ``faces``, ``route``, ``message``, ``battle``, ``score``, ``info``."""
+        s = self.scene
+        if part == "title":
+            return str(s.get("ti", ""))
+        if part == "hint":
+            return s["L"]["hint_roll"].format(name=s["hi"]) if s.get("hi") else ""
+        if part == "faces":
+            fa = s.get("fa")
+            return f"{_faces(fa)} = {sum(fa)}" if fa else ""
+        if part == "route":
+            if not s.get("mv"):
+                return ""
+            steps = [s[f"r{i}"] for i in range(1, 100) if f"r{i}" in s]
+            labels = s["L"]
+            head = f"{labels['allowance'].format(n=s['mv'][0])} · {labels['remaining'].format(n=s['mv'][1])}"
+            return "\n".join([head, *steps, *([labels[s["rh"]]] if s.get("rh") else [])])
+        if part == "message":
+            return str((s.get("ms") or ["", ""])[1])
+        if part == "battle":
+            bt = s.get("bt")
+            if not bt:
+                return ""
+            lines = [f"⚔ {bt['h']}"]
+            if "r" in bt:
+                lines += [_parts_text(line) for line in bt["r"]] + [bt["x"]]
+            else:
+                lines += ([f"{_faces(bt['fa'])} = {sum(bt['fa'])}"] if bt.get("fa") else []) + [bt["x"]]
+            return "\n".join(lines)
+        if part == "score":
+            if "sh" not in s:
+                return ""
+            banner, head = s["sh"]
+            rows = ["\t".join(head)] + ["\t".join([s[f"p{x}"][0], *s[f"s{x}"]]) for x in s["so"]]
+            return "\n".join(([banner] if banner else []) + rows)
+        if part == "info":
+            info = s.get("in")
+            return "\n".join([info[1], *info[2]]) if info else ""
+        raise ValueError(f"no part {part!r}")
+
+    def score_rows(self) -> list[dict[str, Any]]:
+        """The scoreboard's rows in the page's order: seat, name, colour, score, items,
+        regions, current."""
+        s = self.scene
+        return [dict(zip(("name", "colour", "score", "items", "regions"), s[f"p{seat}"] + s[f"s{seat}"], strict=True))
+                | {"seat": seat, "current": seat == s["cur"]} for seat in s.get("so", ())]
+
+    # ------------------------------------------------------------ clicks
+    def click(self, target: str) -> bool:
+        """A click in the page on ``target`` (ignored unless the scene offers it now)."""
+        if target not in self.clickable():
+            return False
+        c = self.c
+        if target == "roll":
+            c.roll()
+        elif target == "undo":
+            c.undo_step()
+        elif target == "confirm":
+            c.confirm_route()
+        elif target == "ok":
+            c.dismiss_battle()
+        elif target.startswith("dice-"):
+            c.choose_dice(int(target[5:]))
+        else:
+            c.battle_roll(int(target[7:]))
+        return True
+
+
+class PanelButton:
+    """A button of the panels as a test presses it: ``click()``, ``description``,
+    ``disabled``, ``shown``, all read from the scene (what the page draws)."""
+
+    def __init__(self, panels: JapanPanels, target: str) -> None:
+        self.panels, self.target = panels, target
+
+    def click(self) -> None:
+        self.panels.click(self.target)
+
+    @property
+    def description(self) -> str:
+        return self.panels.label(self.target)
+
+    @property
+    def shown(self) -> bool:
+        return self.target in self.panels.shown()
+
+    @property
+    def disabled(self) -> bool:
+        return self.target not in self.panels.clickable()
+
+    def __repr__(self) -> str:
+        return f"<PanelButton {self.target} {'shown' if self.shown else 'hidden'}>"
+
+
+class PanelText:
+    """A text of the panels as the page shows it: ``value`` (plain text, lines joined)."""
+
+    def __init__(self, panels: JapanPanels, part: str) -> None:
+        self.panels, self.part = panels, part
+
+    @property
+    def value(self) -> str:
+        return self.panels.text(self.part)
+
+    @property
+    def shown(self) -> bool:
+        return bool(self.value)
+
+    def rows(self) -> list[dict[str, Any]]:
+        return self.panels.score_rows()
+
+
+class TurnPanel:
+    """The turn panel's parts of :class:`JapanPanels` (buttons and texts, read from the scene)."""
+
+    def __init__(self, panels: JapanPanels) -> None:
+        self.roll_button = PanelButton(panels, "roll")
+        self.undo_button = PanelButton(panels, "undo")
+        self.confirm_button = PanelButton(panels, "confirm")
+        self.dice_buttons = [PanelButton(panels, f"dice-{d}") for d in (1, 2, 3)]
+        self.title = PanelText(panels, "title")
+        self.hint = PanelText(panels, "hint")
+        self.faces = PanelText(panels, "faces")
+        self.route_info = PanelText(panels, "route")
+        self.msg = PanelText(panels, "message")
+
+
+class BattlePanel:
+    """The battle panel's parts of :class:`JapanPanels` (read from the scene)."""
+
+    def __init__(self, panels: JapanPanels) -> None:
+        self.panels = panels
+        self.buttons = [PanelButton(panels, f"battle-{d}") for d in (1, 2, 3)]
+        self.ok_button = PanelButton(panels, "ok")
+        self.text = PanelText(panels, "battle")
+
+    @property
+    def shown(self) -> bool:
+        return bool(self.panels.scene.get("bt"))
 
 
 class LogView(W.VBox):

@@ -101,7 +101,7 @@ def test_a_double_click_on_a_prefecture_adds_one_step_silently(app):
     click_map(app, step)
     click_map(app, step)  # the second click of a double-click, on where the route now ends
     assert c.route == [step]
-    assert c.message == "" and app.turn_panel.msg.value == '<div class="cw-msg"></div>'
+    assert c.message == "" and app.turn_panel.msg.value == ""
     assert app.map_view.map.double_click_zoom is False  # and the map does not zoom
 
 
@@ -190,9 +190,13 @@ def test_the_name_field_keeps_at_most_24_characters(app):
 def test_long_names_are_ellipsized_in_the_scoreboard(app):
     c = app.controller
     c.new_game(GameSetup(players=(PlayerSetup("W" * 24, 13), PlayerSetup("Bot", 27)), turns=5, seed=1))
-    assert "cw-name" in app.scoreboard.value  # the cell that ellipsizes (CSS text-overflow)
-    from conquest_widget.games.japan_conquest.widget.style import CSS
-    assert "text-overflow: ellipsis" in CSS
+    assert app.scoreboard.rows()[0]["name"] == "W" * 24  # in the cell that ellipsizes (.cw-name)
+    from pathlib import Path
+
+    from conquest_widget.games.japan_conquest.widget import panels
+    css = (Path(panels.__file__).parent / "panels.css").read_text()
+    assert ".cw-name" in css and "text-overflow: ellipsis" in css
+    assert 'const who = el("span", "cw-name", name)' in (Path(panels.__file__).parent / "panels.js").read_text()
 
 
 def test_pawns_are_told_apart_by_initials_and_seat_number(app):
@@ -291,7 +295,7 @@ def test_a_battle_result_stays_until_the_player_dismisses_it():
         rolls = [e for e in c._match.game.events if e["type"] == "roll" and e["player"] == 1]
         assert rolls == [] and c.battle_report == report
         text = app.battle_panel.text.value
-        assert "Saitama" in text and "Me" in text and "+" in text and app.battle_panel.ok_button.layout.display == ""
+        assert "Saitama" in text and "Me" in text and "+" in text and app.battle_panel.ok_button.shown
         app.battle_panel.ok_button.click()
         assert not c.battle_report
         for _ in range(1000):

@@ -47,6 +47,8 @@ def _totals(m: JapanMatch) -> list[str]:
 def _numbers(text: str) -> set[str]:
     # widget references ("IPY_MODEL_<hex uuid>") are random hex: a run of digits inside
     # one matched a total about once in five runs, a false alarm, so they are left out
+    # (the states are dumped with ensure_ascii=False: a die glyph such as ⚃ is text the page
+    # shows, not the number in its JSON escape "\u2683", another false alarm)
     text = re.sub(r"IPY_MODEL_[0-9a-fA-F]+", "", text)
     return set(re.findall(r"(?<![\d.])\d{3,}(?![\d.])", text))
 
@@ -75,7 +77,7 @@ def test_no_widget_state_holds_a_current_total_during_the_showdown(tmp_path) -> 
     assert len(mine) > 50
     found = set()
     for w in mine:
-        found |= _numbers(json.dumps(w.get_state(), default=str))
+        found |= _numbers(json.dumps(w.get_state(), default=str, ensure_ascii=False))
     assert not (totals & found), f"totals {sorted(totals & found)} are readable in the page during the showdown"
     # and after the end, the results reveal them
     play_bots(m, {0: BOTS["normal"](), 1: BOTS["normal"]()}, seed=3)
@@ -85,7 +87,7 @@ def test_no_widget_state_holds_a_current_total_during_the_showdown(tmp_path) -> 
     seen = set()
     for k, w in list(WIDGETS.items()):
         if k not in before:
-            seen |= _numbers(json.dumps(w.get_state(), default=str))
+            seen |= _numbers(json.dumps(w.get_state(), default=str, ensure_ascii=False))
     assert final <= seen
 
 

@@ -23,7 +23,9 @@ from .conftest import click_map
 
 
 def _shown(widget) -> bool:
-    return widget.layout.display != "none"
+    """Is it shown in the page?  A panel's button or text (read from its scene), or a widget."""
+    shown = getattr(widget, "shown", None)
+    return bool(shown) if shown is not None else widget.layout.display != "none"
 
 
 def _links(app) -> dict[str, str]:

@@ -1,0 +1,173 @@
+"""Japan Conquest's side panels' page module (``panels.js``) draws what the kernel side says
+the page shows: the panels' messages of a game are replayed into the module in Node.js with
+a minimal DOM (``page/run_panels.mjs``, no browser), and after each one the page's turn
+title, hint, dice rolled, route, message, battle, scoreboard and prefecture info, and its
+buttons (enabled, labels) are compared with :class:`JapanPanels`' ``text()``, ``shown()``,
+``clickable()`` and ``label()``.  Skipped where Node.js is missing (a failure in CI, as
+tests/test_page_files.py)."""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conquest_widget import JapanConquestApp
+from conquest_widget.games.japan_conquest import GameSetup, PlayerSetup, ScriptedDice
+from conquest_widget.games.japan_conquest.widget.panels import JapanPanels
+
+from .conftest import click_map
+
+RUNNER = Path(__file__).parent / "page" / "run_panels.mjs"
+HOSTILE = "<b>{name}</b>&amp;<i"  # markup and a template field: the page must show it as text
+PARTS = ("title", "hint", "faces", "route", "message", "battle", "score", "info")
+
+
+def _node() -> str:
+    node = shutil.which("node")
+    if node is None:
+        if os.environ.get("CI"):
+            pytest.fail("Node.js is not installed (make test installs it: apt-get install nodejs)")
+        pytest.skip("Node.js is not installed (apt-get install nodejs)")
+    return node
+
+
+def _flat(text: str) -> str:
+    """A text without its whitespace (the page's lines are elements, the kernel's newlines)."""
+    return re.sub(r"\s", "", text)
+
+
+def _expected(panels: JapanPanels) -> dict[str, Any]:
+    """What the kernel side says the page shows now."""
+    return {
+        "texts": {part: panels.text(part) for part in PARTS},
+        "buttons": {t: (t in panels.clickable(), panels.label(t)) for t in panels.shown()},
+        "rows": [[r["seat"], r["current"], r["colour"]] for r in panels.score_rows()] if "sh" in panels.scene else [],
+    }
+
+
+class Recorder:
+    """The panels' messages to the page, with what the kernel side says after each."""
+
+    def __init__(self, panels: JapanPanels) -> None:
+        self.panels = panels
+        self.steps: list[list[Any]] = [[copy.deepcopy(panels.scene), None]]
+        self.expected = [_expected(panels)]
+        send = panels.send
+
+        def record(content: Any, buffers: Any = None) -> None:
+            if "patch" in content:
+                self.steps.append([None, copy.deepcopy(content)])
+                self.expected.append(_expected(panels))
+            send(content, buffers)
+
+        panels.send = record  # type: ignore[method-assign]
+
+    def shown(self, tmp_path: Path) -> tuple[list[dict[str, Any]], list[Any]]:
+        """What the page module shows after each message, and what it sent the kernel."""
+        steps = tmp_path / "steps.json"
+        steps.write_text(json.dumps(self.steps), encoding="utf-8")
+        module = tmp_path / "panels.mjs"  # the module as sent: scene.js, then panels.js
+        module.write_text(JapanPanels._esm, encoding="utf-8")  # type: ignore[arg-type]
+        proc = subprocess.run([_node(), str(RUNNER), str(module), str(steps)], capture_output=True, text=True,
+                              timeout=120, check=False)
+        assert proc.returncode == 0, proc.stderr
+        out = json.loads(proc.stdout)
+        return out["shown"], out["sent"]
+
+
+TARGET = re.compile(r"\bcw-(dice-\d|roll|undo|confirm|battle-\d|battle-ok)\b")
+
+
+def _compare(page: dict[str, Any], want: dict[str, Any], step: int) -> None:
+    where = f"after message {step}"
+    for part in PARTS:
+        assert _flat(page[part]) == _flat(want["texts"][part]), (where, part, page[part], want["texts"][part])
+    buttons = {}
+    for cls, disabled, label in page["buttons"]:
+        target = TARGET.search(cls).group(1).replace("battle-ok", "ok")  # type: ignore[union-attr]
+        buttons[target] = (not disabled, label)
+    assert buttons == want["buttons"], where
+    assert page["rows"] == want["rows"], where
+
+
+def _battle_game(app: JapanConquestApp) -> None:
+    """Two humans at one screen (a hostile name), a battle for Saitama: Aki attacks with 6,
+    Ben defends with 3 + 2 (a castle)."""
+    c = app.controller
+    setup = GameSetup(players=(PlayerSetup(HOSTILE, 13), PlayerSetup("Ben", 27)), turns=10)
+    c.new_game(setup, dice=ScriptedDice([2, 6, 3], then_seed=4))
+    c._match.game.edit_prefecture("Saitama", owner=1, level="castle")
+    c._match.game.edit_player(0, banked=100)  # the castle's toll
+    c.load_game(c._match)
+
+
+def test_the_page_draws_what_the_panels_say_through_a_scripted_game(tmp_path: Path) -> None:
+    app = JapanConquestApp(save_dir=None)
+    _battle_game(app)
+    panels = app.panels
+    rec = Recorder(panels)
+    for target in ("dice-2", "dice-1", "roll"):
+        assert panels.click(target), target
+    click_map(app, 40)   # Fukuoka: refused, said in the message
+    click_map(app, 11)   # Saitama
+    panels.click("undo")
+    click_map(app, 11)
+    assert panels.click("confirm")
+    assert "battle-1" in panels.clickable()
+    panels.click("battle-1")  # Aki attacks: 6
+    panels.click("battle-1")  # Ben defends: 3 + 2
+    assert "ok" in panels.clickable() and "⚅" in panels.text("battle")  # the result, until Continue
+    app.language.value = "ja"
+    click_map(app, 13)  # Ben's turn to roll: a click shows Tokyo's info
+    assert panels.click("ok")
+    assert panels.click("roll")
+    app.language.value = "en"
+    assert not panels.click("confirm")  # not offered: ignored
+    shown, sent = rec.shown(tmp_path)
+    assert len(shown) == len(rec.expected) >= 14
+    for i, (page, want) in enumerate(zip(shown, rec.expected, strict=True)):
+        _compare(page, want, i)
+    assert HOSTILE in shown[0]["title"] and any(HOSTILE in p["score"] for p in shown)
+    assert any("ダイス" in b[2] for p in shown for b in p["buttons"])  # the Japanese labels were drawn
+    assert sent == [{"have": rec.steps[0][0]["n"]}]  # the page says which scene it holds; no button is enabled
+
+
+def test_a_click_is_one_small_message_and_a_stale_one_does_nothing(tmp_path: Path) -> None:
+    app = JapanConquestApp(save_dir=None)
+    _battle_game(app)
+    panels = app.panels
+    rec = Recorder(panels)
+    _shown, sent = rec.shown(tmp_path)
+    assert sent == [{"have": panels.scene["n"]}, {"click": "dice-1"}]  # the first enabled button: the dice choice
+    assert len(json.dumps(sent[-1])) < 40
+    version = app.controller.version
+    for target in ("confirm", "undo", "battle-1", "ok", "<img>", "x" * 100):
+        assert not panels.click(target)
+        panels._on_page_msg(panels, {"click": target}, [])
+    assert app.controller.version == version and app.controller.phase == "roll"
+    panels._on_page_msg(panels, {"click": "roll"}, [])  # as the page sends it
+    assert app.controller.phase == "route"
+
+
+def test_closed_panels_stop_drawing_and_leave_no_observer() -> None:
+    """close_tree closes the panels without their close(): the next change of the
+    controller finds them closed, and they stop observing it (nothing of them stays alive)."""
+    from ipywidgets import Widget
+
+    from conquest_widget.games.japan_conquest.widget.controller import GameController
+
+    c = GameController()
+    c.new_game(GameSetup.quick(["Tokyo", "Osaka"]))
+    panels = JapanPanels(c)
+    Widget.close(panels)
+    c.roll()
+    observers = [h for name in JapanPanels.OBSERVED for h in c._trait_notifiers.get(name, {}).get("change", [])]
+    assert not [h for h in observers if getattr(h, "__self__", None) is panels]
