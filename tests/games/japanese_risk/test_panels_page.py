@@ -23,7 +23,9 @@ import ipywidgets as W
 import pytest
 
 from conquest_widget.games.japanese_risk.engine import JapaneseRisk, RiskSetup
+from conquest_widget.games.japanese_risk.text import STRINGS, t
 from conquest_widget.games.japanese_risk.widget.board import RiskBoard
+from conquest_widget.games.japanese_risk.widget.panel_scene import fmt
 from conquest_widget.games.japanese_risk.widget.panels import RiskPanels
 from conquest_widget.ui.controller import MatchController
 
@@ -57,12 +59,12 @@ def _flat(text: str) -> str:
 def _expected(panels: RiskPanels) -> dict[str, Any]:
     """What the kernel side says the page shows now."""
     s = panels.scene
-    buttons = {b[0]: (bool(b[2]), b[1]) for item in panels.items() if item[0] == "b" for b in item[1]}
-    fields = [[item[1], item[2], int(item[3]), *(item[4:6] if item[0] == "n" else [None, None])]
+    buttons = {b[0]: (bool(b[2]), fmt(s, b[1])) for item in panels.items() if item[0] == "b" for b in item[1]}
+    fields = [[item[1], fmt(s, item[2]), int(item[3]), *(item[4:6] if item[0] == "n" else [None, None])]
               for item in panels.items() if item[0] in ("n", "c")]
     return {"version": s.get("v"), "status": panels.text("status").splitlines(),
             **{part: panels.text(part) for part in ("message", "guide", "info", "odds", "battle", "knowledge")},
-            "prompts": [item[2] for item in panels.items() if item[0] == "t"],
+            "prompts": [fmt(s, item[2]) for item in panels.items() if item[0] == "t"],
             "buttons": buttons, "fields": fields}
 
 
@@ -158,3 +160,41 @@ def test_the_defence_question_and_its_fields_in_the_page(tmp_path: Path) -> None
     assert board.panels.click("commit-none")                # what the page sends, handled in the kernel
     assert last_action(m) == {"type": "commit", "count": 0, "ninjas": 1}
     assert not board.panels.click("commit-ninjas:0")        # no longer shown: nothing
+
+
+def _texts(x: Any) -> Any:
+    """Every ``[key, {fields}]`` text in a part of the scene."""
+    if isinstance(x, list):
+        if len(x) == 2 and isinstance(x[0], str) and x[0] in STRINGS and isinstance(x[1], dict):
+            yield x
+            for v in x[1].values():
+                yield from _texts(v)
+        else:
+            for y in x:
+                yield from _texts(y)
+
+
+def test_the_scene_texts_read_as_the_games_text_table_says() -> None:
+    """A text sent as its key and fields (its template once in ``T``) reads in the page as
+    ``text.t`` writes it in the kernel, in both languages, counted nouns included."""
+    setup = RiskSetup(("Ann", "Bo"), round_limit=3, bots=("human", "easy"))
+    c = MatchController(JapaneseRisk(setup, seed=5), humans={0})
+    board = RiskBoard(c, "en")
+    rng = random.Random(5)
+    seen = 0
+    for steps in range(60):
+        if c.is_over:
+            break
+        if steps == 20:
+            board.set_lang("ja")
+        scene = board.panels.scene
+        lang = "ja" if scene["T"]["ui_count"] == STRINGS["ui_count"][1] else "en"
+        for key, value in scene.items():
+            if key in ("T", "N"):
+                continue
+            for text in _texts(value):
+                fields = {k: fmt(scene, v) if isinstance(v, list) else v for k, v in text[1].items()}
+                assert fmt(scene, text) == t(text[0], lang, **fields), text
+                seen += 1
+        play_turn_step(board, rng, steps % 30)
+    assert seen > 100

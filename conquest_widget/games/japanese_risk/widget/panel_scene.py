@@ -4,7 +4,8 @@ published traits (the viewer's ``view``, ``legal``, ``events``) and the board's 
 the screen (the selection, the planned income, the gathered attack, the fields), never
 from the match.
 
-The keys (every text is plain text, put in with ``textContent``):
+The keys (every text is put in with ``textContent``; texts of the game's table are sent as
+their key and fields, the templates once):
 
 * ``v``: ``"cw-v-<version>-<render>"``, the class the page puts on the board last;
 * ``st``: the status lines ``[text, css class, colour]`` (a colour: a seat's ■ before it);
@@ -19,17 +20,23 @@ The keys (every text is plain text, put in with ``textContent``):
 * ``b``: the battle ``[title, [sea, attack, defence dice labels], row, ...]``, a row
   ``["s", dice, hits]`` (the sea dice), ``["r", title, attack dice, hits, defence dice,
   hits, after]`` (a round) or ``["e", text]`` (an event);
-* ``k``: the knowledge panel ``[title, neutral, unknown, [seat, ...]]`` and per other
-  seat ``k<seat>``: ``[colour, line, [row, ...]]``.
+* ``k``: the knowledge panel ``[title, neutral, unknown, [seat, ...]]``, per other seat
+  ``k<seat>``: ``[colour, line, [code, ...]]`` (the territories known to be theirs) and per
+  such territory ``r<code>``: its row;
+* ``T``: the templates of the texts in the board's language (:data:`TEXTS`), ``N`` the
+  nouns counted in them; a text is a string, ``[key, {field: value}]`` or ``["+", text,
+  ...]`` (see :func:`fmt`).
 """
 
 from __future__ import annotations
 
+import json
+import re
 from typing import Any
 
 from ..engine import CASTLE_COST, NINJA_COST
 from ..odds import MAX_ARMIES, battle_odds_float
-from ..text import t
+from ..text import NOUNS, STRINGS, t
 
 #: seat colours (5 players at most): no seat is red, green or yellow, the colours of the
 #: attack, move and "click here" outlines (a territory's fill is never mistaken for them)
@@ -47,6 +54,60 @@ def pref_name(code: int, lang: str) -> str:
     from conquest_widget.maps.japan.board import japan
 
     return japan().prefecture(code).name(lang)
+
+
+#: the texts of the game's table (:mod:`..text`) the scene names: their templates in the
+#: board's language are in the scene once (``T``), a text is ``[key, {field: value}]``
+TEXTS = tuple(sorted(k for k in STRINGS if k.startswith(("ui_", "guide_")) or k == "castle"))
+_FIELD = re.compile(r"\{(\w+)(?:\|([\w ]+))?\}")
+
+
+def X(key: str, **fields: Any) -> list[Any]:
+    """A text of the scene: a key of :data:`TEXTS` and its fields (a field may be a text)."""
+    assert key in STRINGS, key
+    return [key, fields] if fields else [key]
+
+
+def fmt(scene: dict[str, Any], text: Any) -> str:
+    """A text of the scene as the page writes it (the same steps as ``fmt`` in panels.js):
+    a string as it is; ``["+", text, ...]`` the texts one after the other; ``[key, fields]``
+    the template ``T[key]`` with ``{field}`` filled in and ``{field|noun}`` a count and its
+    noun (singular for exactly one: ``N[noun]``).
+
+    >>> scene = {"T": {"a": "{n|army} on {pref}", "b": "Go: {what}"}, "N": {"army": ["army", "armies"]}}
+    >>> fmt(scene, ["b", {"what": ["a", {"n": 1, "pref": "Tokyo"}]}]), fmt(scene, ["+", "x", ["a", {"n": 2, "pref": "y"}]])
+    ('Go: 1 army on Tokyo', 'x2 armies on y')
+    """
+    if isinstance(text, str):
+        return text
+    if isinstance(text, bool) or not isinstance(text, list) or not text:
+        return "" if text is None else str(text)
+    if text[0] == "+":
+        return "".join(fmt(scene, x) for x in text[1:])
+    fields = text[1] if len(text) > 1 else {}
+
+    def fill(m: re.Match[str]) -> str:
+        name, noun = m.group(1), m.group(2)
+        if name not in fields:
+            return m.group(0)
+        value = fields[name]
+        if noun is not None:
+            one, many = scene["N"][noun]
+            return f"{value} {one if value == 1 else many}"
+        return fmt(scene, value) if isinstance(value, list) else str(value)
+
+    return _FIELD.sub(fill, scene["T"][text[0]])
+
+
+def _cat(*texts: Any) -> Any:
+    """Texts one after the other (one string when they are all written out)."""
+    if all(isinstance(x, str) for x in texts):
+        return "".join(texts)
+    return ["+", *texts]
+
+
+def _size(x: Any) -> int:
+    return len(json.dumps(x, ensure_ascii=False).encode())
 
 
 def _pct(p: float) -> str:
@@ -78,6 +139,23 @@ class PanelScene:
     def _t(self, key: str, **kw: Any) -> str:
         return t(key, self.lang, **kw)
 
+    def _x(self, key: str, **fields: Any) -> Any:
+        """A text of the scene: its key and fields, or the text written out where that is
+        shorter (a short text with fields costs more as a key: the page reads both)."""
+        keyed = X(key, **fields)
+        written = t(key, self.lang, **{k: fmt(self._templates, v) if isinstance(v, list) else v
+                                       for k, v in fields.items()})
+        return written if _size(written) <= _size(keyed) else keyed
+
+    @property
+    def _templates(self) -> dict[str, Any]:
+        lang = 1 if self.lang == "ja" else 0
+        cached = getattr(self, "_templates_cache", None)
+        if cached is None or cached[0] != lang:
+            cached = (lang, {"T": {k: STRINGS[k][lang] for k in TEXTS}, "N": NOUNS})
+            self._templates_cache = cached
+        return cached[1]
+
     # (RiskBoard's)
     view: dict[str, Any]
     _legal: Any
@@ -93,7 +171,7 @@ class PanelScene:
 
     def _write_panels(self, mode: str, marker: str) -> None:
         """Write the whole scene of the panels now."""
-        scene: dict[str, Any] = {"v": marker, "st": self._status(mode),
+        scene: dict[str, Any] = {"v": marker, **self._templates, "st": self._status(mode),
                                  "msg": str(self.controller.message or "")}
         scene["a"] = self._actions(mode, scene)
         for key, box in (("i", self._info()), ("o", self._odds(mode)), ("b", self._battle())):
@@ -107,24 +185,24 @@ class PanelScene:
         v = self.view
         if not v:
             return []
-        limit = self._t("ui_of_limit", n=v["round_limit"]) if v.get("round_limit") else ""
-        lines: list[list[Any]] = [[self._t("ui_round", round=v.get("round", 0), limit=limit), "", ""]]
+        limit = self._x("ui_of_limit", n=v["round_limit"]) if v.get("round_limit") else ""
+        lines: list[list[Any]] = [[self._x("ui_round", round=v.get("round", 0), limit=limit), "", ""]]
         phase = v.get("phase")
         if phase == "income":
-            lines.append([self._t("ui_phase_income"), "", ""])
+            lines.append([self._x("ui_phase_income"), "", ""])
         elif phase == "turns" and v.get("current") is not None:
-            lines.append([self._t("ui_phase_turns", player=self._who(v["current"])), "", ""])
+            lines.append([self._x("ui_phase_turns", player=self._who(v["current"])), "", ""])
         elif phase == "over":
-            lines.append([self._t("ui_phase_over"), "", ""])
+            lines.append([self._x("ui_phase_over"), "", ""])
         seat = v.get("seat")
         me = v.get("me")
         if seat is not None and me is not None:
-            lines.append([self._t("ui_you", player=self._who(seat)), "", COLOURS[seat % len(COLOURS)]])
+            lines.append([self._x("ui_you", player=self._who(seat)), "", COLOURS[seat % len(COLOURS)]])
             if phase == "income":
-                lines.append([self._t("ui_income_left", n=me["income_left"]), "cw-income-left", ""])
-            lines.append([self._t("ui_reserve", n=me["reserve"]), "cw-reserve", ""])
+                lines.append([self._x("ui_income_left", n=me["income_left"]), "cw-income-left", ""])
+            lines.append([self._x("ui_reserve", n=me["reserve"]), "cw-reserve", ""])
         if mode == "wait" and v.get("to_act") and phase != "over":
-            lines.append([self._t("ui_waiting", players=", ".join(self._who(s) for s in v["to_act"])), "", ""])
+            lines.append([self._x("ui_waiting", players=", ".join(self._who(s) for s in v["to_act"])), "", ""])
         return lines
 
     # ------------------------------------------------------------ the actions
@@ -139,38 +217,37 @@ class PanelScene:
             me = v["me"]
             left = me["income_left"] - sum(self.alloc.values())
             if left > 0:
-                scene["g"] = ["", self._t("guide_income", n=left)]
+                scene["g"] = ["", self._x("guide_income", n=left)]
             else:
-                scene["g"] = ["", self._t("guide_income_done", n=me["income_left"], button=self._t("ui_place_confirm"))]
-            items.append(["t", "cw-to-place", f"{self._t('ui_to_place', n=sum(self.alloc.values()))} / "
-                                              f"{int(me['income_left'])}", 0])
+                scene["g"] = ["", self._x("guide_income_done", n=me["income_left"], button=self._x("ui_place_confirm"))]
+            items.append(["t", "cw-to-place", _cat(self._x("ui_to_place", n=sum(self.alloc.values())), f" / {int(me['income_left'])}"), 0])
             sel = self.selected
             plus = sel in leg["place"] and left > 0
             castle = sel in leg["castle"] and left >= CASTLE_COST - self.alloc.get(sel or 0, 0)
             items.append(_buttons(("plus", "+1", plus), ("minus", "−1", self.alloc.get(sel or 0, 0) > 0),
-                                  ("all-here", self._t("ui_all_here", n=max(left, 0)), plus),
-                                  ("castle", self._t("ui_castle", cost=CASTLE_COST), castle)))
-            items.append(_buttons(("buy-ninja", self._t("ui_buy_ninja", cost=NINJA_COST),
+                                  ("all-here", self._x("ui_all_here", n=max(left, 0)), plus),
+                                  ("castle", self._x("ui_castle", cost=CASTLE_COST), castle)))
+            items.append(_buttons(("buy-ninja", self._x("ui_buy_ninja", cost=NINJA_COST),
                                    bool(leg["ninja"]) and left >= NINJA_COST)))
-            items.append(_buttons(("place-confirm", self._t("ui_place_confirm"), bool(self.alloc)),
-                                  ("place-reset", self._t("ui_place_reset"), bool(self.alloc))))
+            items.append(_buttons(("place-confirm", self._x("ui_place_confirm"), bool(self.alloc)),
+                                  ("place-reset", self._x("ui_place_reset"), bool(self.alloc))))
         elif mode == "turn":
             items += self._turn_actions(leg, scene)
         elif mode == "commit":
             items += self._commit_actions(leg)
         elif mode == "window":
             w = v.get("window") or {}
-            trig = self._t("ui_trigger_battle" if w.get("trigger") == "battle" else "ui_trigger_turn")
-            items.append(["t", "cw-window-ask", self._t("ui_window_title", trigger=trig), 1])
-            row = [("hold", self._t("ui_hold"), True)]
+            trig = self._x("ui_trigger_battle" if w.get("trigger") == "battle" else "ui_trigger_turn")
+            items.append(["t", "cw-window-ask", self._x("ui_window_title", trigger=trig), 1])
+            row = [("hold", self._x("ui_hold"), True)]
             if leg["strike"]:
-                items.append(["t", "", self._t("ui_strike_pick"), 0])
+                items.append(["t", "", self._x("ui_strike_pick"), 0])
                 tgt = self.strike_target
                 if tgt is not None:
                     top = max(leg["strike"][tgt], 1)
                     self._count = [min(max(self._count[0], 1), top), 1, top]
-                    items.append(self._number("count", self._t("ui_count"), self._count))
-                    row.insert(0, ("strike", self._t("ui_strike", pref=pref_name(tgt, self.lang)), True))
+                    items.append(self._number("count", self._x("ui_count"), self._count))
+                    row.insert(0, ("strike", self._x("ui_strike", pref=pref_name(tgt, self.lang)), True))
             items.append(_buttons(*row))
         return items
 
@@ -180,10 +257,10 @@ class PanelScene:
         t_ = bt["target"]
         card = dict(map(tuple, v["me"]["card_armies"])).get(t_, 0)
         items: list[list[Any]] = [
-            ["t", "cw-commit-ask", self._t("ui_commit_title", pref=pref_name(t_, self.lang),
+            ["t", "cw-commit-ask", self._x("ui_commit_title", pref=pref_name(t_, self.lang),
                                           attacker=self._who(bt["attacker"]) if bt["attacker"] is not None else "🥷",
                                           armies=bt["armies"], ninjas=bt["ninjas"]), 1],
-            ["t", "cw-commit-card", self._t("ui_commit_card", n=card, b=bt["defenders"]), 0]]
+            ["t", "cw-commit-card", self._x("ui_commit_card", n=card, b=bt["defenders"]), 0]]
         reserve = max(k for _n, k in leg["commits"])  # 0 unless reserve ninjas may join
         key = (self.controller.version, t_, bt["rounds"])
         if key != self._commit_key:  # a new question: all the card, no ninja (the first legal answer)
@@ -194,18 +271,18 @@ class PanelScene:
         ninjas = self._commit_ninjas[0]
         counts = self._commit_counts(ninjas)
         top, lo = max(counts), min(counts)
-        plus = self._t("ui_commit_plus_ninjas", k=ninjas) if ninjas else ""
-        none = (self._t("ui_commit_only_ninjas", k=ninjas) if ninjas else self._t("ui_commit_none"))
+        plus = self._x("ui_commit_plus_ninjas", k=ninjas) if ninjas else ""
+        none = (self._x("ui_commit_only_ninjas", k=ninjas) if ninjas else self._x("ui_commit_none"))
         if reserve:
-            items.append(self._number("commit-ninjas", self._t("ui_commit_ninjas", n=reserve), self._commit_ninjas))
+            items.append(self._number("commit-ninjas", self._x("ui_commit_ninjas", n=reserve), self._commit_ninjas))
         if top == 0:  # an empty card: asked all the same (issue 27), the only answer is none
             items.append(_buttons(("commit-none", none, True)))
         else:
-            row = [("commit-all", self._t("ui_commit_all", n=top) + plus, True),
-                   ("commit", self._t("ui_commit") + plus, True)]
+            row = [("commit-all", _cat(self._x("ui_commit_all", n=top), plus), True),
+                   ("commit", _cat(self._x("ui_commit"), plus), True)]
             if lo == 0:
                 row.append(("commit-none", none, True))
-            items += [self._number("count", self._t("ui_count"), self._count), _buttons(*row)]
+            items += [self._number("count", self._x("ui_count"), self._count), _buttons(*row)]
         return items
 
     def _turn_actions(self, leg: dict[str, Any], scene: dict[str, Any]) -> list[list[Any]]:
@@ -215,7 +292,7 @@ class PanelScene:
         moves, nmoves = self._my_moves()
         pick, move_dst, attack_dst = self.lit("turn")
         gathering = self._gathering()
-        end = self._t("guide_end", button=self._t("ui_end_turn"))
+        end = self._x("guide_end", button=self._x("ui_end_turn"))
         mv = sum(moves.get(sel, (0, 0))) if sel is not None else 0
         nmv = sum(nmoves.get(sel, (0, 0))) if sel is not None else 0
         dep = leg["deploy"].get(sel, 0) if sel is not None and gathering is None else 0
@@ -223,13 +300,13 @@ class PanelScene:
             groups = gathering["groups"]
             pref = pref_name(gathering["target"], self.lang)
             ninjas, sea = sum(g[1] for g in groups if g[3]), sum(g[1] for g in groups if g[2])
-            head = self._t("ui_pending", pref=pref, armies=sum(g[1] for g in groups if not g[3]),
-                           ninjas=self._t("ui_pending_ninjas", n=ninjas) if ninjas else "",
-                           sea=self._t("ui_pending_sea", n=sea) if sea else "")
-            lines = ([self._t("guide_gathered", launch=self._t("ui_launch"), cancel=self._t("ui_cancel_attack"))]
-                     if self.plan is not None else [self._t("guide_gathered_old", launch=self._t("ui_launch"))])
+            head = self._x("ui_pending", pref=pref, armies=sum(g[1] for g in groups if not g[3]),
+                           ninjas=self._x("ui_pending_ninjas", n=ninjas) if ninjas else "",
+                           sea=self._x("ui_pending_sea", n=sea) if sea else "")
+            lines = ([self._x("guide_gathered", launch=self._x("ui_launch"), cancel=self._x("ui_cancel_attack"))]
+                     if self.plan is not None else [self._x("guide_gathered_old", launch=self._x("ui_launch"))])
             if pick:
-                lines.append(self._t("guide_gather_more", pref=pref))
+                lines.append(self._x("guide_gather_more", pref=pref))
             scene["g"] = [head, *lines]
             free = self._attack_free() if self.plan is not None else leg["attack"]
             mv = nmv = 0
@@ -240,28 +317,28 @@ class PanelScene:
         elif sel is None:
             deployable = bool(leg["deploy"]) and not (leg["move"] or leg["attack"] or leg["ninja_move"])
             if not pick:
-                scene["g"] = ["", self._t("guide_nothing", button=self._t("ui_end_turn"))]
+                scene["g"] = ["", self._x("guide_nothing", button=self._x("ui_end_turn"))]
             else:
-                lines = [self._t("guide_pick_deploy" if deployable else "guide_pick_src")]
+                lines = [self._x("guide_pick_deploy" if deployable else "guide_pick_src")]
                 taken = self._handed_over()
                 if taken in pick:  # issue 30: a hand-over is no fight, the winners keep their second move
-                    lines.append(self._t("guide_handed_over", pref=pref_name(taken, self.lang)))
+                    lines.append(self._x("guide_handed_over", pref=pref_name(taken, self.lang)))
                 scene["g"] = ["", *lines, end]
         else:
             pref = pref_name(sel, self.lang)
-            count = self._t("ui_count")
+            count = self._x("ui_count")
             if attack_dst and move_dst:
-                lines = [self._t("guide_targets_both", count=count)]
+                lines = [self._x("guide_targets_both", count=count)]
             elif attack_dst:
-                lines = [self._t("guide_targets_attack", count=count)]
+                lines = [self._x("guide_targets_attack", count=count)]
             elif move_dst:
-                lines = [self._t("guide_targets_move", count=count)]
+                lines = [self._x("guide_targets_move", count=count)]
             elif dep:
-                lines = [self._t("guide_deploy", button=self._t("ui_deploy"), pref=pref)]
+                lines = [self._x("guide_deploy", button=self._x("ui_deploy"), pref=pref)]
             else:
-                lines = [self._t("guide_stuck", button=self._t("ui_clear"))]
+                lines = [self._x("guide_stuck", button=self._x("ui_clear"))]
             if dep and (attack_dst or move_dst):
-                lines.append(self._t("guide_more_deploy", button=self._t("ui_deploy")))
+                lines.append(self._x("guide_more_deploy", button=self._x("ui_deploy")))
             scene["g"] = ["", *lines, end]
         ninja = self._use_ninjas and nmv > 0
         if not nmv and self._use_ninjas:
@@ -273,21 +350,21 @@ class PanelScene:
                 value = top
             self._count = [value, 1, max(top, 1)]
             self._count_src = (sel, ninja)
-            items.append(self._number("count", self._t("ui_count"), self._count))
+            items.append(self._number("count", self._x("ui_count"), self._count))
         if nmv:
-            items.append(["c", "use-ninjas", self._t("ui_use_ninjas"), int(self._use_ninjas)])
+            items.append(["c", "use-ninjas", self._x("ui_use_ninjas"), int(self._use_ninjas)])
         if sel is not None and mv and not ninja and all(self._left_moves(sel)):  # fresh and once-moved together
-            items.append(["c", "fresh-first", self._t("ui_fresh_first"), int(self._fresh_first)])
+            items.append(["c", "fresh-first", self._x("ui_fresh_first"), int(self._fresh_first)])
         if dep:
-            items.append(_buttons(("deploy", self._t("ui_deploy"), True)))
+            items.append(_buttons(("deploy", self._x("ui_deploy"), True)))
         if gathering is not None:
-            row = [("launch", self._t("ui_launch"), True)]
+            row = [("launch", self._x("ui_launch"), True)]
             if self.plan is not None:
-                row.append(("cancel-attack", self._t("ui_cancel_attack"), True))
+                row.append(("cancel-attack", self._x("ui_cancel_attack"), True))
         else:
-            row = [("end-turn", self._t("ui_end_turn"), bool(leg["end_turn"]))]
+            row = [("end-turn", self._x("ui_end_turn"), bool(leg["end_turn"]))]
         if sel is not None:
-            row.append(("clear", self._t("ui_clear"), True))
+            row.append(("clear", self._x("ui_clear"), True))
         items.append(_buttons(*row))
         return items
 
@@ -298,24 +375,24 @@ class PanelScene:
         if code is None or not v.get("territories"):
             return []
         terr = v["territories"][code - 1]
-        lines = [pref_name(code, self.lang), self._t("ui_owner", owner=self._who(terr["owner"])),
-                 self._t("ui_on_board", n=terr["armies"])]
+        lines: list[Any] = [pref_name(code, self.lang), self._x("ui_owner", owner=self._who(terr["owner"])),
+                 self._x("ui_on_board", n=terr["armies"])]
         me = v.get("me") or {}
         card = dict(map(tuple, me.get("card_armies", []))).get(code, 0)
         if card:
-            lines.append(self._t("ui_on_card", n=card))
+            lines.append(self._x("ui_on_card", n=card))
         if terr["castle"]:
-            lines.append("🏯 " + t("castle", self.lang))
+            lines.append(_cat("🏯 ", self._x("castle")))
             if terr["wounded"]:
-                lines.append(self._t("ui_wounded", n=terr["wounded"]))
+                lines.append(self._x("ui_wounded", n=terr["wounded"]))
         moves, nmoves = self._my_moves()
         if code in moves:
-            lines.append(self._t("ui_moves_left", fresh=moves[code][0], half=moves[code][1]))
+            lines.append(self._x("ui_moves_left", fresh=moves[code][0], half=moves[code][1]))
         mine = dict(map(tuple, me.get("ninjas", []))).get(code, 0)
         if mine:
-            lines.append(self._t("ui_my_ninjas_here", n=mine, m=sum(nmoves.get(code, (0, 0)))))
+            lines.append(self._x("ui_my_ninjas_here", n=mine, m=sum(nmoves.get(code, (0, 0)))))
         elif terr["ninjas"]:
-            lines.append(self._t("ui_ninjas_here", n=terr["ninjas"]))
+            lines.append(self._x("ui_ninjas_here", n=terr["ninjas"]))
         return lines
 
     def _odds_line(self, att: int, dfn: int, *, castle: bool = False, wounded: int = 0, sea: int = 0,
@@ -418,20 +495,18 @@ class PanelScene:
                 continue
             seats.append(p["seat"])
             known = [x for x in terrs if x["owner"] == p["seat"]]
-            line = (self._t("ui_k_player", player=p["name"], n=p["territories"], castles=p["castles"],
-                            pool=p["hidden_pool"])
-                    + " — " + self._t("ui_k_known", known=len(known), n=p["territories"]))
-            rows = []
-            for x in known:
+            line = _cat(self._x("ui_k_player", player=p["name"], n=p["territories"], castles=p["castles"],
+                                pool=p["hidden_pool"]), " — ", self._x("ui_k_known", known=len(known), n=p["territories"]))
+            for x in known:  # a key per known territory: a move changes a few
                 rnd_, how = learned.get(x["code"], (0, ""))
-                rows.append(self._t("ui_k_row", pref=pref_name(x["code"], self.lang), armies=x["armies"],
-                                    castle=" 🏯" if x["castle"] else "", round=rnd_ or "?",
-                                    how=self._t(f"ui_how_{how}") if how else "?"))
-            scene[f"k{p['seat']}"] = [COLOURS[p["seat"] % len(COLOURS)], line, rows]
+                scene[f"r{x['code']}"] = self._t(
+                    "ui_k_row", pref=pref_name(x["code"], self.lang), armies=x["armies"],
+                    castle=" 🏯" if x["castle"] else "", round=rnd_ or "?", how=self._t(f"ui_how_{how}") if how else "?")
+            scene[f"k{p['seat']}"] = [COLOURS[p["seat"] % len(COLOURS)], line, [x["code"] for x in known]]
         neutral = [pref_name(x["code"], self.lang) for x in terrs if x["owner"] == "neutral"]
         unknown = sum(1 for x in terrs if x["owner"] is None)
-        scene["k"] = [self._t("ui_knowledge"), self._t("ui_k_neutral", codes=", ".join(neutral)) if neutral else "",
-                      self._t("ui_k_unknown", n=unknown), seats]
+        scene["k"] = [self._x("ui_knowledge"), self._x("ui_k_neutral", codes=", ".join(neutral)) if neutral else "",
+                      self._x("ui_k_unknown", n=unknown), seats]
 
 
 def _dice(dice: Any) -> list[int]:

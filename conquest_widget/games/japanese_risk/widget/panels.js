@@ -10,6 +10,25 @@ const SEA_HIT = 4, ATTACK_HIT = 3, DEFENCE_HIT = 4;
 const LOOK = { "place-confirm": "primary", "end-turn": "primary", "commit-all": "primary", hold: "primary",
   launch: "danger", strike: "danger" };
 
+// a text of the scene (panel_scene.py fmt): a string; ["+", text, ...] one after the other;
+// [key, {field: value}] the template T[key] filled in, {field|noun} a count and its noun
+function riskText(scene, text) {
+  if (typeof text === "string") return text;
+  if (!Array.isArray(text) || !text.length) return text === undefined || text === null ? "" : String(text);
+  if (text[0] === "+") return text.slice(1).map((x) => riskText(scene, x)).join("");
+  const fields = text[1] || {};
+  const template = (scene.T || {})[text[0]] || "";
+  return template.replace(/\{(\w+)(?:\|([\w ]+))?\}/g, (m, name, noun) => {
+    if (!(name in fields)) return m;
+    const value = fields[name];
+    if (noun !== undefined) {
+      const [one, many] = (scene.N || {})[noun] || [noun, noun];
+      return value + " " + (value === 1 ? one : many);
+    }
+    return Array.isArray(value) ? riskText(scene, value) : String(value);
+  });
+}
+
 function riskDice(dice, hit) {
   const box = sceneNode("span", "cwr-dice");
   for (const d of dice || []) {
@@ -19,15 +38,16 @@ function riskDice(dice, hit) {
   return box;
 }
 
-function riskLines(cls, lines, boldFirst) {
+function riskLines(scene, cls, lines, boldFirst) {
   const box = sceneNode("div", cls);
-  (lines || []).forEach((line, i) => box.appendChild(sceneNode(i === 0 && boldFirst ? "b" : "div", "", line)));
+  (lines || []).forEach((line, i) => box.appendChild(sceneNode(i === 0 && boldFirst ? "b" : "div", "",
+    riskText(scene, line))));
   return box;
 }
 
-function riskStatus(lines) {
+function riskStatus(scene) {
   const box = sceneNode("div", "cw-status");
-  for (const [text, cls, colour] of lines || []) {
+  for (const [text, cls, colour] of scene.st || []) {
     const line = sceneNode("div", cls);
     if (colour) {
       const mark = sceneNode("span", "cwr-seat", "\u25a0");
@@ -35,7 +55,7 @@ function riskStatus(lines) {
       line.appendChild(mark);
       line.appendChild(document.createTextNode(" "));
     }
-    line.appendChild(document.createTextNode(String(text)));
+    line.appendChild(document.createTextNode(riskText(scene, text)));
     box.appendChild(line);
   }
   return box;
@@ -49,10 +69,10 @@ function riskButton(target, label, enabled, send) {
   return b;
 }
 
-function riskNumber(item, send) {
+function riskNumber(scene, item, send) {
   const [, name, label, value, low, high] = item;
   const box = sceneNode("label", "cwr-field cw-" + name);
-  box.appendChild(sceneNode("span", "cwr-label", label));
+  box.appendChild(sceneNode("span", "cwr-label", riskText(scene, label)));
   const input = sceneNode("input", "cwr-number");
   input.type = "number";
   input.min = String(low);
@@ -69,7 +89,7 @@ function riskNumber(item, send) {
   return box;
 }
 
-function riskBox(item, send) {
+function riskBox(scene, item, send) {
   const [, name, label, ticked] = item;
   const box = sceneNode("label", "cwr-field cw-" + name);
   const input = sceneNode("input", "cwr-check");
@@ -77,7 +97,7 @@ function riskBox(item, send) {
   input.checked = !!ticked;
   input.addEventListener("change", () => send(name + ":" + (input.checked ? 1 : 0)));
   box.appendChild(input);
-  box.appendChild(sceneNode("span", "cwr-label", label));
+  box.appendChild(sceneNode("span", "cwr-label", riskText(scene, label)));
   return box;
 }
 
@@ -87,22 +107,24 @@ function riskActions(scene, send) {
   if (Array.isArray(guide)) {
     const outer = sceneNode("div", "cw-guide");
     const inner = sceneNode("div", "cw-guide-box");
-    if (guide[0]) inner.appendChild(sceneNode("b", "cw-pending", guide[0]));
-    for (const line of guide.slice(1)) inner.appendChild(sceneNode("div", "", line));
+    if (guide[0]) inner.appendChild(sceneNode("b", "cw-pending", riskText(scene, guide[0])));
+    for (const line of guide.slice(1)) inner.appendChild(sceneNode("div", "", riskText(scene, line)));
     outer.appendChild(inner);
     box.appendChild(outer);
   }
   for (const item of scene.a || []) {
     const kind = item[0];
     if (kind === "t") {
-      box.appendChild(sceneNode(item[3] ? "b" : "div", "cwr-prompt " + (item[1] || ""), item[2]));
+      box.appendChild(sceneNode(item[3] ? "b" : "div", "cwr-prompt " + (item[1] || ""), riskText(scene, item[2])));
     } else if (kind === "n") {
-      box.appendChild(riskNumber(item, send));
+      box.appendChild(riskNumber(scene, item, send));
     } else if (kind === "c") {
-      box.appendChild(riskBox(item, send));
+      box.appendChild(riskBox(scene, item, send));
     } else if (kind === "b") {
       const row = sceneNode("div", "cwr-row");
-      for (const [target, label, enabled] of item[1] || []) row.appendChild(riskButton(target, label, enabled, send));
+      for (const [target, label, enabled] of item[1] || []) {
+        row.appendChild(riskButton(target, riskText(scene, label), enabled, send));
+      }
       box.appendChild(row);
     }
   }
@@ -149,7 +171,7 @@ function riskKnowledge(scene, state) {
   details.open = state.open;
   details.addEventListener("toggle", () => { state.open = details.open; });
   const summary = sceneNode("summary", "");
-  summary.appendChild(sceneNode("b", "", title));
+  summary.appendChild(sceneNode("b", "", riskText(scene, title)));
   details.appendChild(summary);
   for (const seat of seats || []) {
     const data = scene["k" + seat];
@@ -159,14 +181,14 @@ function riskKnowledge(scene, state) {
     const mark = sceneNode("span", "cwr-seat", "\u25a0");
     mark.style.color = colour;
     player.appendChild(mark);
-    player.appendChild(document.createTextNode(" " + line));
+    player.appendChild(document.createTextNode(" " + riskText(scene, line)));
     const list = sceneNode("ul", "");
-    for (const row of rows || []) list.appendChild(sceneNode("li", "", row));
+    for (const code of rows || []) list.appendChild(sceneNode("li", "", scene["r" + code]));
     player.appendChild(list);
     details.appendChild(player);
   }
-  if (neutral) details.appendChild(sceneNode("div", "", neutral));
-  details.appendChild(sceneNode("div", "", unknown));
+  if (neutral) details.appendChild(sceneNode("div", "", riskText(scene, neutral)));
+  details.appendChild(sceneNode("div", "", riskText(scene, unknown)));
   inner.appendChild(details);
   box.appendChild(inner);
   return box;
@@ -184,14 +206,14 @@ function riskMark(el, marker) {
 
 function riskDraw(scene, send, state) {
   const root = sceneNode("div", "cwr-inner");
-  root.appendChild(riskStatus(scene.st));
+  root.appendChild(riskStatus(scene));
   const msg = sceneNode("div", "cw-board-message");
   if (scene.msg) msg.appendChild(sceneNode("div", "cwr-message", scene.msg));
   root.appendChild(msg);
   root.appendChild(riskActions(scene, send));
-  root.appendChild(riskLines("cw-selected-info", scene.i, true));
+  root.appendChild(riskLines(scene, "cw-selected-info", scene.i, true));
   const odds = sceneNode("div", "cw-odds");
-  if (Array.isArray(scene.o)) odds.appendChild(riskLines("cw-odds-box", scene.o, true));
+  if (Array.isArray(scene.o)) odds.appendChild(riskLines(scene, "cw-odds-box", scene.o, true));
   root.appendChild(odds);
   root.appendChild(riskBattle(scene.b));
   root.appendChild(riskKnowledge(scene, state));

@@ -35,6 +35,7 @@ from conquest_widget.lean import page_file
 from conquest_widget.scene import SceneWidget
 
 from ..text import DICE
+from .panel_scene import fmt
 
 _HERE = Path(__file__).parent
 
@@ -66,17 +67,17 @@ def part_text(scene: dict[str, Any], part: str) -> str:
     ``message``, ``guide``, ``actions`` (the prompts), ``info``, ``odds``, ``battle``,
     ``knowledge``; "" when the part is not shown."""
     if part == "status":
-        return "\n".join(("■ " if colour else "") + text for text, _cls, colour in scene.get("st", []))
+        return "\n".join(("■ " if colour else "") + fmt(scene, text) for text, _cls, colour in scene.get("st", []))
     if part == "message":
         return str(scene.get("msg", ""))
     if part == "guide":
         g = scene.get("g")
-        return "\n".join(x for x in g if x) if g else ""
+        return "\n".join(x for x in (fmt(scene, y) for y in g) if x) if g else ""
     if part == "actions":
-        return "\n".join(item[2] for item in scene.get("a", []) if item[0] == "t")
+        return "\n".join(fmt(scene, item[2]) for item in scene.get("a", []) if item[0] == "t")
     if part in ("info", "odds"):
         box = scene.get(part[0])
-        return "\n".join(box) if box else ""
+        return "\n".join(fmt(scene, x) for x in box) if box else ""
     if part == "battle":
         box = scene.get("b")
         return "\n".join([box[0], *(battle_row_text(r, box[1]) for r in box[2:])]) if box else ""
@@ -85,11 +86,11 @@ def part_text(scene: dict[str, Any], part: str) -> str:
         if not k:
             return ""
         title, neutral, unknown, seats = k
-        lines = [title]
+        lines = [fmt(scene, title)]
         for seat in seats:
             _colour, line, rows = scene[f"k{seat}"]
-            lines += ["■ " + line, *rows]
-        return "\n".join(lines + [x for x in (neutral, unknown) if x])
+            lines += ["■ " + fmt(scene, line), *(scene[f"r{code}"] for code in rows)]
+        return "\n".join(lines + [x for x in (fmt(scene, neutral), fmt(scene, unknown)) if x])
     raise LookupError(f"no part {part!r} in the panels")
 
 
@@ -114,20 +115,21 @@ class RiskPanels(SceneWidget):
         return list(self.scene.get("a", []))
 
     def button(self, target: str) -> list[Any] | None:
-        """``[target, label, enabled]`` of the button shown for ``target``, or None."""
+        """``[target, label, enabled]`` of the button shown for ``target`` (its label as
+        the page writes it), or None."""
         for item in self.items():
             if item[0] == "b":
                 for b in item[1]:
                     if b[0] == target:
-                        return list(b)
+                        return [b[0], fmt(self.scene, b[1]), b[2]]
         return None
 
     def field(self, name: str) -> list[Any] | None:
         """A shown field: ``["n", name, label, value, low, high]`` (a number) or
-        ``["c", name, label, ticked]`` (a box), or None."""
+        ``["c", name, label, ticked]`` (a box), its label as the page writes it, or None."""
         for item in self.items():
             if item[0] in ("n", "c") and item[1] == name:
-                return list(item)
+                return [item[0], item[1], fmt(self.scene, item[2]), *item[3:]]
         return None
 
     def clickable(self) -> list[str]:
