@@ -32,6 +32,7 @@ from conquest_widget.games.japanese_risk.widget.board import (
     MOVE_MARK,
     PICK_BORDER,
 )
+from conquest_widget.games.japanese_risk.widget.panel_scene import listed
 from conquest_widget.games.japanese_risk.widget.panels import Control
 from conquest_widget.maps.japan.board import japan
 from conquest_widget.maps.japan.geo import prefecture_shapes
@@ -313,7 +314,7 @@ def test_exact_odds_are_shown_before_launching() -> None:
     win = float(battle_odds(n, 2, sea=sea).win)
     assert f"{100 * win:.1f}%" in board.odds.value
     press(board, "cw-launch")
-    rows = board.panels.scene["b"][2:]                    # the battle panel: its rounds or what happened
+    rows = listed(board.panels.scene, "b")[2:]            # the battle panel: its rounds or what happened
     assert any(r[0] == "r" for r in rows) or "hands over" in board.battle.value \
         or "took" in board.battle.value or "holds" in board.battle.value
 
@@ -404,7 +405,7 @@ def test_the_secrets_check_can_fail() -> None:
     W.Widget.close_all()
     board = RiskBoard(c, "en")
     m.state["reserve"][1] = 2
-    board.panel_scene["st"] = [["Ninjas in reserve: 2", "cw-reserve", ""]]
+    board.panel_scene.update(st=1, st0=["Ninjas in reserve: 2", "cw-reserve", ""])
     board.panels.redraw()
     assert any("reserve 2" in x for x in secrets_leaked(m, 0))
     W.Widget.close_all()
@@ -447,7 +448,7 @@ def test_defence_question_in_hot_seat_with_and_without_card_armies(card: int) ->
     board = RiskBoard(c, "en")
     assert c.cover == "P1" and board.mode() != "commit"  # the defender's cover, either way
     c.uncover()
-    assert board.mode() == "commit" and board.panels.scene["a"][0][1] == "cw-commit-ask"
+    assert board.mode() == "commit" and board.panels.items()[0][1] == "cw-commit-ask"
     if card == 0:
         assert button(board, "cw-commit-none") is not None and button(board, "cw-commit-none").description
         assert button(board, "cw-commit-all") is None and button(board, "cw-commit") is None

@@ -20,6 +20,8 @@ their key and fields, the templates once):
 * ``b``: the battle ``[title, [sea, attack, defence dice labels], row, ...]``, a row
   ``["s", dice, hits]`` (the sea dice), ``["r", title, attack dice, hits, defence dice,
   hits, after]`` (a round) or ``["e", text]`` (an event);
+* ``st``, ``g``, ``a``, ``i``, ``o``, ``b`` are sent a key per line (:data:`SPLIT`): the key is the
+  list's length, ``st0``, ``st1``... its lines (a move sends the lines that changed);
 * ``k``: the knowledge panel ``[title, neutral, unknown, [seat, ...]]``, per other seat
   ``k<seat>``: ``[colour, line, [code, ...]]`` (the territories known to be theirs) and per
   such territory ``r<code>``: its row;
@@ -60,6 +62,17 @@ def pref_name(code: int, lang: str) -> str:
 #: board's language are in the scene once (``T``), a text is ``[key, {field: value}]``
 TEXTS = tuple(sorted(k for k in STRINGS if k.startswith(("ui_", "guide_")) or k == "castle"))
 _FIELD = re.compile(r"\{(\w+)(?:\|([\w ]+))?\}")
+
+
+#: the lists of the scene sent a key per line: ``name`` is their length, ``name<i>`` line i
+SPLIT = ("st", "g", "a", "i", "o", "b")
+
+
+def listed(scene: dict[str, Any], name: str) -> list[Any] | None:
+    """A list of the scene sent a key per line (:data:`SPLIT`), or None when absent."""
+    if name not in scene:
+        return None
+    return [scene[f"{name}{i}"] for i in range(int(scene[name]))]
 
 
 def X(key: str, **fields: Any) -> list[Any]:
@@ -178,6 +191,11 @@ class PanelScene:
             if box:
                 scene[key] = box
         self._knowledge(scene)
+        for name in SPLIT:  # a key per line: a move sends the lines that changed
+            if name in scene:
+                lines = scene.pop(name)
+                scene[name] = len(lines)
+                scene.update((f"{name}{i}", line) for i, line in enumerate(lines))
         self.panel_scene = scene
 
     # ------------------------------------------------------------ the status
@@ -396,15 +414,15 @@ class PanelScene:
         return lines
 
     def _odds_line(self, att: int, dfn: int, *, castle: bool = False, wounded: int = 0, sea: int = 0,
-                   prefix: str = "") -> str:
+                   prefix: Any = "") -> Any:
         att, dfn = min(att, MAX_ARMIES), min(dfn, MAX_ARMIES)
         o = battle_odds_float(att, dfn, castle=castle, wounded=min(wounded, 1) if castle and dfn else 0,
                               sea=min(sea, att))
-        text = self._t("ui_odds_vs", n=dfn, castle=self._t("ui_odds_castle") if castle else "", win=_pct(o.win),
+        text = self._x("ui_odds_vs", n=dfn, castle=self._x("ui_odds_castle") if castle else "", win=_pct(o.win),
                        ea=f"{o.expected_attackers:.2f}", ed=f"{o.expected_defenders:.2f}")
-        return prefix + (": " if prefix else "") + text
+        return _cat(prefix, ": ", text) if prefix else text
 
-    def _odds(self, mode: str) -> list[str]:
+    def _odds(self, mode: str) -> list[Any]:
         v = self.view
         terrs = v.get("territories") or []
         target, att, sea = None, 0, 0
@@ -419,7 +437,7 @@ class PanelScene:
         if target is None or not att or not terrs:
             return []
         terr = terrs[target - 1]
-        rows = []
+        rows: list[Any] = []
         dfn = terr["armies"]
         if mode != "turn":  # a battle under way: the owner's ninjas there defend too (issue 30)
             dfn += int(v["battle"].get("defending_ninjas", 0))
@@ -434,10 +452,10 @@ class PanelScene:
                     rows.append(self._odds_line(att, n, castle=castle, sea=sea))
         else:
             if terr["owner"] in (None, "neutral"):
-                rows.append(self._odds_line(att, 2, sea=sea, prefix=self._t("ui_odds_neutral")))
+                rows.append(self._odds_line(att, 2, sea=sea, prefix=self._x("ui_odds_neutral")))
             if terr["owner"] != "neutral":
                 for n in (1, 3, 6):
-                    rows.append(self._odds_line(att, n, castle=castle, sea=sea, prefix=self._t("ui_odds_hidden", n=n)))
+                    rows.append(self._odds_line(att, n, castle=castle, sea=sea, prefix=self._x("ui_odds_hidden", n=n)))
         return [f"{self._t('ui_odds_title')} — {pref_name(target, self.lang)}", *rows]
 
     def _battle(self) -> list[Any]:

@@ -29,6 +29,15 @@ function riskText(scene, text) {
   });
 }
 
+// a list of the scene sent a key per line (panel_scene.py SPLIT): its length, then name0, name1...
+function riskList(scene, name) {
+  const n = scene[name];
+  if (typeof n !== "number") return null;
+  const out = [];
+  for (let i = 0; i < n; i++) out.push(scene[name + i]);
+  return out;
+}
+
 function riskDice(dice, hit) {
   const box = sceneNode("span", "cwr-dice");
   for (const d of dice || []) {
@@ -47,7 +56,7 @@ function riskLines(scene, cls, lines, boldFirst) {
 
 function riskStatus(scene) {
   const box = sceneNode("div", "cw-status");
-  for (const [text, cls, colour] of scene.st || []) {
+  for (const [text, cls, colour] of riskList(scene, "st") || []) {
     const line = sceneNode("div", cls);
     if (colour) {
       const mark = sceneNode("span", "cwr-seat", "\u25a0");
@@ -103,7 +112,7 @@ function riskBox(scene, item, send) {
 
 function riskActions(scene, send) {
   const box = sceneNode("div", "cw-actions");
-  const guide = scene.g;
+  const guide = riskList(scene, "g");
   if (Array.isArray(guide)) {
     const outer = sceneNode("div", "cw-guide");
     const inner = sceneNode("div", "cw-guide-box");
@@ -112,7 +121,7 @@ function riskActions(scene, send) {
     outer.appendChild(inner);
     box.appendChild(outer);
   }
-  for (const item of scene.a || []) {
+  for (const item of riskList(scene, "a") || []) {
     const kind = item[0];
     if (kind === "t") {
       box.appendChild(sceneNode(item[3] ? "b" : "div", "cwr-prompt " + (item[1] || ""), riskText(scene, item[2])));
@@ -211,11 +220,12 @@ function riskDraw(scene, send, state) {
   if (scene.msg) msg.appendChild(sceneNode("div", "cwr-message", scene.msg));
   root.appendChild(msg);
   root.appendChild(riskActions(scene, send));
-  root.appendChild(riskLines(scene, "cw-selected-info", scene.i, true));
+  root.appendChild(riskLines(scene, "cw-selected-info", riskList(scene, "i"), true));
   const odds = sceneNode("div", "cw-odds");
-  if (Array.isArray(scene.o)) odds.appendChild(riskLines(scene, "cw-odds-box", scene.o, true));
+  const lines = riskList(scene, "o");
+  if (lines) odds.appendChild(riskLines(scene, "cw-odds-box", lines, true));
   root.appendChild(odds);
-  root.appendChild(riskBattle(scene.b));
+  root.appendChild(riskBattle(riskList(scene, "b")));
   root.appendChild(riskKnowledge(scene, state));
   return root;
 }

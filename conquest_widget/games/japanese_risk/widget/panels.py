@@ -35,7 +35,7 @@ from conquest_widget.lean import page_file
 from conquest_widget.scene import SceneWidget
 
 from ..text import DICE
-from .panel_scene import fmt
+from .panel_scene import fmt, listed
 
 _HERE = Path(__file__).parent
 
@@ -67,19 +67,19 @@ def part_text(scene: dict[str, Any], part: str) -> str:
     ``message``, ``guide``, ``actions`` (the prompts), ``info``, ``odds``, ``battle``,
     ``knowledge``; "" when the part is not shown."""
     if part == "status":
-        return "\n".join(("■ " if colour else "") + fmt(scene, text) for text, _cls, colour in scene.get("st", []))
+        return "\n".join(("■ " if colour else "") + fmt(scene, text) for text, _cls, colour in listed(scene, "st") or [])
     if part == "message":
         return str(scene.get("msg", ""))
     if part == "guide":
-        g = scene.get("g")
+        g = listed(scene, "g")
         return "\n".join(x for x in (fmt(scene, y) for y in g) if x) if g else ""
     if part == "actions":
-        return "\n".join(fmt(scene, item[2]) for item in scene.get("a", []) if item[0] == "t")
+        return "\n".join(fmt(scene, item[2]) for item in listed(scene, "a") or [] if item[0] == "t")
     if part in ("info", "odds"):
-        box = scene.get(part[0])
+        box = listed(scene, part[0])
         return "\n".join(fmt(scene, x) for x in box) if box else ""
     if part == "battle":
-        box = scene.get("b")
+        box = listed(scene, "b")
         return "\n".join([box[0], *(battle_row_text(r, box[1]) for r in box[2:])]) if box else ""
     if part == "knowledge":
         k = scene.get("k")
@@ -112,7 +112,7 @@ class RiskPanels(SceneWidget):
     # ------------------------------------------------------------ what the page shows
     def items(self) -> list[list[Any]]:
         """The action panel's items now shown (prompts, fields, rows of buttons)."""
-        return list(self.scene.get("a", []))
+        return listed(self.scene, "a") or []
 
     def button(self, target: str) -> list[Any] | None:
         """``[target, label, enabled]`` of the button shown for ``target`` (its label as
