@@ -60,7 +60,22 @@ def pref_name(code: int, lang: str) -> str:
 
 #: the texts of the game's table (:mod:`..text`) the scene names: their templates in the
 #: board's language are in the scene once (``T``), a text is ``[key, {field: value}]``
-TEXTS = tuple(sorted(k for k in STRINGS if k.startswith(("ui_", "guide_")) or k == "castle"))
+TEXTS = (
+    "castle", "guide_deploy", "guide_end", "guide_gather_more", "guide_gathered", "guide_gathered_old",
+    "guide_handed_over", "guide_income", "guide_income_done", "guide_more_deploy", "guide_nothing",
+    "guide_pick_deploy", "guide_pick_src", "guide_stuck", "guide_targets_attack", "guide_targets_both",
+    "guide_targets_move", "ui_all_here", "ui_buy_ninja", "ui_cancel_attack", "ui_castle", "ui_clear",
+    "ui_commit", "ui_commit_all", "ui_commit_card", "ui_commit_ninjas", "ui_commit_none",
+    "ui_commit_only_ninjas", "ui_commit_plus_ninjas", "ui_commit_title", "ui_count", "ui_deploy",
+    "ui_end_turn", "ui_fresh_first", "ui_hold", "ui_income_left", "ui_k_known", "ui_k_neutral", "ui_k_player",
+    "ui_k_unknown", "ui_knowledge", "ui_launch", "ui_moves_left", "ui_my_ninjas_here", "ui_ninjas_here",
+    "ui_odds_castle", "ui_odds_hidden", "ui_odds_neutral", "ui_odds_vs", "ui_of_limit", "ui_on_board",
+    "ui_on_card", "ui_owner", "ui_pending", "ui_pending_ninjas", "ui_pending_sea", "ui_phase_income",
+    "ui_phase_over", "ui_phase_turns", "ui_place_confirm", "ui_place_reset", "ui_reserve", "ui_round",
+    "ui_strike", "ui_strike_pick", "ui_to_place", "ui_trigger_battle", "ui_use_ninjas", "ui_waiting",
+    "ui_window_title", "ui_wounded", "ui_you",
+)
+assert set(TEXTS) <= set(STRINGS)
 _FIELD = re.compile(r"\{(\w+)(?:\|([\w ]+))?\}")
 
 
@@ -155,9 +170,11 @@ class PanelScene:
     def _x(self, key: str, **fields: Any) -> Any:
         """A text of the scene: its key and fields, or the text written out where that is
         shorter (a short text with fields costs more as a key: the page reads both)."""
-        keyed = X(key, **fields)
         written = t(key, self.lang, **{k: fmt(self._templates, v) if isinstance(v, list) else v
                                        for k, v in fields.items()})
+        if key not in TEXTS:  # no template in the scene: written out
+            return written
+        keyed = X(key, **fields)
         return written if _size(written) <= _size(keyed) else keyed
 
     @property
