@@ -54,7 +54,7 @@ MOVE_MARK = "➜"
 CSS = ("<style>.cw-risk-board .leaflet-div-icon { background: transparent; border: none; pointer-events: none; }"
        ".cw-risk-board .leaflet-container { background: #dfe9f0; }</style>")
 #: the parts of the panels a test reads as text (``board.status.value`` ...)
-TEXTS = ("status", "message", "guide", "actions", "info", "odds", "battle", "knowledge")
+PARTS = ("status", "message", "guide", "actions", "info", "odds", "battle", "knowledge")
 
 
 def territory_style(owner: Any, viewer: Any, *, revealed: bool, selected: bool = False,
@@ -134,7 +134,7 @@ class RiskBoard(PanelScene, W.VBox):
         self.count, self.commit_ninjas = (Control(self.panels, name, "number") for name in NUMBERS)
         self.use_ninjas, self.fresh_first = (Control(self.panels, name, "box") for name in BOXES)
         (self.status, self.message, self.guide, self.actions, self.info, self.odds, self.battle,
-         self.knowledge) = (Control(self.panels, name, "text") for name in TEXTS)
+         self.knowledge) = (Control(self.panels, name, "text") for name in PARTS)
         self.map.layout.width = "100%"
         holder = W.Box([self.map], layout=Layout(flex="1 1 auto", width="100%", min_width=f"{FIT_MIN_WIDTH_PX}px"))
         css = W.HTML(CSS)

@@ -204,13 +204,15 @@ function riskKnowledge(scene, state) {
 }
 
 // the board's version class: on this widget and on the board around it (.cw-risk-board),
-// where the browser tests look for it
+// where the browser tests look for it; true once the board around was found
 function riskMark(el, marker) {
-  for (const node of [el, el.closest ? el.closest(".cw-risk-board") : null]) {
+  const board = el.closest ? el.closest(".cw-risk-board") : null;
+  for (const node of [el, board]) {
     if (!node || !node.classList) continue;
     for (const c of [...node.classList]) if (c.startsWith("cw-v-") && c !== marker) node.classList.remove(c);
     if (marker) node.classList.add(marker);
   }
+  return !!board;
 }
 
 function riskDraw(scene, send, state) {
@@ -241,9 +243,10 @@ export default {
     // after the panels are drawn (a handler added after sceneRender's runs after it)
     const mark = () => riskMark(el, (model.get("scene") || {}).v);
     model.on("change:scene", mark);
-    mark();
-    // the board around this widget may not hold it yet at the first render
-    const later = setTimeout(mark, 0);
+    // the board around this widget may not hold it yet at the first render: look again
+    let later = null;
+    const look = (k) => { if (!mark() && k < 100) later = setTimeout(() => look(k + 1), 50); };
+    look(0);
     return () => { clearTimeout(later); model.off("change:scene", mark); stop(); };
   },
 };
