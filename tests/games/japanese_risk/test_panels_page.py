@@ -99,7 +99,7 @@ class Recorder:
 
 def _compare(page: dict[str, Any], want: dict[str, Any], step: int) -> None:
     where = f"after message {step}"
-    assert page["version"] == [want["version"]], where
+    assert page["version"] == page["board"] == [want["version"]], where
     assert [_flat(x) for x in page["status"]] == [_flat(x) for x in want["status"]], where
     for part in ("message", "guide", "info", "odds", "battle", "knowledge"):
         assert _flat(page[part]) == _flat(want[part]), (where, part, page[part], want[part])

@@ -37,6 +37,10 @@ class Element {
   addEventListener(name, f) { (this.listeners[name] = this.listeners[name] || []).push(f); }
   fire(name) { for (const f of this.listeners[name] || []) f(); }
   has(cls) { return this.className.split(/\s+/).includes(cls); }
+  closest(sel) {  // a class selector only
+    for (let e = this; e; e = e.parent) if (e.has && e.has(sel.slice(1))) return e;
+    return null;
+  }
   all(test, out = []) {
     if (test(this)) out.push(this);
     for (const c of this.children) if (c instanceof Element) c.all(test, out);
@@ -64,6 +68,10 @@ const model = {
 };
 panels.initialize({ model });
 const el = new Element("div");
+// the board around the panels (ipywidgets' box), where the version class goes too
+const board = new Element("div");
+board.className = "cw-risk-board cw-v-0-0";
+board.appendChild(el);
 panels.render({ model, el });
 
 const text = (cls) => el.all((e) => e.has(cls)).map((e) => e.textContent).join("\n");
@@ -72,6 +80,7 @@ steps.forEach(([, msg], i) => {
   if (i > 0) for (const f of handlers["msg:custom"] || []) f(msg);
   out.push({
     version: [...el.classList].filter((c) => c.startsWith("cw-v-")),
+    board: [...board.classList].filter((c) => c.startsWith("cw-v-")),
     status: el.all((e) => e.parent && e.parent.has("cw-status")).map((e) => e.textContent),
     message: text("cw-board-message"), guide: text("cw-guide"),
     prompts: el.all((e) => e.has("cwr-prompt")).map((e) => e.textContent),
