@@ -127,7 +127,8 @@ TITLES = {
     "first": "Navigation to each game's first screen (Play pressed on the picker at once; preheated kernel)",
     "click": "Click on a legal prefecture to its route update (2 humans, real mouse clicks)",
     "floor": "The floor: a plain ipywidgets Button -> HTML round trip on the same Voila, kernel and Chromium",
-    "boards": "Click -> visible update on the boards drawn by one page widget (the card table, the Codex board) and on the Japanese Risk map (its painter)",
+    "boards": "Click -> visible update on the boards drawn by one page widget (the card table, the Codex board, "
+              "Japanese Risk's side panels) and on the Japanese Risk map (its painter)",
 }
 
 
@@ -591,7 +592,7 @@ def codex_clicks(page, url: str) -> tuple[list[float], list[int], list[float]]:
     return times, sent, cancels
 
 
-def risk_clicks(page, url: str) -> tuple[list[float], list[int]]:
+def risk_map_clicks(page, url: str) -> tuple[list[float], list[int]]:
     """Japanese Risk, 1 human vs 1 CPU: the income placed, then one of the human's
     territories clicked again and again on the map (selected: its border drawn in the
     selection colour; clicked again: unselected)."""
@@ -626,6 +627,33 @@ def risk_clicks(page, url: str) -> tuple[list[float], list[int]]:
     return times, sent
 
 
+def risk_panel_clicks(page, url: str) -> tuple[list[float], list[int]]:
+    """Japanese Risk, 1 human vs 1 CPU, the income: one of the human's territories clicked
+    (an army planned there, the territory selected), then the side panels' "−1" and "+1"
+    clicked in turn: each click's count to place drawn ("To place: 0 / 9", "1 / 9")."""
+    from e2e.test_risk_in_browser import HUMAN, click_pref, set_up
+    from playwright.sync_api import expect
+
+    from conquest_widget.games.japanese_risk.text import t
+
+    set_up(page, url, seed=3, limit=2)
+    page.get_by_role("button", name="Start", exact=True).click()
+    expect(page.locator("path.cw-pref")).to_have_count(47)
+    expect(page.locator("button.cw-place-confirm")).to_be_visible(timeout=60_000)
+    page.wait_for_timeout(500)  # Leaflet settles its first view
+    assert click_pref(page, f'path.cw-pref[fill="{HUMAN}"]') is not None
+    times, sent = [], []
+    for i in range(CLICKS):
+        cls, want = ("cw-minus", 0) if i % 2 == 0 else ("cw-plus", 1)
+        text = t("ui_to_place", "en", n=want) + " /"
+        done = (f"() => {{ const e = document.querySelector('.cw-to-place');"
+                f" return !!e && e.textContent.startsWith({text!r}); }}")
+        t_, n = timed_click(page, page.locator(f"button.{cls}").bounding_box(), done)
+        times.append(t_)
+        sent.append(n)
+    return times, sent
+
+
 @pytest.mark.benchmark
 def test_bench_board_clicks(bench_env) -> None:
     url, browser, artifacts = bench_env
@@ -636,7 +664,8 @@ def test_bench_board_clicks(bench_env) -> None:
     def line(xs: list[float]) -> str:
         return f"{ms(min(xs))} / **{ms(statistics.median(xs))}** / {ms(percentile(xs, 0.95))} / {ms(max(xs))}"
 
-    for game, run in (("conquest_cards", card_clicks), ("codex", codex_clicks), ("japanese_risk", risk_clicks)):
+    for game, run in (("conquest_cards", card_clicks), ("codex", codex_clicks), ("japanese_risk", risk_map_clicks),
+                      ("japanese_risk_panels", risk_panel_clicks)):
         offline = harness.OfflineGuard()
         context = harness.new_context(browser, offline)
         page = harness.new_page(context)
@@ -651,7 +680,8 @@ def test_bench_board_clicks(bench_env) -> None:
         times, sent = got[0], got[1]
         figures[game] = {"click": [min(times), statistics.median(times), percentile(times, 0.95), max(times)],
                          "sent": spread(sent)}
-        name = {"conquest_cards": "card table", "codex": "Codex board", "japanese_risk": "Japanese Risk map"}[game]
+        name = {"conquest_cards": "card table", "codex": "Codex board", "japanese_risk": "Japanese Risk map",
+                "japanese_risk_panels": "Risk panels"}[game]
         if game == "conquest_cards":
             rows.append(("**card table**: click on a card of the hand -> drawn selected / unselected, "
                          "min / median / p95 / max", line(times)))
@@ -659,6 +689,9 @@ def test_bench_board_clicks(bench_env) -> None:
             rows.append(("**Japanese Risk map**: click on one of the human's territories in the turn -> its border "
                          "drawn selected / unselected (the map painter's one message), min / median / p95 / max",
                          line(times)))
+        elif game == "japanese_risk_panels":
+            rows.append(("**Risk panels**: click on the income's -1 / +1 -> the count to place drawn, "
+                         "min / median / p95 / max", line(times)))
         else:
             rows.append(("**Codex board**: click on a highlighted plot -> the preview (or the Joker's choice) "
                          "shown, min / median / p95 / max", line(times)))

@@ -26,6 +26,7 @@ from conquest_widget.games.japan_conquest import (
     PlayerSetup,
 )
 from conquest_widget.games.japan_conquest.cpu import play_cpu_turns
+from conquest_widget.games.japanese_risk.engine import JapaneseRisk, RiskSetup
 from conquest_widget.saves import SaveStore
 
 from .app_page import AppPage
@@ -67,9 +68,15 @@ def _hostile_codex() -> CodexMatch:
     return CodexMatch(CodexSetup(players, k=3), seed=5)
 
 
+def _hostile_risk() -> JapaneseRisk:
+    """A Japanese Risk game of the payload names (the first a human, placing its income)."""
+    return JapaneseRisk(RiskSetup(PAYLOAD_NAMES, bots=("human", "easy", "easy")), seed=5)
+
+
 def _prepare(saves: Path) -> None:
     store = SaveStore(saves)
     store.autosave(_hostile_codex())
+    store.autosave(_hostile_risk())
     store.autosave(_hostile_game(PAYLOAD_NAMES, finish=False))
     store.save_slot(1, _hostile_game(PAYLOAD_NAMES, finish=False))
     finished = _hostile_game(PAYLOAD_NAMES, finish=True)
@@ -159,4 +166,27 @@ def test_the_codex_board_shows_hostile_names_as_text(page, hostile_url, artifact
     expect(board.locator(".cw-status")).to_contain_text(re.compile("|".join(map(re.escape, PAYLOAD_NAMES))))
     _assert_clean(app)
     app.shot("hostile-03-codex")
+    assert page.page_errors == []  # type: ignore[attr-defined]
+
+
+def test_the_risk_panels_show_hostile_names_as_text(page, hostile_url, artifacts) -> None:
+    """Japanese Risk's side panels (one anywidget drawing its scene with textContent, issue
+    32) resumed from an autosave whose names are HTML: the status and the knowledge panel
+    name them as written, a click in the panels plays, and nothing runs."""
+    app = AppPage(page, hostile_url, artifacts)
+    page.goto(hostile_url)
+    resume = page.locator(".cw-continue-japanese_risk")
+    expect(resume).to_be_enabled()
+    resume.click()
+    board = page.locator(".cw-risk-board")
+    expect(board.locator(".cwr-panels")).to_have_count(1)  # the panels: one widget
+    expect(board.locator(".cw-status")).to_contain_text(f"You are {PAYLOAD_NAMES[0]}")
+    for name in PAYLOAD_NAMES[1:]:
+        expect(board.locator(".cw-knowledge")).to_contain_text(name)
+    _assert_clean(app)
+    board.locator("button.cw-buy-ninja").click()     # a move from the panels: one ninja bought
+    expect(board.locator(".cw-reserve")).to_contain_text("Ninjas in reserve: 1")
+    expect(board.locator(".cw-status")).to_contain_text(f"You are {PAYLOAD_NAMES[0]}")
+    _assert_clean(app)
+    app.shot("hostile-04-risk")
     assert page.page_errors == []  # type: ignore[attr-defined]

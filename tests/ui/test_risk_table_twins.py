@@ -56,11 +56,11 @@ def test_another_seats_card_armies_never_reach_bens_page(tmp_path: Path) -> None
     for page in (ben_a, ben_b):
         board = page.board
         first = next(t["code"] for t in board.view["territories"] if t["owner"] == 1)
-        while not board.buttons["plus"].disabled or board.buttons["place_confirm"].disabled:
+        while not board.buttons["plus"].disabled or board.buttons["place-confirm"].disabled:
             board.click(first)
         assert "cw-card-badge cw-planned" in board.map.label_of(first)  # drawn dashed (labels.css)
     assert normalised(ben_a) == normalised(ben_b)
     for page in (ben_a, ben_b):
-        page.board.buttons["place_confirm"].click()
+        page.board.buttons["place-confirm"].click()
         assert page.table.view["me"]["card_armies"] and not page.board.alloc
     assert normalised(ben_a) == normalised(ben_b)

@@ -292,3 +292,73 @@ def test_a_ninja_leak_in_the_view_fails_the_pair_test(leak, monkeypatch):
         if caught >= 2:
             break
     assert caught >= 2, f"the pair test missed a {leak} leak"
+
+
+class _Published:
+    """What a MatchController publishes for ``seat`` of ``m`` (its traits), no more: the
+    board is given this and nothing else."""
+
+    def __new__(cls, m: JapaneseRisk, seat: int, leak: bool = False):
+        import traitlets
+
+        class Traits(traitlets.HasTraits):
+            view = traitlets.Dict()
+            legal = traitlets.List()
+            events = traitlets.List()
+            version = traitlets.Int(1)
+            message = traitlets.Unicode("")
+            cover = traitlets.Unicode("")
+            viewer = traitlets.Any()
+
+            def act(self, action):  # pragma: no cover - the pair test only looks
+                raise AssertionError(f"the pair test sends no action ({action})")
+
+        legal = [a.to_dict() for a in m.legal_actions(seat)] if seat in m.to_act() else []
+        view = m.view(seat)
+        if leak:  # a view that told every owner (the check below must catch it)
+            for terr in view["territories"]:
+                owner = m.state["owner"][terr["code"]]
+                terr["owner"] = "neutral" if owner == NEUTRAL else owner
+        return Traits(view=view, legal=legal, events=m.events_for(seat), viewer=seat)
+
+
+@pytest.mark.parametrize("leak", [False, True])
+def test_the_board_panels_scene_does_not_depend_on_other_seats_secrets(leak):
+    """Pair test of the panels drawn in the page (issue 32): the scene of the board's side
+    panels is written from the viewer's published view only, so two matches that differ only
+    in another seat's secrets give the same scene, byte for byte, whatever the viewer
+    selects (a territory's box, the odds of an attack gathered on the screen).  A view that
+    leaked the owners fails it (``leak``)."""
+    import ipywidgets as W
+
+    from conquest_widget.games.japanese_risk.widget.board import RiskBoard
+
+    rng = random.Random(32)
+    compared = differ = caught = 0
+    try:
+        for i in range(30):
+            m = random_game(rng, stop_at=rng.randrange(0, 400))
+            seat = rng.randrange(m.n_seats)
+            v = m.hidden_variant(seat, rng)
+            if _dump(m.to_dict()) != _dump(v.to_dict()):
+                differ += 1
+            scenes = []
+            clicks = rng.sample(CODES, 3)
+            for match in (m, v):
+                board = RiskBoard(_Published(match, seat, leak), "en" if i % 2 else "ja", auto_hold=False)
+                seen = [_dump(board.panels.scene)]
+                for code in clicks:
+                    board.click(code)
+                    seen.append(_dump(board.panels.scene))
+                scenes.append(seen)
+                board.close()
+                W.Widget.close_all()
+            if leak:
+                caught += scenes[0] != scenes[1]
+            else:
+                assert scenes[0] == scenes[1], (i, seat)
+            compared += 1
+    finally:
+        W.Widget.close_all()
+    assert compared == 30 and differ >= 10, differ
+    assert caught >= 5 if leak else caught == 0, caught

@@ -32,6 +32,8 @@ from conquest_widget.games.japanese_risk.widget.board import (
     MOVE_MARK,
     PICK_BORDER,
 )
+from conquest_widget.games.japanese_risk.widget.panel_scene import listed
+from conquest_widget.games.japanese_risk.widget.panels import Control
 from conquest_widget.maps.japan.board import japan
 from conquest_widget.maps.japan.geo import prefecture_shapes
 from conquest_widget.maps.japan.prefecture_map import (
@@ -54,23 +56,15 @@ def _fresh_widgets():
 
 
 # ------------------------------------------------------------------ helpers
-def shown(widget: W.Widget) -> list[W.Widget]:
-    """The widgets of ``widget``'s tree a player can see."""
-    out, stack = [], [widget]
-    while stack:
-        w = stack.pop()
-        if getattr(w, "layout", None) is not None and w.layout.display == "none":
-            continue
-        out.append(w)
-        if isinstance(w, W.Box):
-            stack.extend(reversed(w.children))
-    return out
+def shown(board: RiskBoard) -> list[Control]:
+    """The panels' parts, fields and buttons a player sees (what the panels' scene shows)."""
+    return board.shown()
 
 
-def button(board: RiskBoard, cls: str) -> W.Button | None:
+def button(board: RiskBoard, cls: str) -> Control | None:
     """The shown, enabled button with CSS class ``cls`` (None if there is none)."""
     for w in shown(board):
-        if isinstance(w, W.Button) and cls in w._dom_classes and not w.disabled:
+        if w.kind == "button" and cls in w._dom_classes and not w.disabled:
             return w
     return None
 
@@ -320,7 +314,8 @@ def test_exact_odds_are_shown_before_launching() -> None:
     win = float(battle_odds(n, 2, sea=sea).win)
     assert f"{100 * win:.1f}%" in board.odds.value
     press(board, "cw-launch")
-    assert "cw-battle-round" in board.battle.value or "hands over" in board.battle.value \
+    rows = listed(board.panels.scene, "b")[2:]            # the battle panel: its rounds or what happened
+    assert any(r[0] == "r" for r in rows) or "hands over" in board.battle.value \
         or "took" in board.battle.value or "holds" in board.battle.value
 
 
@@ -365,7 +360,7 @@ def secrets_leaked(m: JapaneseRisk, seat: int) -> list[str]:
         name = japan().prefecture(code).name_en
         if code not in owned_ever and f"on the card of {name}" in text:
             found.append(f"a placement on the card of {name} shown")
-    for n in re.findall(r"cw-reserve'>[^<]*?(\d+)<", text):
+    for n in re.findall(r'"Ninjas in reserve: (\d+)", "cw-reserve"', text):
         if int(n) != s["reserve"][seat]:
             found.append(f"reserve {n} shown (viewer has {s['reserve'][seat]})")
     return found
@@ -410,7 +405,8 @@ def test_the_secrets_check_can_fail() -> None:
     W.Widget.close_all()
     board = RiskBoard(c, "en")
     m.state["reserve"][1] = 2
-    board.status.value = "<span class='cw-reserve'>Ninjas in reserve: 2</span>"
+    board.panel_scene.update(st=1, st0=["Ninjas in reserve: 2", "cw-reserve", ""])
+    board.panels.redraw()
     assert any("reserve 2" in x for x in secrets_leaked(m, 0))
     W.Widget.close_all()
     RiskBoard(c, "en")
@@ -452,7 +448,7 @@ def test_defence_question_in_hot_seat_with_and_without_card_armies(card: int) ->
     board = RiskBoard(c, "en")
     assert c.cover == "P1" and board.mode() != "commit"  # the defender's cover, either way
     c.uncover()
-    assert board.mode() == "commit" and "cw-commit-ask" in all_states()
+    assert board.mode() == "commit" and board.panels.items()[0][1] == "cw-commit-ask"
     if card == 0:
         assert button(board, "cw-commit-none") is not None and button(board, "cw-commit-none").description
         assert button(board, "cw-commit-all") is None and button(board, "cw-commit") is None
@@ -582,7 +578,7 @@ def quoted(text: str) -> list[str]:
 
 def press_named(board: RiskBoard, name: str) -> None:
     for w in shown(board):
-        if isinstance(w, W.Button) and w.description == name and not w.disabled:
+        if w.kind == "button" and w.description == name and not w.disabled:
             w.click()
             assert not board.controller.message, board.controller.message
             return
@@ -854,8 +850,8 @@ def last_action(m: JapaneseRisk) -> dict[str, Any]:
 
 def screen(board: RiskBoard) -> list[Any]:
     """What anyone looking at the board sees: the shown widgets' words and values, the map."""
-    out: list[Any] = [(type(w).__name__, getattr(w, "description", None), getattr(w, "value", None))
-                      for w in shown(board) if not isinstance(w, W.Box)]
+    out: list[Any] = [(w.kind, w.description if w.kind != "text" else None, w.value if w.kind != "button" else None)
+                      for w in shown(board)]
     return out + [(code, board.map.style_of(code)["fill_color"], board.map.style_of(code)["color"])
                   for code in sorted(board.map.polygons)]
 

@@ -5,7 +5,12 @@ a knowledge panel.
 
 It draws only from a :class:`~conquest_widget.ui.controller.MatchController`'s published
 traits (``view``, ``legal``, ``events``, ``version``) and sends moves only with
-``controller.act``:
+``controller.act``.  The map is a :class:`~conquest_widget.maps.japan.prefecture_map.PrefectureMap`
+(restyled through its painter); everything beside it is one widget drawn in the page,
+:class:`~.panels.RiskPanels`, from a scene this board writes (:mod:`.panel_scene`): a move
+changes a few of its keys, sent as one message, and a click in the panels comes back as one
+small message (its target).  ``board.buttons``, ``board.count``, ... read what the panels
+show and click as the page does:
 
     >>> from conquest_widget.games.japanese_risk.engine import JapaneseRisk, RiskSetup
     >>> from conquest_widget.ui.controller import MatchController
@@ -14,30 +19,28 @@ traits (``view``, ``legal``, ``events``, ``version``) and sends moves only with
     >>> mine = c.view["me"]["cards"][0]
     >>> b.click(mine); b.alloc == {mine: 1}
     True
-    >>> b.buttons["place_confirm"].click(); dict(c.view["me"]["card_armies"])[mine]
+    >>> b.buttons["place-confirm"].description, b.panels.click("place-confirm")
+    ('Place these armies', True)
+    >>> dict(c.view["me"]["card_armies"])[mine]
     1
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import ipywidgets as W
 
-from conquest_widget.core.safe_text import html_text
 from conquest_widget.lean import Layout, page_file
-from conquest_widget.maps.japan.board import japan
 from conquest_widget.maps.japan.prefecture_map import FIT_MIN_WIDTH_PX, PrefectureMap
 
-from ..engine import CASTLE_COST, NINJA_COST, SEA
-from ..odds import MAX_ARMIES, battle_odds_float
-from ..text import DICE, t
+from ..engine import SEA
+from ..text import t
+from .panel_scene import COLOURS, KNOWING, PanelScene, pref_name
+from .panels import BOXES, BUTTONS, NUMBERS, Control, RiskPanels, shown_controls
 
-#: seat colours (5 players at most): no seat is red, green or yellow, the colours of the
-#: attack, move and "click here" outlines (a territory's fill is never mistaken for them)
-COLOURS = ("#1f77b4", "#ff7f0e", "#9467bd", "#17becf", "#e377c2")
 UNKNOWN_FILL = "#c8c8c8"
 NEUTRAL_FILL = "#efe3c2"
 MOVE_BORDER = "#00a651"
@@ -48,27 +51,11 @@ SELECT_BORDER = "#111111"
 #: the marks written on attack and move targets (the outline's colour is not the only sign)
 ATTACK_MARK = "⚔"
 MOVE_MARK = "➜"
-#: events that tell a seat who owns a territory (the knowledge panel's "how")
 #: labels are see-through and let clicks reach the prefecture under them
 CSS = ("<style>.cw-risk-board .leaflet-div-icon { background: transparent; border: none; pointer-events: none; }"
        ".cw-risk-board .leaflet-container { background: #dfe9f0; }</style>")
-KNOWING = ("revealed", "castle_built", "deployed", "moved", "captured", "committed", "handed_over", "undefended")
-
-
-def pref_name(code: int, lang: str) -> str:
-    """The prefecture's name in ``lang``.
-
-    >>> pref_name(13, "ja")
-    '東京都'
-    """
-    return japan().prefecture(code).name(lang)
-
-
-def _button(cls: str, on_click: Any, **kw: Any) -> W.Button:
-    b = W.Button(layout=Layout(width="auto"), **kw)
-    b.add_class(cls)
-    b.on_click(lambda _b: on_click())
-    return b
+#: the parts of the panels a test reads as text (``board.status.value`` ...)
+PARTS = ("status", "message", "guide", "actions", "info", "odds", "battle", "knowledge")
 
 
 def territory_style(owner: Any, viewer: Any, *, revealed: bool, selected: bool = False,
@@ -105,11 +92,7 @@ def territory_style(owner: Any, viewer: Any, *, revealed: bool, selected: bool =
     return style
 
 
-def _pct(p: float) -> str:
-    return f"{100 * p:.1f}%"
-
-
-class RiskBoard(W.VBox):
+class RiskBoard(PanelScene, W.VBox):
     """The Japanese Risk board for one controller (see the module docstring)."""
 
     def __init__(self, controller: Any, lang: str = "en", *, auto_hold: bool = True, **kwargs: Any) -> None:
@@ -134,69 +117,30 @@ class RiskBoard(W.VBox):
         self.map = PrefectureMap(height="760px", names=True, lang=lang,
                                  label_css=page_file(Path(__file__).with_name("labels.css")))
         self.map.on_region_click(self.click)
-        self.status = W.HTML()
-        self.status.add_class("cw-status")
-        self.info = W.HTML()
-        self.info.add_class("cw-selected-info")
-        self.count = W.BoundedIntText(value=1, min=1, max=1, description=t("ui_count", lang),
-                                      layout=Layout(width="170px"))
-        self.count.add_class("cw-count")
-        self.use_ninjas = W.Checkbox(value=False, indent=False, description=t("ui_use_ninjas", lang))
-        self.use_ninjas.add_class("cw-use-ninjas")
-        self.use_ninjas.observe(lambda _c: self.render(force=True), names="value")
+        # the choices on this screen the panels' fields hold: [value, low, high] of the count
+        # and of the defender's reserve ninjas (issue 30: shown only to the defender at the
+        # screen, and emptied for any other screen: the reserve is secret), the two boxes
+        self._count = [1, 1, 1]
+        self._commit_ninjas = [0, 0, 0]
+        self._use_ninjas = False
         # which armies of a stack go (issue 30): off = the once-moved ones first, as before
-        self.fresh_first = W.Checkbox(value=False, indent=False, description=t("ui_fresh_first", lang))
-        self.fresh_first.add_class("cw-fresh-first")
-        # the defence question (issue 30): how many reserve ninjas join the battle; shown only
-        # to the defender at the screen, and emptied for any other screen (the reserve is secret)
-        self.commit_ninjas = W.BoundedIntText(value=0, min=0, max=0, description=t("ui_commit_ninjas", lang, n=0),
-                                              style={"description_width": "initial"}, layout=Layout(width="260px"))
-        self.commit_ninjas.add_class("cw-commit-ninjas")
-        self.commit_ninjas.observe(lambda _c: self._drawing or self.render(force=True), names="value")
-        self._drawing = False
+        self._fresh_first = False
+        self._count_src: Any = None
         self._commit_key: Any = None
-        self.buttons: dict[str, W.Button] = {
-            "place_confirm": _button("cw-place-confirm", self._place_confirm, button_style="primary"),
-            "place_reset": _button("cw-place-reset", self._place_reset),
-            "plus": _button("cw-plus", lambda: self._alloc(+1), description="+1"),
-            "minus": _button("cw-minus", lambda: self._alloc(-1), description="−1"),
-            "all_here": _button("cw-all-here", self._alloc_rest),
-            "castle": _button("cw-castle", self._castle),
-            "ninja": _button("cw-buy-ninja", self._buy_ninja),
-            "deploy": _button("cw-deploy", self._deploy),
-            "launch": _button("cw-launch", self._launch, button_style="danger"),
-            "cancel": _button("cw-cancel-attack", self._cancel_attack),
-            "end_turn": _button("cw-end-turn", lambda: self._act({"type": "end_turn"}), button_style="primary"),
-            "clear": _button("cw-clear", self._clear),
-            "commit": _button("cw-commit", lambda: self._commit(int(self.count.value))),
-            "commit_all": _button("cw-commit-all", self._commit_all, button_style="primary"),
-            "commit_none": _button("cw-commit-none", lambda: self._commit(0)),
-            "strike": _button("cw-strike", self._strike, button_style="danger"),
-            "hold": _button("cw-hold", lambda: self._act({"type": "hold"}), button_style="primary"),
-        }
-        self.actions = W.VBox()
-        self.actions.add_class("cw-actions")
-        # the action panel's pieces are made once and re-arranged (a render opens no widget)
-        self.prompt = W.HTML()
-        self.prompt2 = W.HTML()
-        self.rows = [W.HBox() for _ in range(3)]
-        self.odds = W.HTML()
-        self.odds.add_class("cw-odds")
-        self.battle = W.HTML()
-        self.battle.add_class("cw-battle")
-        self.knowledge = W.HTML()
-        self.knowledge.add_class("cw-knowledge")
-        self.message = W.HTML()
-        self.message.add_class("cw-board-message")
-        #: what to do now, in words, matching what is lit on the map (a newcomer's guide)
-        self.guide = W.HTML()
-        self.guide.add_class("cw-guide")
-        panel = W.VBox([self.status, self.message, self.actions, self.info, self.odds, self.battle, self.knowledge],
-                       layout=Layout(width="400px", min_width="320px", padding="0 0 0 8px", flex="0 0 auto"))
+        self.panel_scene: dict[str, Any] = {}
+        #: the panels beside the map: one widget drawn in the page from a scene (panels.py)
+        self.panels = RiskPanels(self, layout=Layout(width="400px", min_width="320px", padding="0 0 0 8px",
+                                                     flex="0 0 auto"))
+        # what a test holds of the page's buttons, fields and panels (they read the scene)
+        self.buttons = {name: Control(self.panels, name, "button") for name in BUTTONS}
+        self.count, self.commit_ninjas = (Control(self.panels, name, "number") for name in NUMBERS)
+        self.use_ninjas, self.fresh_first = (Control(self.panels, name, "box") for name in BOXES)
+        (self.status, self.message, self.guide, self.actions, self.info, self.odds, self.battle,
+         self.knowledge) = (Control(self.panels, name, "text") for name in PARTS)
         self.map.layout.width = "100%"
         holder = W.Box([self.map], layout=Layout(flex="1 1 auto", width="100%", min_width=f"{FIT_MIN_WIDTH_PX}px"))
         css = W.HTML(CSS)
-        super().__init__([css, W.HBox([holder, panel], layout=Layout(width="100%"))], **kwargs)
+        super().__init__([css, W.HBox([holder, self.panels], layout=Layout(width="100%"))], **kwargs)
         self.add_class("cw-risk-board")
         controller.observe(self._on_version, names="version")
         self.render(force=True)
@@ -205,14 +149,40 @@ class RiskBoard(W.VBox):
     def set_lang(self, lang: str) -> None:
         """Switch between English (``"en"``) and Japanese (``"ja"``)."""
         self.lang = lang
-        self.count.description = t("ui_count", lang)
-        self.use_ninjas.description = t("ui_use_ninjas", lang)
-        self.fresh_first.description = t("ui_fresh_first", lang)
         self.map.set_lang(lang)
         self.render(force=True)
 
-    def _t(self, key: str, **kw: Any) -> str:
-        return t(key, self.lang, **kw)
+    # ------------------------------------------------------------ what the page shows
+    def shown(self) -> list[Control]:
+        """The panels' parts, fields and buttons the page shows now (texts not empty)."""
+        controls = [*self.buttons.values(), self.count, self.commit_ninjas, self.use_ninjas, self.fresh_first,
+                    self.status, self.message, self.guide, self.actions, self.info, self.odds, self.battle,
+                    self.knowledge]
+        return shown_controls(self.panels, controls)
+
+    def press(self, target: str) -> None:
+        """A click on the button ``target`` in the page (RiskPanels.click checked it is
+        shown and enabled)."""
+        {"place-confirm": self._place_confirm, "place-reset": self._place_reset,
+         "plus": lambda: self._alloc(+1), "minus": lambda: self._alloc(-1), "all-here": self._alloc_rest,
+         "castle": self._castle, "buy-ninja": self._buy_ninja, "deploy": self._deploy, "launch": self._launch,
+         "cancel-attack": self._cancel_attack, "end-turn": lambda: self._act({"type": "end_turn"}),
+         "clear": self._clear, "commit": lambda: self._commit(self._count[0]), "commit-all": self._commit_all,
+         "commit-none": lambda: self._commit(0), "strike": self._strike,
+         "hold": lambda: self._act({"type": "hold"})}[target]()
+
+    def set_field(self, name: str, value: int) -> None:
+        """A field changed in the page (RiskPanels.click checked it is shown and clamped
+        the number to its bounds): the count, the reserve ninjas, a box."""
+        if name == "count":
+            self._count[0] = value
+        elif name == "commit-ninjas":
+            self._commit_ninjas[0] = value
+        elif name == "use-ninjas":
+            self._use_ninjas = bool(value)
+        elif name == "fresh-first":
+            self._fresh_first = bool(value)
+        self.render(force=True)
 
     # ------------------------------------------------------------ reading the traits
     @property
@@ -304,7 +274,7 @@ class RiskBoard(W.VBox):
         first when the stack dialog's box is ticked, else nothing (the once-moved first).
         Counts only the armies the attack gathered on this screen leaves there."""
         fresh, half = self._left_moves(src)
-        return {"fresh": min(k, fresh)} if self.fresh_first.value and fresh and half else {}
+        return {"fresh": min(k, fresh)} if self._fresh_first and fresh and half else {}
 
     def _left_moves(self, src: int) -> tuple[int, int]:
         """The armies of ``src`` with two moves and with one left, less the groups this
@@ -329,8 +299,8 @@ class RiskBoard(W.VBox):
             leg = self._legal()
             src = self.selected
             if src is not None and src != code:
-                ninja = bool(self.use_ninjas.value)
-                n = int(self.count.value)
+                ninja = self._use_ninjas
+                n = self._count[0]
                 planning = self.plan is not None  # while an attack is gathered nothing else moves
                 if not planning and not ninja and (src, code) in leg["move"]:
                     k = min(n, leg["move"][(src, code)])
@@ -343,7 +313,7 @@ class RiskBoard(W.VBox):
                 if self._gather(src, code, ninja, n):
                     return
             self.selected = None if code == src else code
-            self.use_ninjas.value = False if self.selected is None else self.use_ninjas.value
+            self._use_ninjas = self._use_ninjas and self.selected is not None
         elif mode == "window":
             self.strike_target = code if code in self._legal()["strike"] else None
             self.selected = code
@@ -471,7 +441,7 @@ class RiskBoard(W.VBox):
         code = self.selected
         leg = self._legal()
         if code in leg["deploy"]:
-            self._act({"type": "deploy", "territory": code, "count": min(int(self.count.value), leg["deploy"][code])})
+            self._act({"type": "deploy", "territory": code, "count": min(self._count[0], leg["deploy"][code])})
 
     def _clear(self) -> None:
         self.selected = None
@@ -479,7 +449,7 @@ class RiskBoard(W.VBox):
         self.render(force=True)
 
     def _commit_all(self) -> None:
-        counts = self._commit_counts(int(self.commit_ninjas.value))
+        counts = self._commit_counts(self._commit_ninjas[0])
         if counts:
             self._commit(max(counts))
 
@@ -490,7 +460,7 @@ class RiskBoard(W.VBox):
     def _commit(self, count: int) -> None:
         """Answer the defence question: ``count`` card armies and the ninjas chosen, only
         as one of the controller's legal actions."""
-        ninjas = int(self.commit_ninjas.value)
+        ninjas = self._commit_ninjas[0]
         action: dict[str, Any] = {"type": "commit", "count": count, **({"ninjas": ninjas} if ninjas else {})}
         if action in self.controller.legal:
             self._act(action)
@@ -500,7 +470,7 @@ class RiskBoard(W.VBox):
         leg = self._legal()
         if target in leg["strike"]:
             self.strike_target = None
-            self._act({"type": "strike", "target": target, "count": min(int(self.count.value), leg["strike"][target])})
+            self._act({"type": "strike", "target": target, "count": min(self._count[0], leg["strike"][target])})
 
     # ------------------------------------------------------------ drawing
     def _on_version(self, _change: Any = None) -> None:
@@ -520,11 +490,11 @@ class RiskBoard(W.VBox):
             self.alloc = {}
             self.strike_target = None
             self.plan = None
-            # and what the last viewer's question said: the count field's bounds and the prompts
-            # (its card's armies), even where no longer shown (a page could read them)
-            self.count.value, self.count.min = 1, 1
-            self.count.max = 1
-            self.prompt.value = self.prompt2.value = ""
+            # and what the last viewer's question said: the fields (the count's bounds named its
+            # card's armies); the panels' scene is written from scratch anyway
+            self._count, self._commit_ninjas = [1, 1, 1], [0, 0, 0]
+            self._use_ninjas = self._fresh_first = False
+            self._count_src = None
         mode = self.mode()
         if self.auto_hold and mode == "window" and not self._legal()["strike"] and not c.cover:
             self._act({"type": "hold"})  # no ninja in reserve: nothing to ask (draws the next state)
@@ -538,29 +508,14 @@ class RiskBoard(W.VBox):
         if mode != "turn":
             self.plan = None
         self.renders += 1
-        self._drawing = True  # the ninja count's own changes redraw, not the drawing's
-        try:
-            if mode != "commit":  # the defender's reserve stays on the defender's screen only
-                self._commit_key = None
-                self.commit_ninjas.value = 0
-                self.commit_ninjas.max = 0
-                self.commit_ninjas.description = t("ui_commit_ninjas", self.lang, n=0)
-                for key in ("commit", "commit_all", "commit_none"):  # their labels named the card's armies
-                    self.buttons[key].description = ""
-            self._draw_map(mode)
-            self._draw_status(mode)
-            self._draw_actions(mode)
-            self._draw_info(mode)
-            self._draw_odds(mode)
-            self._draw_battle()
-            self._draw_knowledge()
-        finally:
-            self._drawing = False
-        self.message.value = (f"<div style='color:#b00020'>{html_text(c.message)}</div>" if c.message else "")
-        # the last update of a render: browser tests wait for the class of a newer version
-        for cls in [x for x in self._dom_classes if x.startswith("cw-v-")]:
-            self.remove_class(cls)
-        self.add_class(f"cw-v-{c.version}-{self.renders}")
+        if mode != "commit":  # the defender's reserve stays on the defender's screen only
+            self._commit_key = None
+            self._commit_ninjas = [0, 0, 0]
+        self._draw_map(mode)
+        # the panels last: their scene's class cw-v-<version>-<render> is the last update of
+        # a render in the page (browser tests wait for a newer one)
+        self._write_panels(mode, f"cw-v-{c.version}-{self.renders}")
+        self.panels.redraw()
 
     def _my_moves(self) -> tuple[dict[int, tuple[int, int]], dict[int, tuple[int, int]]]:
         v = self.view
@@ -575,7 +530,7 @@ class RiskBoard(W.VBox):
         mode = self.mode() if mode is None else mode
         leg = self._legal()
         sel = self.selected
-        ninja = bool(self.use_ninjas.value)
+        ninja = self._use_ninjas
         pick: set[int] = set()
         move_dst: set[int] = set()
         attack_dst: set[int] = set()
@@ -639,388 +594,5 @@ class RiskBoard(W.VBox):
         # the classes' styles are in labels.css, sent once with the map
         return f"<div class='cw-label cw-label-{code}'>{' '.join(bits)}</div>"
 
-    def _draw_status(self, mode: str) -> None:
-        v = self.view
-        if not v:
-            self.status.value = ""
-            return
-        limit = self._t("ui_of_limit", n=v["round_limit"]) if v.get("round_limit") else ""
-        parts = [html_text(self._t("ui_round", round=v.get("round", 0), limit=limit))]  # each part is HTML
-        phase = v.get("phase")
-        if phase == "income":
-            parts.append(html_text(self._t("ui_phase_income")))
-        elif phase == "turns" and v.get("current") is not None:
-            parts.append(html_text(self._t("ui_phase_turns", player=self._who(v["current"]))))
-        elif phase == "over":
-            parts.append(html_text(self._t("ui_phase_over")))
-        seat = v.get("seat")
-        me = v.get("me")
-        if seat is not None and me is not None:
-            colour = COLOURS[seat % len(COLOURS)]
-            parts.append(f"<span style='color:{colour};font-weight:bold'>■</span> "
-                         + html_text(self._t("ui_you", player=self._who(seat))))
-            if phase == "income":
-                parts.append(f"<span class='cw-income-left'>{html_text(self._t('ui_income_left', n=me['income_left']))}</span>")
-            parts.append(f"<span class='cw-reserve'>{html_text(self._t('ui_reserve', n=me['reserve']))}</span>")
-        if mode == "wait" and v.get("to_act") and phase != "over":
-            parts.append(html_text(self._t("ui_waiting", players=", ".join(self._who(s) for s in v["to_act"]))))
-        self.status.value = "<div>" + "<br>".join(parts) + "</div>"
 
-    def _draw_actions(self, mode: str) -> None:
-        b = self.buttons
-        leg = self._legal()
-        v = self.view
-        rows: list[W.Widget] = []
-        if mode == "income":
-            me = v["me"]
-            left = me["income_left"] - sum(self.alloc.values())
-            if left > 0:
-                rows.append(self._guide([self._t("guide_income", n=left)]))
-            else:
-                rows.append(self._guide([self._t("guide_income_done", n=me["income_left"], button=self._t("ui_place_confirm"))]))
-            rows.append(self._html(self.prompt2, f"<span class='cw-to-place'>{html_text(self._t('ui_to_place', n=sum(self.alloc.values())))}"
-                                   f" / {int(me['income_left'])}</span>"))
-            b["plus"].disabled = self.selected not in leg["place"] or left <= 0
-            b["minus"].disabled = self.alloc.get(self.selected or 0, 0) <= 0
-            b["all_here"].description = self._t("ui_all_here", n=max(left, 0))
-            b["all_here"].disabled = b["plus"].disabled
-            b["place_confirm"].description = self._t("ui_place_confirm")
-            b["place_confirm"].disabled = not self.alloc
-            b["place_reset"].description = self._t("ui_place_reset")
-            b["place_reset"].disabled = not self.alloc
-            b["castle"].description = self._t("ui_castle", cost=CASTLE_COST)
-            b["castle"].disabled = self.selected not in leg["castle"] or left < CASTLE_COST - self.alloc.get(self.selected or 0, 0)
-            b["ninja"].description = self._t("ui_buy_ninja", cost=NINJA_COST)
-            b["ninja"].disabled = not leg["ninja"] or left < NINJA_COST
-            rows += [self._row(0, [b["plus"], b["minus"], b["all_here"], b["castle"]]), self._row(1, [b["ninja"]]),
-                     self._row(2, [b["place_confirm"], b["place_reset"]])]
-        elif mode == "turn":
-            rows += self._turn_actions(leg)
-        elif mode == "commit":
-            bt = v["battle"]
-            t_ = bt["target"]
-            card = dict(map(tuple, v["me"]["card_armies"])).get(t_, 0)
-            rows.append(self._html(self.prompt, "<div class='cw-commit-ask'><b>" + html_text(self._t(
-                "ui_commit_title", pref=pref_name(t_, self.lang), attacker=self._who(bt["attacker"]) if bt["attacker"] is not None else "🥷",
-                armies=bt["armies"], ninjas=bt["ninjas"])) + "</b><br>"
-                + html_text(self._t("ui_commit_card", n=card, b=bt["defenders"])) + "</div>"))
-            reserve = max(k for _n, k in leg["commits"])  # 0 unless reserve ninjas may join
-            key = (self.controller.version, t_, bt["rounds"])
-            if key != self._commit_key:  # a new question: all the card, no ninja (the first legal answer)
-                self._commit_key = key
-                self.commit_ninjas.max = reserve
-                self.commit_ninjas.value = 0
-                self.count.max = max(max(leg["commit"]), 1)
-                self.count.min = 1
-                self.count.value = max(max(leg["commit"]), 1)
-            ninjas = int(self.commit_ninjas.value)
-            counts = self._commit_counts(ninjas)
-            top, lo = max(counts), min(counts)
-            plus = self._t("ui_commit_plus_ninjas", k=ninjas) if ninjas else ""
-            self.commit_ninjas.description = self._t("ui_commit_ninjas", n=reserve)
-            b["commit"].description = self._t("ui_commit") + plus
-            b["commit_all"].description = self._t("ui_commit_all", n=top) + plus
-            b["commit_none"].description = (self._t("ui_commit_only_ninjas", k=ninjas) if ninjas
-                                            else self._t("ui_commit_none"))
-            if reserve:
-                rows.append(self.commit_ninjas)
-            if top == 0:  # an empty card: asked all the same (issue 27), the only answer is none
-                rows.append(self._row(0, [b["commit_none"]]))
-            else:
-                row = [b["commit_all"], b["commit"]]
-                if lo == 0:
-                    row.append(b["commit_none"])
-                rows += [self.count, self._row(0, row)]
-        elif mode == "window":
-            w = v.get("window") or {}
-            trig = self._t("ui_trigger_battle" if w.get("trigger") == "battle" else "ui_trigger_turn")
-            rows.append(self._html(self.prompt, f"<b class='cw-window-ask'>{html_text(self._t('ui_window_title', trigger=trig))}</b>"))
-            b["hold"].description = self._t("ui_hold")
-            row = [b["hold"]]
-            if leg["strike"]:
-                rows.append(self._html(self.prompt2, html_text(self._t("ui_strike_pick"))))
-                tgt = self.strike_target
-                if tgt is not None:
-                    self.count.max = max(leg["strike"][tgt], 1)
-                    self.count.min = 1
-                    self.count.value = min(max(self.count.value, 1), leg["strike"][tgt])
-                    rows.append(self.count)
-                    b["strike"].description = self._t("ui_strike", pref=pref_name(tgt, self.lang))
-                    row.insert(0, b["strike"])
-            rows.append(self._row(0, row))
-        if tuple(rows) != tuple(self.actions.children):
-            self.actions.children = rows
-
-    def _guide(self, lines: list[str], head: str = "") -> W.HTML:
-        """The guide box: what to do now, in words (``head`` is HTML, ``lines`` text)."""
-        body = "".join(f"<div>{html_text(x)}</div>" for x in lines)
-        return self._html(self.guide, "<div class='cw-guide-box' style='background:#fffbe6;border-left:4px solid "
-                          f"{PICK_BORDER};padding:4px 6px;margin:4px 0'>{head}{body}</div>")
-
-    def _turn_actions(self, leg: dict[str, Any]) -> list[W.Widget]:
-        """The current player's turn: the guide for what is lit, the count, the buttons."""
-        b = self.buttons
-        rows: list[W.Widget] = []
-        sel = self.selected
-        moves, nmoves = self._my_moves()
-        pick, move_dst, attack_dst = self.lit("turn")
-        gathering = self._gathering()
-        for key, name in (("deploy", "ui_deploy"), ("launch", "ui_launch"), ("cancel", "ui_cancel_attack"),
-                          ("end_turn", "ui_end_turn"), ("clear", "ui_clear")):
-            b[key].description = self._t(name)
-        end = self._t("guide_end", button=self._t("ui_end_turn"))
-        mv = sum(moves.get(sel, (0, 0))) if sel is not None else 0
-        nmv = sum(nmoves.get(sel, (0, 0))) if sel is not None else 0
-        dep = leg["deploy"].get(sel, 0) if sel is not None and gathering is None else 0
-        if gathering is not None:
-            groups = gathering["groups"]
-            pref = pref_name(gathering["target"], self.lang)
-            ninjas, sea = sum(g[1] for g in groups if g[3]), sum(g[1] for g in groups if g[2])
-            head = ("<b class='cw-pending'>" + html_text(self._t(
-                "ui_pending", pref=pref, armies=sum(g[1] for g in groups if not g[3]),
-                ninjas=self._t("ui_pending_ninjas", n=ninjas) if ninjas else "",
-                sea=self._t("ui_pending_sea", n=sea) if sea else "")) + "</b>")
-            lines = ([self._t("guide_gathered", launch=self._t("ui_launch"), cancel=self._t("ui_cancel_attack"))]
-                     if self.plan is not None else [self._t("guide_gathered_old", launch=self._t("ui_launch"))])
-            if pick:
-                lines.append(self._t("guide_gather_more", pref=pref))
-            rows.append(self._guide(lines, head))
-            free = self._attack_free() if self.plan is not None else leg["attack"]
-            mv = nmv = 0
-            if sel is not None:
-                ninja_free = sum(n for (s_, d, nj), n in free.items() if s_ == sel and d == gathering["target"] and nj)
-                army_free = sum(n for (s_, d, nj), n in free.items() if s_ == sel and d == gathering["target"] and not nj)
-                mv, nmv = army_free, ninja_free
-        elif sel is None:
-            deployable = bool(leg["deploy"]) and not (leg["move"] or leg["attack"] or leg["ninja_move"])
-            if not pick:
-                rows.append(self._guide([self._t("guide_nothing", button=self._t("ui_end_turn"))]))
-            else:
-                lines = [self._t("guide_pick_deploy" if deployable else "guide_pick_src")]
-                taken = self._handed_over()
-                if taken in pick:  # issue 30: a hand-over is no fight, the winners keep their second move
-                    lines.append(self._t("guide_handed_over", pref=pref_name(taken, self.lang)))
-                rows.append(self._guide(lines + [end]))
-        else:
-            pref = pref_name(sel, self.lang)
-            count = self._t("ui_count")
-            if attack_dst and move_dst:
-                lines = [self._t("guide_targets_both", count=count)]
-            elif attack_dst:
-                lines = [self._t("guide_targets_attack", count=count)]
-            elif move_dst:
-                lines = [self._t("guide_targets_move", count=count)]
-            elif dep:
-                lines = [self._t("guide_deploy", button=self._t("ui_deploy"), pref=pref)]
-            else:
-                lines = [self._t("guide_stuck", button=self._t("ui_clear"))]
-            if dep and (attack_dst or move_dst):
-                lines.append(self._t("guide_more_deploy", button=self._t("ui_deploy")))
-            rows.append(self._guide(lines + [end]))
-        ninja = bool(self.use_ninjas.value) and nmv > 0
-        if not nmv and self.use_ninjas.value:
-            self.use_ninjas.value = False
-        top = nmv if ninja else max(mv, dep)
-        if top >= 1:
-            self.count.min = 1
-            self.count.max = max(top, 1)
-            if self.count.value > top or self.count.value < 1 or self._count_src != (sel, ninja):
-                self.count.value = top
-            self._count_src = (sel, ninja)
-            rows.append(self.count)
-        if nmv:
-            rows.append(self.use_ninjas)
-        if sel is not None and mv and not ninja and all(self._left_moves(sel)):  # fresh and once-moved together
-            rows.append(self.fresh_first)
-        if dep:
-            rows.append(b["deploy"])
-        b["launch"].disabled = gathering is None
-        b["end_turn"].disabled = not leg["end_turn"] or gathering is not None
-        if gathering is not None:
-            row = [b["launch"], b["cancel"]] if self.plan is not None else [b["launch"]]
-        else:
-            row = [b["end_turn"]]
-        if sel is not None:
-            row.append(b["clear"])
-        rows.append(self._row(0, row))
-        return rows
-
-    @staticmethod
-    def _html(widget: W.HTML, value: str) -> W.HTML:
-        if widget.value != value:
-            widget.value = value
-        return widget
-
-    def _row(self, i: int, children: list[W.Widget]) -> W.HBox:
-        box = self.rows[i]
-        if tuple(children) != tuple(box.children):
-            box.children = children
-        return box
-
-    _count_src: Any = None
-
-    def _draw_info(self, mode: str) -> None:
-        code = self.selected
-        v = self.view
-        if code is None or not v.get("territories"):
-            self.info.value = ""
-            return
-        terr = v["territories"][code - 1]
-        lines = [f"<b>{html_text(pref_name(code, self.lang))}</b>",
-                 html_text(self._t("ui_owner", owner=self._who(terr["owner"]))),
-                 html_text(self._t("ui_on_board", n=terr["armies"]))]
-        me = v.get("me") or {}
-        card = dict(map(tuple, me.get("card_armies", []))).get(code, 0)
-        if card:
-            lines.append(html_text(self._t("ui_on_card", n=card)))
-        if terr["castle"]:
-            lines.append("🏯 " + html_text(t("castle", self.lang)))
-            if terr["wounded"]:
-                lines.append(html_text(self._t("ui_wounded", n=terr["wounded"])))
-        moves, nmoves = self._my_moves()
-        if code in moves:
-            lines.append(html_text(self._t("ui_moves_left", fresh=moves[code][0], half=moves[code][1])))
-        mine = dict(map(tuple, me.get("ninjas", []))).get(code, 0)
-        if mine:
-            lines.append(html_text(self._t("ui_my_ninjas_here", n=mine, m=sum(nmoves.get(code, (0, 0))))))
-        elif terr["ninjas"]:
-            lines.append(html_text(self._t("ui_ninjas_here", n=terr["ninjas"])))
-        self.info.value = "<div class='cw-info'>" + "<br>".join(lines) + "</div>"
-
-    def _odds_line(self, att: int, dfn: int, *, castle: bool = False, wounded: int = 0, sea: int = 0,
-                   prefix: str = "") -> str:
-        att, dfn = min(att, MAX_ARMIES), min(dfn, MAX_ARMIES)
-        o = battle_odds_float(att, dfn, castle=castle, wounded=min(wounded, 1) if castle and dfn else 0,
-                              sea=min(sea, att))
-        text = self._t("ui_odds_vs", n=dfn, castle=self._t("ui_odds_castle") if castle else "", win=_pct(o.win),
-                       ea=f"{o.expected_attackers:.2f}", ed=f"{o.expected_defenders:.2f}")
-        return f"<div>{html_text(prefix + (': ' if prefix else '') + text)}</div>"
-
-    def _draw_odds(self, mode: str) -> None:
-        v = self.view
-        terrs = v.get("territories") or []
-        target, att, sea = None, 0, 0
-        pending = self._gathering()
-        if mode == "turn" and pending:
-            target = pending["target"]
-            att = sum(g[1] for g in pending["groups"])
-            sea = sum(g[1] for g in pending["groups"] if g[2])
-        elif mode == "commit" or (v.get("battle") and mode == "wait"):
-            bt = v["battle"]
-            target, att, sea = bt["target"], bt["armies"] + bt["ninjas"], bt["sea"] if bt["preroll"] else 0
-        if target is None or not att or not terrs:
-            self.odds.value = ""
-            return
-        terr = terrs[target - 1]
-        rows = []
-        dfn = terr["armies"]
-        if mode != "turn":  # a battle under way: the owner's ninjas there defend too (issue 30)
-            dfn += int(v["battle"].get("defending_ninjas", 0))
-        castle = terr["castle"]
-        if dfn:
-            rows.append(self._odds_line(att, dfn, castle=castle, wounded=terr["wounded"], sea=sea))
-        elif mode == "commit":
-            me = v.get("me") or {}
-            card = dict(map(tuple, me.get("card_armies", []))).get(target, 0)
-            for n in sorted({1, card}):
-                if n:
-                    rows.append(self._odds_line(att, n, castle=castle, sea=sea))
-        else:
-            if terr["owner"] in (None, "neutral"):
-                rows.append(self._odds_line(att, 2, sea=sea, prefix=self._t("ui_odds_neutral")))
-            if terr["owner"] != "neutral":
-                for n in (1, 3, 6):
-                    rows.append(self._odds_line(att, n, castle=castle, sea=sea,
-                                                prefix=self._t("ui_odds_hidden", n=n)))
-        self.odds.value = (f"<div class='cw-odds-box' style='background:#fff8e1;padding:4px;margin:4px 0'>"
-                           f"<b>{html_text(self._t('ui_odds_title'))} — {html_text(pref_name(target, self.lang))}</b>"
-                           + "".join(rows) + "</div>")
-
-    def _draw_battle(self) -> None:
-        events = self.controller.events
-        start = None
-        for i in range(len(events) - 1, -1, -1):
-            if events[i].get("type") in ("launch", "strike"):
-                start = i
-                break
-        if start is None:
-            self.battle.value = ""
-            return
-        first = events[start]
-        target = first.get("territory")
-        rows = []
-        n = 0
-        for e in events[start:]:
-            k = e.get("type")
-            if k == "preroll":
-                rows.append(f"<div class='cw-battle-preroll'>{html_text(self._t('ui_sea_dice'))}: "
-                            f"{self._dice(e['dice'], 4)} — {html_text(self._t('ui_hits', n=e['hits']))}</div>")
-            elif k == "battle_round":
-                n += 1
-                rows.append(f"<div class='cw-battle-round'><b>{html_text(self._t('ui_battle_round', n=n))}</b> "
-                            f"{html_text(self._t('ui_attack_dice'))} {self._dice(e['att'], 3)} ({int(e['ah'])}) · "
-                            f"{html_text(self._t('ui_defence_dice'))} {self._dice(e['dfn'], 4)} ({int(e['dh'])}) → "
-                            f"{int(e['attackers'])} : {int(e['defenders'])}"
-                            # the defender's ninjas left (issue 30), their dice rolled in the open
-                            + (f" + 🥷{int(e['ninjas'])}" if isinstance(e.get("ninjas"), int) else "") + "</div>")
-            elif k in ("committed", "captured", "held", "ninjas_won", "handed_over", "undefended", "neutral_armies",
-                       "revealed"):
-                from . import event_text
-
-                line = event_text(e, self.lang, self._names())
-                if line:
-                    rows.append(f"<div>{html_text(line)}</div>")
-            elif k in ("turn", "round", "end_turn"):
-                break
-        self.battle.value = (f"<div class='cw-battle-box' style='border-top:1px solid #ccc;margin-top:4px'>"
-                             f"<b>{html_text(self._t('ui_battle_title', pref=pref_name(target, self.lang) if isinstance(target, int) else '?'))}</b>"
-                             + "".join(rows) + "</div>")
-
-    @staticmethod
-    def _dice(dice: Sequence[int], hit: int) -> str:
-        return "".join(
-            f"<span style='font-size:18px;color:{'#c62828' if int(d) <= hit else '#777'}'>{DICE[int(d) - 1]}</span>"
-            for d in dice if isinstance(d, int) and 1 <= d <= 6)
-
-    def _draw_knowledge(self) -> None:
-        v = self.view
-        seat = v.get("seat")
-        if not v.get("territories"):
-            self.knowledge.value = ""
-            return
-        learned: dict[int, tuple[int, str]] = {}
-        rnd = 0
-        for e in self.controller.events:
-            k = e.get("type")
-            if k == "round":
-                rnd = e.get("round", rnd)
-            elif k in KNOWING and isinstance(e.get("territory"), int):
-                learned[e["territory"]] = (rnd, k)
-        terrs = v["territories"]
-        out = [f"<details open><summary><b>{html_text(self._t('ui_knowledge'))}</b></summary>"]
-        for p in v.get("players", []):
-            if p["seat"] == seat:
-                continue
-            known = [x for x in terrs if x["owner"] == p["seat"]]
-            colour = COLOURS[p["seat"] % len(COLOURS)]
-            out.append(f"<div class='cw-k-player cw-k-player-{int(p['seat'])}' style='margin-top:4px'>"
-                       f"<span style='color:{colour}'>■</span> "
-                       + html_text(self._t("ui_k_player", player=p["name"], n=p["territories"], castles=p["castles"],
-                                           pool=p["hidden_pool"]))
-                       + " — " + html_text(self._t("ui_k_known", known=len(known), n=p["territories"])) + "<ul style='margin:0'>")
-            for x in known:
-                rnd_, how = learned.get(x["code"], (0, ""))
-                out.append("<li>" + html_text(self._t(
-                    "ui_k_row", pref=pref_name(x["code"], self.lang), armies=x["armies"],
-                    castle=" 🏯" if x["castle"] else "", round=rnd_ or "?",
-                    how=self._t(f"ui_how_{how}") if how else "?")) + "</li>")
-            out.append("</ul></div>")
-        neutral = [pref_name(x["code"], self.lang) for x in terrs if x["owner"] == "neutral"]
-        if neutral:
-            out.append("<div>" + html_text(self._t("ui_k_neutral", codes=", ".join(neutral))) + "</div>")
-        unknown = sum(1 for x in terrs if x["owner"] is None)
-        out.append("<div>" + html_text(self._t("ui_k_unknown", n=unknown)) + "</div></details>")
-        self.knowledge.value = "<div class='cw-knowledge-box' style='font-size:90%'>" + "".join(out) + "</div>"
-
-
-__all__ = ["COLOURS", "RiskBoard", "territory_style"]
+__all__ = ["COLOURS", "KNOWING", "RiskBoard", "pref_name", "territory_style"]
