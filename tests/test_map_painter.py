@@ -207,3 +207,19 @@ def test_labels_switch_icons_in_the_restyles_message(tmp_path: Path) -> None:
     assert page["shapes"][pm.labels[27].model_id]["icon"]["id"] == pm.labels[27].icon.model_id
     pm.set_labels({13: ""})                          # "<b>5</b>" is shown nowhere now: closed
     assert len(sent) == 2 and five.comm is None and own == []
+
+
+def test_a_map_of_public_styles_sends_a_style_once() -> None:
+    """With keep_styles (a map whose styles tell no secret: Japan Conquest's), a style
+    shown again is sent as its number only; by default it is sent again (the scene held
+    only what was shown)."""
+    lit = BASE_STYLE | {"color": "#ffb000", "weight": 3}
+    for keep, resent in ((True, False), (False, True)):
+        painter = MapPainter(_shapes(2), BASE_STYLE, keep_styles=keep)
+        sent: list[dict[str, Any]] = []
+        painter.send = lambda msg, buffers=None, sent=sent: sent.append(msg)  # type: ignore[method-assign]
+        painter.paint({1: lit})
+        painter.paint({1: BASE_STYLE})
+        painter.paint({2: lit})
+        assert any(k.startswith("s") for k in sent[2]["patch"]) is resent, keep
+        assert painter.style_of(2) == dict(lit) and painter.style_of(1) == dict(BASE_STYLE)

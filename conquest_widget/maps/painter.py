@@ -97,13 +97,17 @@ class MapPainter(SceneWidget):
 
     ``shapes`` maps a key (a prefecture code) to its ``Polygon``; ``base`` is the style
     every shape was made with (the values of :data:`STYLE_KEYS`); ``css``, the map's
-    stylesheet (the classes its labels use, from a ``.css`` file), goes to the page once.  Put it in the displayed
+    stylesheet (the classes its labels use, from a ``.css`` file), goes to the page once;
+    ``layers`` names other layers the map will place through :meth:`set_layer` (their
+    models' references then go with the first scene, not with a move); ``keep_styles``
+    keeps every style once sent in the scene (only for a map whose styles tell no secret:
+    by default a style no shape shows any more leaves it).  Put it in the displayed
     widget tree beside the map (it draws nothing)."""
 
     _esm = SceneWidget.page_module(Path(__file__).with_name("painter.js"))
 
     def __init__(self, shapes: Mapping[int, L.Polygon], base: Mapping[str, Any], *, css: str = "",
-                 **kwargs: Any) -> None:
+                 layers: Mapping[str, L.Layer] | None = None, keep_styles: bool = False, **kwargs: Any) -> None:
         #: the map's stylesheet (its labels' classes), sent once with the painter
         self._css = css
         self._refs = {str(k): f"IPY_MODEL_{poly.model_id}" for k, poly in shapes.items()}
@@ -114,11 +118,15 @@ class MapPainter(SceneWidget):
         #: the styles shown now, by number (0 = the base); a style no shape shows any more
         #: is dropped, so the scene holds only what the page draws now
         self._palette: dict[int, list[Any]] = {0: base_values}
+        #: a map whose styles are all public (no shape's style tells a secret) keeps every
+        #: style once sent, so that a style shown again costs its number only
+        self._keep_styles = keep_styles
         self._index: dict[str, int] = {json.dumps(base_values): 0}
         self._next = 1
         self._styles: dict[str, int] = {}
         #: other layers placed through the painter: name -> (model reference, attributes)
-        self._layers: dict[str, tuple[str, dict[str, Any]]] = {}
+        self._layers: dict[str, tuple[str, dict[str, Any]]] = {
+            name: (f"IPY_MODEL_{layer.model_id}", {}) for name, layer in (layers or {}).items()}
         self._batch = 0
         self._dirty = False
         self._after: list[Callable[[], Any]] = []
@@ -221,10 +229,11 @@ class MapPainter(SceneWidget):
             else:
                 self._styles[k] = index
             changed.append(key)
-        if changed:
+        if changed and not self._keep_styles:
             used = set(self._styles.values())
             for index in [i for i in self._palette if i and i not in used]:
                 del self._index[json.dumps(self._palette.pop(index))]
+        if changed:
             self._changed()
         return changed
 

@@ -25,7 +25,7 @@ WebAudio / no speech synthesis), ``skipped`` (the same effect again within 50 ms
     (False, False, [])
     >>> s.enabled = True
     >>> s.play("roll"), s.sent[-1]
-    (True, {'type': 'play', 'effect': 'roll', 'delay': 0.0})
+    (True, {'type': 'play', 'effect': 'roll'})
     >>> s.play("trumpet")
     Traceback (most recent call last):
     ...
@@ -242,7 +242,8 @@ class Sound(anywidget.AnyWidget):
             raise UnknownEffectError(f"unknown sound effect {effect!r}; the effects are {', '.join(sorted(EFFECTS))}")
         if isinstance(delay, bool) or not isinstance(delay, int | float) or not 0 <= delay <= MAX_DELAY:
             raise ValueError(f"delay must be 0 to {MAX_DELAY} seconds, got {delay!r}")
-        return self._request({"type": "play", "effect": effect, "delay": float(delay)})
+        # a delay of 0 is left out (the page plays at once without one): 14 B less a move
+        return self._request({"type": "play", "effect": effect} | ({"delay": float(delay)} if delay else {}))
 
     def say(self, text: str) -> bool:
         """Ask the page to speak ``text`` in ``lang`` (at most :data:`MAX_SPEECH`

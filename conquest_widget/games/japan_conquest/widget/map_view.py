@@ -128,7 +128,11 @@ class MapView(W.VBox):
         self.map.add(L.WidgetControl(widget=self.hover, position="topright"))
         self.basemap_layer: L.TileLayer | None = None
         #: the prefectures' styles, one message per redraw (the polygons keep their first style)
-        self.painter = MapPainter(self.polygons, {k: getattr(self.polygons[1], k) for k in PAINT_KEYS})
+        self.painter = MapPainter(self.polygons, {k: getattr(self.polygons[1], k) for k in PAINT_KEYS},
+                                  layers={"route": self.route_line} | {f"step{i}": m for i, m in enumerate(self.step_markers)},
+                                  # every style of this map is public (owners, the route, the steps
+                                  # the player to move may take): a style shown again is its number only
+                                  keep_styles=True)
         super().__init__(children=[self.map, QuietPointer(self.map), self.painter], **kwargs)
         self._small = {code for code, shape in shapes.items() if shape.area < SMALL_AREA and code != 47}
         self.map.observe(self._refresh, names="zoom")
@@ -409,6 +413,8 @@ class MapView(W.VBox):
             ]
             for s in range(len(old)):  # the page moves the new pawns only
                 self.painter.forget_layer(f"pawn{s}")
+            for s, m in enumerate(self.pawns):  # their models' references go now, not with a move
+                self.painter.set_layer(f"pawn{s}", m)
             self.pawn_layer.layers = tuple(self.pawns)
             for m in old:
                 close_tree(m)
