@@ -100,6 +100,13 @@ function paintInitialize(model) {
         if (icon) {
           const model = await icon;
           if (!model) return;
+          const html = set.html;
+          delete set.html;
+          if (typeof html === "string" && model.get("html") !== html) {
+            // the marker's own icon, its HTML rewritten: the marker draws its icon again
+            model.set({ html });
+            if (m.get("icon") === model) { m.trigger("change:icon", m, model); return; }
+          }
           set.icon = model;
         }
         m.set(set);

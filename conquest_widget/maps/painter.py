@@ -172,16 +172,24 @@ class MapPainter(SceneWidget):
         self._changed()
         return True
 
-    def set_icon(self, name: str, marker: L.Marker, icon: L.DivIcon) -> bool:
+    def set_icon(self, name: str, marker: L.Marker, icon: L.DivIcon, html: str | None = None) -> bool:
         """Switch ``marker`` (a label) to ``icon`` in the page, in the painter's message
-        (jupyter-leaflet draws a DivIcon once, so a label changes by switching icons).  The
-        marker's ``icon`` trait follows in the kernel without a message of its own (a page
-        that opens the marker later gets it from there).  Returns whether anything changed."""
+        (jupyter-leaflet draws a DivIcon once, so a label changes by switching icons), and
+        with ``html`` rewrite that icon's HTML first (an icon of the marker's own: the page
+        sets it on the icon's model and draws the marker's icon again, so a label's new
+        text costs its HTML, not a new icon).  The marker's ``icon`` and the icon's ``html``
+        follow in the kernel without messages of their own (a page that opens them later
+        gets them from there).  Returns whether anything changed."""
         ref = f"IPY_MODEL_{icon.model_id}"
         if marker.icon is not icon:
             with marker._lock_property(icon=ref):  # the page gets it in the painter's patch
                 marker.icon = icon
-        return self.set_layer(name, marker, icon=ref)
+        if html is None:
+            return self.set_layer(name, marker, icon=ref)
+        if icon.html != html:
+            with icon._lock_property(html=html):
+                icon.html = html
+        return self.set_layer(name, marker, icon=ref, html=html)
 
     def later(self, action: Callable[[], Any]) -> None:
         """Run ``action`` once what is batched now has been sent (at once outside a

@@ -174,6 +174,8 @@ class PrefectureMap(W.VBox):
         self._styles: dict[int, dict[str, Any]] = {}
         self._label_html: dict[int, str] = {}
         self._icons: dict[str, L.DivIcon] = {}
+        #: a label's own icon, made when it first shows a text (its HTML rewritten after)
+        self._own_icons: dict[int, L.DivIcon] = {}
         self._callbacks: list[Callable[[int], Any]] = []
         #: codes restyled by the last :meth:`apply_styles` (tests, benchmarks)
         self.touched: list[int] = []
@@ -251,13 +253,25 @@ class PrefectureMap(W.VBox):
         if not self.labels:
             return
         with self.painter.batch():  # every label switched in one message
-            for code, marker in self.labels.items():
-                self.painter.set_icon(f"l{code}", marker, self._icon(self._shown(code)))
+            for code in self.labels:
+                self._show_label(code)
             self.painter.later(self._close_unused)
 
+    def _show_label(self, code: int) -> None:
+        """Draw label ``code``'s HTML: a label never shown keeps the shared empty icon;
+        the first text it shows gets it an icon of its own, whose HTML later texts rewrite
+        (through the painter: a new text costs its HTML, not an icon opened in the page)."""
+        html, marker = self._shown(code), self.labels[code]
+        own = self._own_icons.get(code)
+        if own is not None:
+            self.painter.set_icon(f"l{code}", marker, own, html=html)
+        elif html:
+            own = self._own_icons[code] = lean.DivIcon(html=html, icon_size=[44, 30], icon_anchor=[22, 15])
+            self.painter.set_icon(f"l{code}", marker, own)
+
     def _close_unused(self) -> None:
-        used = {self._shown(code) for code in self.labels}
-        for html in [h for h in self._icons if h not in used]:
+        used = {id(marker.icon) for marker in self.labels.values()}
+        for html in [h for h, icon in self._icons.items() if h and id(icon) not in used]:
             self._icons.pop(html).close()
 
     # ------------------------------------------------------------ clicks
@@ -311,11 +325,10 @@ class PrefectureMap(W.VBox):
     def set_labels(self, labels: Mapping[int, str]) -> list[int]:
         """Set the label HTML of some prefectures (``""`` = none); returns the codes changed.
 
-        jupyter-leaflet draws a DivIcon once, so a label changes by switching its marker
-        to another icon (through the map's painter: every label switched in one message
-        with the shapes' styles when the caller batches them, ``with m.painter.batch():``);
-        icons no longer shown by any marker are closed, so a label that was shown once (a
-        private badge, say) does not live on in the page."""
+        A label that shows a text has an icon of its own whose HTML the map's painter
+        rewrites (every label in one message with the shapes' styles when the caller
+        batches them, ``with m.painter.batch():``); a label's former text lives nowhere
+        once replaced (a private badge, say, is gone from the kernel and the page)."""
         if not self.labels:
             raise ConquestError("this map was made with labels=False")
         unknown = [code for code in labels if code not in self.labels]
@@ -326,7 +339,7 @@ class PrefectureMap(W.VBox):
             for code, html in labels.items():
                 if html != self._label_html[code]:
                     self._label_html[code] = html
-                    self.painter.set_icon(f"l{code}", self.labels[code], self._icon(self._shown(code)))
+                    self._show_label(code)
                     changed.append(code)
             if changed:
                 self.painter.later(self._close_unused)
