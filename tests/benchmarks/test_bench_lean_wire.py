@@ -334,12 +334,16 @@ rounds from the picker (each ending with Back to games), c5af748 gained +417 (Ja
 left its whole app alive, hence far more than the +4 inside its app above), +256 (cards), +290 (Codex) and \
 +336 (Japanese Risk) widgets a round; this change 0.
 
-The per-move aims are not met and are not reached by closing widgets: ipywidgets sends one message per \
-changed widget, and the panels (scoreboard, turn panel, hand, market, log, dialogs) are trees of small \
-widgets restyled on every move. Reaching ≤ 500 B and ≤ 3 messages a move needs each panel drawn in the \
-browser by one model fed compact patches of the seat's view (anywidget), the first part of issue 32, not \
-done here. The first-move aims are missed by the same trees (the form, the start screen, the panels) on top \
-of the map's outlines."""
+How a move got small: each board's panels are one page widget drawn from a scene of the seat's view \
+(`conquest_widget/scene.py`: the card table, the Codex board, Japan Conquest's and Japanese Risk's side \
+panels, the shell's log, the New game form), sent as one patch of the keys that changed; the prefecture maps \
+restyle through one painter per map (`conquest_widget/maps/painter.py`): shapes' styles as numbers of a \
+palette, labels' HTML, the route line and pawns, all in one message, the outlines sent once encoded \
+(12.7 KB for the 47). What is left, where an aim is not met: Japan Conquest's way to the first move goes \
+through its own app (issue 29 moves it into the shared shell), whose New game form (about 64 KB) and start \
+screen are still trees of ipywidgets; Japanese Risk's move is its side panels' patch (an action row is sent \
+whole when one of its numbers changes), the label texts and the log, one message each.
+"""
 
 
 def findings(before: dict, after: dict, before_commit: str = "") -> list[str]:
@@ -356,16 +360,19 @@ def findings(before: dict, after: dict, before_commit: str = "") -> list[str]:
                        f"{after[g]['rounds']['models_per_round']:+.0f} models, "
                        f"{before[g]['rounds']['mb_per_round']:+.2f} → {after[g]['rounds']['mb_per_round']:+.2f} MB"
                        for g in GAMES)
-    return [f"What the columns say. Per round: {models}: the aims on models and memory are met for every game. "
-            f"To the first move the page now receives a little more than before: {first}. The extra messages are "
-            "mostly comm closes: closing the start screen and the form a player leaves is a close per widget, a "
-            "message each (the widgets are then gone from the page too, where before they stayed for the whole "
-            "visit)"
-            + ("; the extra data of the shared app's games is its New game form's *Separate screens* choice (issue "
-               "28, merged after c5af748; Japan Conquest's own form has none)" if before_commit == "c5af748" else "")
-            + ". Per move: "
-            + ("the same bytes and messages before and after (closing screens changes no move)" if same_move
-               else "see the rows") + "; the aims on the first move and per move are not met for any game.", ""]
+    firsts = [verdicts(g, after[g])["first"] for g in GAMES]
+    moves = [verdicts(g, after[g])["move"] for g in GAMES]
+    per_move = ", ".join(f"{NAMES[g]} {before[g]['move']['data_median']:,.0f} B / {before[g]['move']['messages_median']:g} "
+                         f"→ {after[g]['move']['data_median']:,.0f} B / {after[g]['move']['messages_median']:g}"
+                         for g in GAMES)
+    met_first = [NAMES[g] for g, v in zip(GAMES, firsts, strict=True) if "not met" not in v]
+    met_move = [NAMES[g] for g, v in zip(GAMES, moves, strict=True) if "not met" not in v]
+    rounds_met = all("not met" not in verdicts(g, after[g])[k] for g in GAMES for k in ("models", "rss"))
+    return [f"What the columns say. Per round: {models}: the aims on models and memory are "
+            + ("met for every game" if rounds_met else "not met for every game") + f". To the first move: {first}; "
+            f"the aim is met for {', '.join(met_first) or 'no game'}. Per move (median data / messages): "
+            + ("the same before and after" if same_move else per_move)
+            + f"; the aims are met for {', '.join(met_move) or 'no game'}.", ""]
 
 
 def write_doc(before: dict, after: dict, meta: dict) -> None:
