@@ -6,14 +6,13 @@ style the kernel says it shows."""
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
 
 import ipyleaflet as L
 import pytest
+from page_runner import node
 
 from conquest_widget.maps.japan.prefecture_map import BASE_STYLE, PrefectureMap
 from conquest_widget.maps.painter import STYLE_KEYS, MapPainter
@@ -48,19 +47,10 @@ console.log(JSON.stringify({ shapes: out, sent }));
 """
 
 
-def _node() -> str:
-    node = shutil.which("node")
-    if node is None:
-        if os.environ.get("CI"):
-            pytest.fail("Node.js is not installed (make test installs it: apt-get install nodejs)")
-        pytest.skip("Node.js is not installed (apt-get install nodejs)")
-    return node
-
-
 def run_page(painter: MapPainter, scene: dict[str, Any], messages: list[dict[str, Any]], tmp_path: Path) -> dict[str, Any]:
     (tmp_path / "painter.mjs").write_text(painter._esm, encoding="utf-8")
     (tmp_path / "driver.mjs").write_text(DRIVER, encoding="utf-8")
-    proc = subprocess.run([_node(), str(tmp_path / "driver.mjs"), json.dumps([scene, messages])], capture_output=True,
+    proc = subprocess.run([node(), str(tmp_path / "driver.mjs"), json.dumps([scene, messages])], capture_output=True,
                           text=True, timeout=60, check=False, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout)

@@ -10,13 +10,12 @@ the kernel (names, texts of the game) reach the page through ``textContent`` and
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
+from page_runner import node
 
 from conquest_widget.lean import page_file
 
@@ -34,15 +33,6 @@ def test_the_page_files_are_found():
 PRELUDES = {"scene.js"}
 
 
-def _node() -> str:
-    node = shutil.which("node")
-    if node is None:
-        if os.environ.get("CI"):  # `make test` installs it: in CI a missing Node.js is a failure, not a skip
-            pytest.fail("Node.js is not installed (make test installs it: apt-get install nodejs)")
-        pytest.skip("Node.js is not installed (apt-get install nodejs)")
-    return node
-
-
 def _check(node: str, text: str, copy: Path) -> None:
     copy.write_text(text, encoding="utf-8")
     proc = subprocess.run([node, "--check", str(copy)], capture_output=True, text=True, timeout=60, check=False)
@@ -51,10 +41,10 @@ def _check(node: str, text: str, copy: Path) -> None:
 
 @pytest.mark.parametrize("path", JS, ids=[p.relative_to(PACKAGE).as_posix() for p in JS])
 def test_each_module_is_valid_javascript(path: Path, tmp_path: Path):
-    node = _node()
+    exe = node()
     # as sent (page_file's text) and as written: both must parse as an ES module (.mjs)
-    _check(node, path.read_text(encoding="utf-8"), tmp_path / f"{path.stem}-as-written.mjs")
-    _check(node, page_file(path), tmp_path / f"{path.stem}-as-sent.mjs")
+    _check(exe, path.read_text(encoding="utf-8"), tmp_path / f"{path.stem}-as-written.mjs")
+    _check(exe, page_file(path), tmp_path / f"{path.stem}-as-sent.mjs")
 
 
 def _scene_widgets() -> list[type]:
@@ -83,14 +73,14 @@ def _scene_widgets() -> list[type]:
 def test_each_scene_widget_sends_one_valid_module(tmp_path: Path):
     """A scene widget's module is scene.js followed by its own file: as sent, together,
     it parses as one ES module with one default export."""
-    node = _node()
+    exe = node()
     widgets = _scene_widgets()
     assert {"LogView", "CardsBoard", "CodexBoard"} <= {c.__name__ for c in widgets}, widgets
     for cls in widgets:
         code = cls._esm  # anywidget makes it a synced trait once a model is made: its default
         code = getattr(code, "default_value", code)
         assert code.count("export default") == 1 and "function sceneInitialize" in code, cls
-        _check(node, code, tmp_path / f"{cls.__name__}.mjs")
+        _check(exe, code, tmp_path / f"{cls.__name__}.mjs")
 
 
 @pytest.mark.parametrize("path", JS, ids=[p.relative_to(PACKAGE).as_posix() for p in JS])

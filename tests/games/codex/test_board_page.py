@@ -10,15 +10,13 @@ from __future__ import annotations
 
 import copy
 import json
-import os
 import random
 import re
-import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
 
-import pytest
+from page_runner import node
 
 from conquest_widget.games.codex.engine import CodexMatch, CodexSetup
 from conquest_widget.games.codex.rules import FACTIONS
@@ -30,15 +28,6 @@ from .helpers import EMBER, JOKER, new_match
 from .test_widget import HOSTILE, play_one_step, press
 
 RUNNER = Path(__file__).parent / "page" / "run_board.mjs"
-
-
-def _node() -> str:
-    node = shutil.which("node")
-    if node is None:
-        if os.environ.get("CI"):
-            pytest.fail("Node.js is not installed (make test installs it: apt-get install nodejs)")
-        pytest.skip("Node.js is not installed (apt-get install nodejs)")
-    return node
 
 
 def _flat(text: str) -> str:
@@ -84,7 +73,7 @@ class Recorder:
         steps.write_text(json.dumps(self.steps), encoding="utf-8")
         module = tmp_path / "board.mjs"  # the module as sent: ui/scene.js, then board.js
         module.write_text(CodexBoard._esm, encoding="utf-8")
-        proc = subprocess.run([_node(), str(RUNNER), str(module), str(steps)], capture_output=True, text=True,
+        proc = subprocess.run([node(), str(RUNNER), str(module), str(steps)], capture_output=True, text=True,
                               timeout=120, check=False)
         assert proc.returncode == 0, proc.stderr
         out = json.loads(proc.stdout)

@@ -11,16 +11,15 @@ from __future__ import annotations
 
 import copy
 import json
-import os
 import random
 import re
-import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
 
 import ipywidgets as W
 import pytest
+from page_runner import node
 
 from conquest_widget.games.japanese_risk.engine import JapaneseRisk, RiskSetup
 from conquest_widget.games.japanese_risk.text import STRINGS, t
@@ -40,15 +39,6 @@ def _fresh_widgets():
     W.Widget.close_all()
     yield
     W.Widget.close_all()
-
-
-def _node() -> str:
-    node = shutil.which("node")
-    if node is None:
-        if os.environ.get("CI"):
-            pytest.fail("Node.js is not installed (make test installs it: apt-get install nodejs)")
-        pytest.skip("Node.js is not installed (apt-get install nodejs)")
-    return node
 
 
 def _flat(text: str) -> str:
@@ -90,7 +80,7 @@ class Recorder:
         steps.write_text(json.dumps(self.steps), encoding="utf-8")
         module = tmp_path / "panels.mjs"  # the module as sent: scene.js, then panels.js
         module.write_text(RiskPanels._esm, encoding="utf-8")
-        proc = subprocess.run([_node(), str(RUNNER), str(module), str(steps)], capture_output=True, text=True,
+        proc = subprocess.run([node(), str(RUNNER), str(module), str(steps)], capture_output=True, text=True,
                               timeout=120, check=False)
         assert proc.returncode == 0, proc.stderr
         out = json.loads(proc.stdout)

@@ -4,65 +4,9 @@
 // each scene, what the page shows (texts, buttons, every plot's SVG attributes) as JSON.
 // Usage: node run_board.mjs <board.js> <steps.json>: a list of [scene, message] pairs, the first
 // scene the one the page opens with (its message null), then each message the kernel sent.
-import fs from "fs";
-import { pathToFileURL } from "url";
+import { Element, openPage } from "../../../page/dom.mjs";
 
-class Text {
-  constructor(t) { this.data = String(t); this.parent = null; }
-  get textContent() { return this.data; }
-}
-
-class Element {
-  constructor(tag) {
-    this.tagName = tag; this.children = []; this.attrs = {}; this.style = {}; this.dataset = {};
-    this.listeners = {}; this.parent = null; this.className = ""; this.disabled = false; this.title = "";
-    const e = this;
-    this.classList = {
-      get names() { return e.className.split(/\s+/).filter(Boolean); },
-      add(...c) { e.className = [...new Set([...this.names, ...c])].join(" "); },
-      remove(...c) { e.className = this.names.filter((x) => !c.includes(x)).join(" "); },
-      [Symbol.iterator]() { return this.names[Symbol.iterator](); },
-    };
-  }
-  set textContent(t) { this.children = []; if (t !== "") this.append(String(t)); }
-  // the text shown (an SVG title is not: as innerText)
-  get textContent() { return this.tagName === "title" ? "" : this.children.map((c) => c.textContent).join(""); }
-  appendChild(c) {
-    if (c.parent) c.parent.children = c.parent.children.filter((x) => x !== c);
-    c.parent = this; this.children.push(c); return c;
-  }
-  append(...cs) { for (const c of cs) this.appendChild(typeof c === "string" ? new Text(c) : c); }
-  replaceChildren(...cs) { this.children = []; this.append(...cs); }
-  setAttribute(k, v) { if (k === "class") this.className = String(v); else this.attrs[k] = String(v); }
-  removeAttribute(k) { delete this.attrs[k]; }
-  addEventListener(name, f) { (this.listeners[name] = this.listeners[name] || []).push(f); }
-  has(cls) { return this.className.split(/\s+/).includes(cls); }
-  all(test, out = []) {
-    if (test(this)) out.push(this);
-    for (const c of this.children) if (c instanceof Element) c.all(test, out);
-    return out;
-  }
-}
-
-globalThis.document = {
-  createElement: (tag) => new Element(tag),
-  createElementNS: (_ns, tag) => new Element(tag),
-  createTextNode: (t) => new Text(t),
-};
-
-const [, , modulePath, scenesPath] = process.argv;
-const board = (await import(pathToFileURL(modulePath).href)).default;
-const steps = JSON.parse(fs.readFileSync(scenesPath, "utf8"));
-const handlers = {};
-let scene = steps[0][0];
-const sent = [];
-const model = {
-  get: () => scene,
-  set: (_k, v) => { scene = v; for (const f of handlers["change:scene"] || []) f(); },
-  on: (name, f) => { (handlers[name] = handlers[name] || []).push(f); },
-  off: () => {},
-  send: (m) => sent.push(m),
-};
+const { widget: board, steps, model, sent, deliver } = await openPage();
 board.initialize({ model });
 const el = new Element("div");
 el.className = "cw-codex-board";
@@ -71,7 +15,7 @@ board.render({ model, el });
 const text = (cls) => el.all((e) => e.has(cls)).map((e) => e.textContent).join("\n");
 const out = [];
 steps.forEach(([, patch], i) => {
-  if (i > 0) for (const f of handlers["msg:custom"] || []) f(patch);
+  if (i > 0) deliver(patch);
   out.push({
     root: el.className,
     status: text("cw-status"), message: text("cw-board-message"), dice: text("cw-dice-box"),

@@ -10,14 +10,12 @@ from __future__ import annotations
 
 import copy
 import json
-import os
 import re
-import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
 
-import pytest
+from page_runner import node
 
 from conquest_widget import JapanConquestApp
 from conquest_widget.games.japan_conquest import GameSetup, PlayerSetup, ScriptedDice
@@ -28,15 +26,6 @@ from .conftest import click_map
 RUNNER = Path(__file__).parent / "page" / "run_panels.mjs"
 HOSTILE = "<b>{name}</b>&amp;<i"  # markup and a template field: the page must show it as text
 PARTS = ("title", "hint", "faces", "route", "message", "battle", "score", "info")
-
-
-def _node() -> str:
-    node = shutil.which("node")
-    if node is None:
-        if os.environ.get("CI"):
-            pytest.fail("Node.js is not installed (make test installs it: apt-get install nodejs)")
-        pytest.skip("Node.js is not installed (apt-get install nodejs)")
-    return node
 
 
 def _flat(text: str) -> str:
@@ -76,7 +65,7 @@ class Recorder:
         steps.write_text(json.dumps(self.steps), encoding="utf-8")
         module = tmp_path / "panels.mjs"  # the module as sent: scene.js, then panels.js
         module.write_text(JapanPanels._esm, encoding="utf-8")  # type: ignore[arg-type]
-        proc = subprocess.run([_node(), str(RUNNER), str(module), str(steps)], capture_output=True, text=True,
+        proc = subprocess.run([node(), str(RUNNER), str(module), str(steps)], capture_output=True, text=True,
                               timeout=120, check=False)
         assert proc.returncode == 0, proc.stderr
         out = json.loads(proc.stdout)
