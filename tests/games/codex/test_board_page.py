@@ -8,15 +8,12 @@ Node.js is missing (a failure in CI, as tests/test_page_files.py)."""
 
 from __future__ import annotations
 
-import copy
-import json
 import random
 import re
-import subprocess
 from pathlib import Path
 from typing import Any
 
-from page_runner import node
+from page_runner import PageRecorder
 
 from conquest_widget.games.codex.engine import CodexMatch, CodexSetup
 from conquest_widget.games.codex.rules import FACTIONS
@@ -50,34 +47,11 @@ def _expected(board: CodexBoard) -> dict[str, Any]:
     }
 
 
-class Recorder:
+class Recorder(PageRecorder):
     """The board's messages to the page, with what the kernel side says after each."""
 
     def __init__(self, board: CodexBoard) -> None:
-        self.board = board
-        self.steps: list[list[Any]] = [[copy.deepcopy(board.scene), None]]
-        self.expected = [_expected(board)]
-        send = board.send
-
-        def record(content: Any, buffers: Any = None) -> None:
-            if "patch" in content:
-                self.steps.append([None, copy.deepcopy(content)])
-                self.expected.append(_expected(board))
-            send(content, buffers)
-
-        board.send = record  # type: ignore[method-assign]
-
-    def shown(self, tmp_path: Path) -> tuple[list[dict[str, Any]], list[Any]]:
-        """What the page module shows after each message, and what it sent the kernel."""
-        steps = tmp_path / "steps.json"
-        steps.write_text(json.dumps(self.steps), encoding="utf-8")
-        module = tmp_path / "board.mjs"  # the module as sent: ui/scene.js, then board.js
-        module.write_text(CodexBoard._esm, encoding="utf-8")
-        proc = subprocess.run([node(), str(RUNNER), str(module), str(steps)], capture_output=True, text=True,
-                              timeout=120, check=False)
-        assert proc.returncode == 0, proc.stderr
-        out = json.loads(proc.stdout)
-        return out["shown"], out["sent"]
+        super().__init__(board, _expected, RUNNER)
 
 
 def _compare(page: dict[str, Any], want: dict[str, Any], step: int) -> None:

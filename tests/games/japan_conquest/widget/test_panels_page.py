@@ -8,14 +8,12 @@ tests/test_page_files.py)."""
 
 from __future__ import annotations
 
-import copy
 import json
 import re
-import subprocess
 from pathlib import Path
 from typing import Any
 
-from page_runner import node
+from page_runner import PageRecorder
 
 from conquest_widget import JapanConquestApp
 from conquest_widget.games.japan_conquest import GameSetup, PlayerSetup, ScriptedDice
@@ -42,34 +40,11 @@ def _expected(panels: JapanPanels) -> dict[str, Any]:
     }
 
 
-class Recorder:
+class Recorder(PageRecorder):
     """The panels' messages to the page, with what the kernel side says after each."""
 
     def __init__(self, panels: JapanPanels) -> None:
-        self.panels = panels
-        self.steps: list[list[Any]] = [[copy.deepcopy(panels.scene), None]]
-        self.expected = [_expected(panels)]
-        send = panels.send
-
-        def record(content: Any, buffers: Any = None) -> None:
-            if "patch" in content:
-                self.steps.append([None, copy.deepcopy(content)])
-                self.expected.append(_expected(panels))
-            send(content, buffers)
-
-        panels.send = record  # type: ignore[method-assign]
-
-    def shown(self, tmp_path: Path) -> tuple[list[dict[str, Any]], list[Any]]:
-        """What the page module shows after each message, and what it sent the kernel."""
-        steps = tmp_path / "steps.json"
-        steps.write_text(json.dumps(self.steps), encoding="utf-8")
-        module = tmp_path / "panels.mjs"  # the module as sent: scene.js, then panels.js
-        module.write_text(JapanPanels._esm, encoding="utf-8")  # type: ignore[arg-type]
-        proc = subprocess.run([node(), str(RUNNER), str(module), str(steps)], capture_output=True, text=True,
-                              timeout=120, check=False)
-        assert proc.returncode == 0, proc.stderr
-        out = json.loads(proc.stdout)
-        return out["shown"], out["sent"]
+        super().__init__(panels, _expected, RUNNER)
 
 
 TARGET = re.compile(r"\bcw-(dice-\d|roll|undo|confirm|battle-\d|battle-ok)\b")
