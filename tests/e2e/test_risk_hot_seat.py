@@ -86,6 +86,10 @@ def set_up(page: Page, url: str, n_humans: int, speed: str, seed: int) -> None:
     seed_box = page.locator(".cw-seed input")
     seed_box.fill(str(seed))
     seed_box.press("Tab")
+    # every seat still says Human once the form is filled in (once, in a loaded CI run, the
+    # second seat played as "CPU: normal": this names where it went wrong if it comes back)
+    for i in range(n_humans):
+        expect(page.locator(f".cw-seat-{i} select option:checked")).to_have_text("Human")
 
 
 def stall(page: Page, artifacts: Path, tag: str, covers: int, steps: int) -> None:
