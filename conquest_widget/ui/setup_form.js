@@ -171,7 +171,9 @@ function draw(model, el) {
   for (const [cls, key] of [["cw-start cwf-primary", "start"], ["cw-back", "back"]]) {
     const b = node("button", "cwf-button " + cls, T[key]);
     b.type = "button";
-    b.addEventListener("click", () => model.send({ click: key }));
+    // Start carries the values the page shows: the match starts with what the player sees
+    b.addEventListener("click", () => model.send(
+      key === "start" ? { click: key, values: model.get("values") || {} } : { click: key }));
     buttons.appendChild(b);
   }
   root.appendChild(buttons);

@@ -12,7 +12,8 @@ synced both ways: a value typed or picked in the page comes back as ``values``, 
 kernel checks field by field (a value the form does not offer is not taken, and the page
 is sent the kernel's value back).  Start and Back come back as one message
 ``{"click": "start"}`` / ``{"click": "back"}`` (:meth:`SetupForm.click`, which a test calls
-the same way).  Whether the form makes a match (a name, at least one human, a whole-number
+the same way); Start carries the values the page shows (``{"click": "start", "values": …}``),
+which the fields take before the app starts.  Whether the form makes a match (a name, at least one human, a whole-number
 seed) is checked by the app when Start is pressed, not here.
 
 In the kernel each field is a small :class:`Field` (``value``, and ``options`` as
@@ -239,9 +240,13 @@ class SetupForm(anywidget.AnyWidget):
         """``values`` written by the page: each field takes what it offers (text is cut at
         :data:`MAX_TEXT` characters); a value it does not offer is not taken, and the page
         gets the kernel's values back."""
-        if self._quiet:
-            return
-        new = change["new"] if isinstance(change["new"], dict) else {}
+        if not self._quiet:
+            self._take_values(change["new"])
+
+    def _take_values(self, new: Any) -> None:
+        """Each field takes what ``new`` (the page's values) holds and it offers; the page
+        is then sent the kernel's values where they differ."""
+        new = new if isinstance(new, dict) else {}
         self._quiet = True
         try:
             self._take(self.n_players, new.get("n"))
@@ -288,5 +293,10 @@ class SetupForm(anywidget.AnyWidget):
         return self._t(target)
 
     def _on_page_msg(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        """A click; Start carries the values the page shows, which the fields take first (so
+        the match starts with what the player sees, whatever became of the edits' own
+        messages on the way)."""
         if isinstance(content, dict) and content.get("click") in ("start", "back"):
+            if content["click"] == "start" and isinstance(content.get("values"), dict):
+                self._take_values(content["values"])
             self.click(content["click"])

@@ -21,6 +21,8 @@ export class Element {
       get names() { return e.className.split(/\s+/).filter(Boolean); },
       add(...c) { e.className = [...new Set([...this.names, ...c])].join(" "); },
       remove(...c) { e.className = this.names.filter((x) => !c.includes(x)).join(" "); },
+      toggle(c, on) { if (on === undefined ? !this.contains(c) : on) this.add(c); else this.remove(c); return this.contains(c); },
+      contains(c) { return this.names.includes(c); },
       [Symbol.iterator]() { return this.names[Symbol.iterator](); },
     };
   }
@@ -29,6 +31,7 @@ export class Element {
   get textContent() { return this.tagName === "title" ? "" : this.children.map((c) => c.textContent).join(""); }
   // the text shown without the buttons' labels (a panel's words)
   get words() { return this.children.map((c) => (c instanceof Element && c.tagName === "button" ? "" : c.words)).join(""); }
+  get firstChild() { return this.children[0] || null; }
   appendChild(c) {
     if (c.parent) c.parent.children = c.parent.children.filter((x) => x !== c);
     c.parent = this; this.children.push(c); return c;

@@ -177,6 +177,21 @@ def test_what_the_page_fills_in_reaches_the_fields_and_what_it_does_not_offer_is
     assert app.form.comm is None  # the form went away with its screen
 
 
+def test_start_takes_the_values_the_page_shows(tmp_path) -> None:
+    """The page's Start carries the values it shows: a seat the player set to Human plays as
+    a human even when the kernel's fields missed the edit (a clean-clone browser run once
+    started a seat picked as Human as a CPU), and a value the form does not offer is still
+    refused."""
+    app = ToyApp(save_dir=tmp_path)
+    click(app, "New game")
+    shown = {**app.form.values, "n": 2, "names": ["Zoe", "Yui", *app.form.values["names"][2:]],
+             "kinds": [HUMAN, HUMAN, *app.form.values["kinds"][2:]], "speed": "no such speed", "seed": "5"}
+    assert app.seat_rows[1][1].value != HUMAN  # the kernel's field still holds the CPU
+    app.form._on_page_msg(app.form, {"click": "start", "values": shown}, [])
+    assert app.screen == "play" and [(s.name, s.bot) for s in app._seats] == [("Zoe", HUMAN), ("Yui", HUMAN)]
+    assert app.controller.cpu_speed == "fast"  # not offered: the field kept its value
+
+
 def test_a_language_switch_relabels_the_form_and_keeps_what_was_typed(tmp_path) -> None:
     app = ToyApp(save_dir=tmp_path)
     click(app, "New game")
