@@ -62,3 +62,23 @@ class PageRecorder:
         assert proc.returncode == 0, proc.stderr
         out = json.loads(proc.stdout)
         return out["shown"], out["sent"]
+
+
+FORM_RUNNER = Path(__file__).parent / "page" / "run_form.mjs"
+
+
+def run_form(widget: Any, model: dict[str, Any], watch: list[dict[str, Any]], steps: list[dict[str, Any]],
+             tmp_path: Path) -> tuple[list[list[dict[str, Any]]], list[dict[str, Any]]]:
+    """Play ``steps`` on a form's page module (``widget._esm``, as sent) opened with the
+    synced ``model`` (see ``tests/page/run_form.mjs`` for specs and steps): what each
+    ``watch`` element shows after the first render and after each step, and what the page
+    sent the kernel."""
+    module = tmp_path / "form.mjs"
+    module.write_text(widget._esm, encoding="utf-8")
+    script = tmp_path / "script.json"
+    script.write_text(json.dumps({"model": model, "watch": watch, "steps": steps}), encoding="utf-8")
+    proc = subprocess.run([node(), str(FORM_RUNNER), str(module), str(script)], capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    return out["shown"], out["sent"]

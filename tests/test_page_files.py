@@ -30,7 +30,7 @@ def test_the_page_files_are_found():
 
 
 #: files put before a widget's own module in the one ES module it sends (no export of their own)
-PRELUDES = {"scene.js"}
+PRELUDES = {"scene.js", "ui/form_parts.js"}
 
 
 def _check(node: str, text: str, copy: Path) -> None:
@@ -80,6 +80,20 @@ def test_each_scene_widget_sends_one_valid_module(tmp_path: Path):
         code = cls._esm  # anywidget makes it a synced trait once a model is made: its default
         code = getattr(code, "default_value", code)
         assert code.count("export default") == 1 and "function sceneInitialize" in code, cls
+        _check(exe, code, tmp_path / f"{cls.__name__}.mjs")
+
+
+def test_each_form_sends_one_valid_module(tmp_path: Path):
+    """A New game form's module is form_parts.js followed by its own file: as sent,
+    together, it parses as one ES module with one default export."""
+    from conquest_widget.games.japan_conquest.widget.setup_form import SetupScreen
+    from conquest_widget.ui.setup_form import PageForm, SetupForm
+
+    exe = node()
+    assert {SetupForm, SetupScreen} <= set(PageForm.__subclasses__())
+    for cls in PageForm.__subclasses__():
+        code = getattr(cls._esm, "default_value", cls._esm)
+        assert code.count("export default") == 1 and "function setToggles" in code, cls
         _check(exe, code, tmp_path / f"{cls.__name__}.mjs")
 
 

@@ -3,14 +3,8 @@
 // (what is filled in); what the player types or picks goes back as ``values`` (names and
 // the seed as they are typed, a number when it is left), Start and Back as one message
 // {click: "start" | "back"}.  Every text goes in with textContent or an input's value:
-// nothing from the kernel is ever read as markup.
-
-function node(tag, cls, text) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined && text !== null && text !== "") e.textContent = String(text);
-  return e;
-}
+// nothing from the kernel is ever read as markup.  form_parts.js (node, toggles) is put
+// before this module when it is sent.
 
 // a row: its label (a div) and the field's box (a div) beside it
 function row(cls, label, fieldCls) {
@@ -34,26 +28,9 @@ function setSelect(s, pairs, value) {
   if (i >= 0 && s.value !== String(i)) s.value = String(i);
 }
 
-// buttons of which one is on (CPU speed, Screens)
-function toggles(pairs, onPick) {
-  const box = node("div", "cwf-toggles");
-  for (const [label, value] of pairs) {
-    const b = node("button", "cwf-toggle", label);
-    b.type = "button";
-    b.dataset.value = String(value);
-    b.addEventListener("click", () => onPick(value));
-    box.appendChild(b);
-  }
-  return box;
-}
-
-function setToggles(box, value) {
-  for (const b of box.children) {
-    const on = b.dataset.value === String(value);
-    b.classList.toggle("cwf-on", on);
-    b.setAttribute("aria-pressed", on ? "true" : "false");
-  }
-}
+// buttons of which one is on (CPU speed, Screens): form_parts.js's, in the form's classes
+const cwfToggles = (pairs, onPick) => toggles(pairs, onPick, "cwf-toggles", "cwf-toggle");
+const cwfSet = (box, value) => setToggles(box, value, "cwf-on");
 
 function draw(model, el) {
   const d = model.get("desc") || {};
@@ -143,10 +120,10 @@ function draw(model, el) {
   }
   // the CPU speed
   const [sRow, sBox] = row("cwf-speed-row", T.cpu_speed, "cw-cpu-speed");
-  const speeds = toggles(d.speeds || [], (speed) => send({ speed }));
+  const speeds = cwfToggles(d.speeds || [], (speed) => send({ speed }));
   sBox.appendChild(speeds);
   root.appendChild(sRow);
-  updates.push((v) => setToggles(speeds, v.speed));
+  updates.push((v) => cwfSet(speeds, v.speed));
   // the seed (its label and box also carry the classes of a text widget's, which older
   // browser tests look for: a "widget-html" label, then a "widget-text" box)
   const [seedRow, seedBox] = row("cwf-seed-row", T.seed, "cw-seed widget-text");
@@ -161,10 +138,10 @@ function draw(model, el) {
   // one screen or separate screens (an app that offers tables)
   if ((d.screens || []).length) {
     const [r, box] = row("cwf-screens-row", T.screens, "cw-screens");
-    const screens = toggles(d.screens, (s) => send({ screens: s }));
+    const screens = cwfToggles(d.screens, (s) => send({ screens: s }));
     box.appendChild(screens);
     root.appendChild(r);
-    updates.push((v) => setToggles(screens, v.screens));
+    updates.push((v) => cwfSet(screens, v.screens));
   }
   // Start, Back
   const buttons = node("div", "cwf-row cwf-buttons");

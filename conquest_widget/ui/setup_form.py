@@ -40,7 +40,8 @@ per form; the page's elements keep the classes the browser tests use: ``cw-n-pla
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -64,14 +65,14 @@ class Field(traitlets.HasTraits):
     """One field of the form in the kernel: ``value``; ``options``, ``(label, value)`` pairs,
     for a choice (a value not offered is refused with :class:`traitlets.TraitError`, as a
     dropdown does); ``min`` / ``max`` for a whole number (a value beyond them is brought
-    within, as a bounded number field does)."""
+    within, as a bounded number field does); ``max_length`` for a text (cut there)."""
 
     value = traitlets.Any()
     options = traitlets.Tuple()
 
     def __init__(self, value: Any, options: Sequence[tuple[str, Any]] = (), *, min: int | None = None,
-                 max: int | None = None, description: str = "") -> None:
-        self.min, self.max = min, max
+                 max: int | None = None, max_length: int | None = None, description: str = "") -> None:
+        self.min, self.max, self.max_length = min, max, max_length
         #: the label of a switch
         self.description = description
         super().__init__(options=tuple((str(label), v) for label, v in options))
@@ -82,6 +83,8 @@ class Field(traitlets.HasTraits):
         value = proposal["value"]
         if self.options and not any(value == v and type(value) is type(v) for _label, v in self.options):
             raise traitlets.TraitError(f"{value!r} is not one of the choices")
+        if self.max_length is not None and isinstance(value, str):
+            value = value[: self.max_length]  # a text field keeps no more, as its input does
         if self.min is not None or self.max is not None:
             value = int(value)
             if self.min is not None:
@@ -90,6 +93,11 @@ class Field(traitlets.HasTraits):
                 value = min(self.max, value)
         return value
 
+    @property
+    def label(self) -> str:
+        """The label of the value chosen ("" for a field that offers no choice)."""
+        return next((label for label, v in self.options if v == self.value and type(v) is type(self.value)), "")
+
     def relabel(self, options: Sequence[tuple[str, Any]]) -> None:
         """New labels for the same choices; the value stays."""
         value = self.value
@@ -97,19 +105,121 @@ class Field(traitlets.HasTraits):
         self.value = value
 
 
-class SetupForm(anywidget.AnyWidget):
-    """The New game form (see the module docstring).  ``players``: the numbers of players
-    offered; ``bots``: the CPU levels; ``screens``: offer One screen / Separate screens;
-    ``on_start`` / ``on_back``: what Start and Back do."""
+def take(field: Field, value: Any) -> None:
+    """``field`` takes ``value`` if it offers it; otherwise it keeps its value."""
+    try:
+        field.value = value
+    except (traitlets.TraitError, TypeError, ValueError):
+        pass  # not offered: the field keeps its value
 
-    _esm = page_file(_HERE / "setup_form.js")
-    _css = page_file(_HERE / "setup_form.css")
-    #: the labels and what each field offers (see the module docstring)
+
+class PageForm(anywidget.AnyWidget):
+    """A form drawn in the page from ``desc`` (its labels) and ``values`` (what is filled in,
+    synced both ways), with kernel-side :class:`Field` objects mirrored into ``values``.  A
+    subclass gives :meth:`_fields`, :meth:`_values` (the fields as the page's values),
+    :meth:`_read` (the page's values into the fields) and :meth:`click`.  Start comes back
+    with the values the page shows (``{"click": "start", "values": ...}``), which the fields
+    take before the click is acted on; other clicks are ``{"click": target}``."""
+
+    #: the labels and what each field offers
     desc = traitlets.Dict().tag(sync=True)
     #: what is filled in, synced both ways; what the page sends is not echoed back to it
     #: (it has it: the kernel sends values only when it changes them), so what a page
     #: receives does not depend on how ipywidgets batched its edits (tests/e2e/twins.py)
     values = traitlets.Dict().tag(sync=True, echo_update=False)
+    #: the targets the page may click
+    TARGETS: tuple[str, ...] = ("start", "back")
+
+    @staticmethod
+    def page_module(path: Path) -> str:
+        """A form's ES module as sent: ``form_parts.js`` (what the forms' modules share: no
+        export of its own) followed by the form's own file."""
+        return page_file(_HERE / "form_parts.js") + "\n" + page_file(path)
+
+    def __init__(self, **kwargs: Any) -> None:
+        """Call with the fields made; every field's change is then written to ``values``."""
+        self._quiet = True
+        for f in self._fields():
+            f.observe(self._push, names=["value", "options"])
+        super().__init__(values=self._values(), **kwargs)
+        self._quiet = False
+        self.on_msg(self._on_page_msg)
+
+    def _fields(self) -> list[Field]:
+        raise NotImplementedError
+
+    def _values(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def _read(self, new: dict[str, Any]) -> None:
+        raise NotImplementedError
+
+    def click(self, target: str) -> None:
+        raise NotImplementedError
+
+    def _changed(self) -> None:
+        """Called once the fields changed (a subclass may act on it)."""
+
+    def _push(self, _change: Any = None) -> None:
+        """A field changed in the kernel: the page gets the new values."""
+        if not self._quiet:
+            self._write()
+            self._changed()
+
+    def _write(self) -> None:
+        """``values`` from the fields (sent to the page when they differ from what it has:
+        a value the page just sent is not sent back)."""
+        quiet, self._quiet = self._quiet, True
+        try:
+            self.values = self._values()
+        finally:
+            self._quiet = quiet
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """Change several fields with one update of ``values``::
+
+            with form.batch():
+                ...
+        """
+        before, quiet, self._quiet = self._values(), self._quiet, True
+        try:
+            yield
+        finally:
+            self._quiet = quiet
+        if self._values() != before:
+            self._write()
+            self._changed()
+
+    @traitlets.observe("values")
+    def _from_page(self, change: Any) -> None:
+        """``values`` written by the page: each field takes what it offers; a value it does
+        not offer is not taken, and the page gets the kernel's values back."""
+        if not self._quiet:
+            self._take_values(change["new"])
+
+    def _take_values(self, new: Any) -> None:
+        with self.batch():
+            self._read(new if isinstance(new, dict) else {})
+        self._write()
+
+    def _on_page_msg(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        """A click; Start carries the values the page shows, which the fields take first (so
+        the match starts with what the player sees, whatever became of the edits' own
+        messages on the way)."""
+        if isinstance(content, dict) and content.get("click") in self.TARGETS:
+            if content["click"] == "start" and isinstance(content.get("values"), dict):
+                self._take_values(content["values"])
+            self.click(content["click"])
+
+
+class SetupForm(PageForm):
+    """The New game form (see the module docstring).  ``players``: the numbers of players
+    offered; ``bots``: the CPU levels; ``screens``: offer One screen / Separate screens;
+    ``on_start`` / ``on_back``: what Start and Back do."""
+
+    _esm = PageForm.page_module(_HERE / "setup_form.js")
+    _css = page_file(_HERE / "setup_form.css")
 
     def __init__(self, ui: GameUI, *, players: Sequence[int], bots: Sequence[str], default_bot: str,
                  lang: str = "en", screens: bool = False, on_start: Callable[[], None] | None = None,
@@ -118,7 +228,6 @@ class SetupForm(anywidget.AnyWidget):
         self.lang = lang
         self._bots = list(bots)
         self._on = {"start": on_start, "back": on_back}
-        self._quiet = True  # no values written until every field is made
         players = list(players)
         names = ui.default_names.get(lang, ui.default_names["en"])
         self.n_players = Field(max(players[0], min(3, players[-1])), [(str(n), n) for n in players])
@@ -129,12 +238,8 @@ class SetupForm(anywidget.AnyWidget):
         self.speed = Field("fast", self._speeds())
         self.seed = Field("")
         self.screens: Field | None = Field(ONE, self._screens()) if screens else None
-        for f in self._fields():
-            f.observe(self._push, names=["value", "options"])
-        super().__init__(desc=self._desc(), values=self._values(), layout=shared_layout(), **kwargs)
-        self._quiet = False
+        super().__init__(desc=self._desc(), layout=shared_layout(), **kwargs)
         self.add_class("cw-setup-form")
-        self.on_msg(self._on_page_msg)
 
     # ------------------------------------------------------------ fields and labels
     def _t(self, key: str, **kw: Any) -> str:
@@ -221,65 +326,30 @@ class SetupForm(anywidget.AnyWidget):
             "screens": self.screens.value if self.screens is not None else None,
         }
 
-    def _push(self, _change: Any = None) -> None:
-        """A field changed in the kernel: the page gets the new values."""
-        if not self._quiet:
-            self._write()
-
-    def _write(self) -> None:
-        """``values`` from the fields (sent to the page when they differ from what it has:
-        a value the page just sent is not sent back)."""
-        quiet, self._quiet = self._quiet, True
-        try:
-            self.values = self._values()
-        finally:
-            self._quiet = quiet
-
-    @traitlets.observe("values")
-    def _from_page(self, change: Any) -> None:
-        """``values`` written by the page: each field takes what it offers (text is cut at
-        :data:`MAX_TEXT` characters); a value it does not offer is not taken, and the page
-        gets the kernel's values back."""
-        if not self._quiet:
-            self._take_values(change["new"])
-
-    def _take_values(self, new: Any) -> None:
-        """Each field takes what ``new`` (the page's values) holds and it offers; the page
-        is then sent the kernel's values where they differ."""
-        new = new if isinstance(new, dict) else {}
-        self._quiet = True
-        try:
-            self._take(self.n_players, new.get("n"))
-            names, kinds = new.get("names"), new.get("kinds")
-            for i, (name, kind) in enumerate(self.seat_rows):
-                if isinstance(names, list) and i < len(names) and isinstance(names[i], str):
-                    name.value = names[i][:MAX_TEXT]
-                if isinstance(kinds, list) and i < len(kinds):
-                    self._take(kind, kinds[i])
-            opt = new.get("opt")
-            opt = opt if isinstance(opt, dict) else {}
-            for o in self.ui.options:
-                if o.key in opt:
-                    value = opt[o.key]
-                    ok = {"bool": isinstance(value, bool), "choice": True,
-                          "int": isinstance(value, int) and not isinstance(value, bool)}[o.kind]
-                    if ok:
-                        self._take(self.option_widgets[o.key], value)
-            self._take(self.speed, new.get("speed"))
-            if isinstance(new.get("seed"), str):
-                self.seed.value = new["seed"][:MAX_TEXT]
-            if self.screens is not None:
-                self._take(self.screens, new.get("screens"))
-            self.values = self._values()
-        finally:
-            self._quiet = False
-
-    @staticmethod
-    def _take(field: Field, value: Any) -> None:
-        try:
-            field.value = value
-        except (traitlets.TraitError, TypeError, ValueError):
-            pass  # not offered: the field keeps its value
+    def _read(self, new: dict[str, Any]) -> None:
+        """The page's values into the fields: each takes what it offers (text is cut at
+        :data:`MAX_TEXT` characters)."""
+        take(self.n_players, new.get("n"))
+        names, kinds = new.get("names"), new.get("kinds")
+        for i, (name, kind) in enumerate(self.seat_rows):
+            if isinstance(names, list) and i < len(names) and isinstance(names[i], str):
+                name.value = names[i][:MAX_TEXT]
+            if isinstance(kinds, list) and i < len(kinds):
+                take(kind, kinds[i])
+        opt = new.get("opt")
+        opt = opt if isinstance(opt, dict) else {}
+        for o in self.ui.options:
+            if o.key in opt:
+                value = opt[o.key]
+                ok = {"bool": isinstance(value, bool), "choice": True,
+                      "int": isinstance(value, int) and not isinstance(value, bool)}[o.kind]
+                if ok:
+                    take(self.option_widgets[o.key], value)
+        take(self.speed, new.get("speed"))
+        if isinstance(new.get("seed"), str):
+            self.seed.value = new["seed"][:MAX_TEXT]
+        if self.screens is not None:
+            take(self.screens, new.get("screens"))
 
     # ------------------------------------------------------------ Start and Back
     def click(self, target: str) -> None:
@@ -291,12 +361,3 @@ class SetupForm(anywidget.AnyWidget):
     def button_label(self, target: str) -> str:
         """The label of the ``"start"`` or ``"back"`` button in the form's language."""
         return self._t(target)
-
-    def _on_page_msg(self, _widget: Any, content: Any, _buffers: Any) -> None:
-        """A click; Start carries the values the page shows, which the fields take first (so
-        the match starts with what the player sees, whatever became of the edits' own
-        messages on the way)."""
-        if isinstance(content, dict) and content.get("click") in ("start", "back"):
-            if content["click"] == "start" and isinstance(content.get("values"), dict):
-                self._take_values(content["values"])
-            self.click(content["click"])

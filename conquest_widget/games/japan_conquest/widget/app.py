@@ -32,9 +32,9 @@ from conquest_widget.games.japan_conquest.widget.saves_view import (
 )
 from conquest_widget.games.japan_conquest.widget.screens import (
     ResultsScreen,
-    SetupScreen,
     StartScreen,
 )
+from conquest_widget.games.japan_conquest.widget.setup_form import SetupScreen
 from conquest_widget.games.japan_conquest.widget.style import (
     CSS,
     button_layout,

@@ -7,6 +7,7 @@ import asyncio
 import itertools
 
 import pytest
+from page_runner import run_form
 
 from conquest_widget import JapanConquestApp
 from conquest_widget.games.japan_conquest import GameSetup, PlayerSetup
@@ -166,17 +167,23 @@ def test_a_seed_error_goes_when_the_field_is_changed(app):
     assert app.controller.setup_error == "" and s.error.value == ""
 
 
-def test_cpu_settings_are_labelled_and_hidden_for_human_seats(app):
+def test_cpu_settings_are_labelled_and_hidden_for_human_seats(app, tmp_path):
+    """In the page (the form's module run in Node.js): a CPU seat's difficulty and strategy
+    are labelled, a human seat shows none, and a seat made a CPU shows them; in 日本語 the
+    labels are Japanese."""
     s = _setup(app)
     human, cpu = s.rows[0], s.rows[1]
     assert human.kind.value is False and cpu.kind.value is True
-    assert human.difficulty.layout.display == "none" and human.strategy.layout.display == "none"
-    assert cpu.difficulty.layout.display != "none" and cpu.strategy.layout.display != "none"
-    assert cpu.difficulty.description == "Difficulty" and cpu.strategy.description == "Strategy"
-    human.kind.value = True
-    assert human.difficulty.layout.display != "none"
+    labels = [{"cls": f"cw-seat-{i}", "tag": "label", "nth": n} for i in (0, 1) for n in (0, 1)]
+    steps = [{"press": {"cls": "cw-seat-0", "tag": "button", "nth": 1}},  # seat 1: CPU
+             {"kernel": {"desc": {**s.desc, "t": {**s.desc["t"], "difficulty": "強さ"}}}}]
+    shown, sent = run_form(s, {"desc": s.desc, "values": s.values, "problem": ""}, labels, steps, tmp_path)
+    assert [(x["text"], x["visible"]) for x in shown[0]] == [
+        ("Difficulty", False), ("Strategy", False), ("Difficulty", True), ("Strategy", True)]
+    assert all(x["visible"] for x in shown[1]) and sent[0]["save"]["seats"][0]["cpu"] is True
+    assert shown[2][0]["text"] == "強さ"
     app.controller.lang = "ja"
-    assert cpu.difficulty.description == "強さ"
+    assert s.desc["t"]["difficulty"] == "強さ" and cpu.difficulty.label == "普通"
 
 
 # ---------------------------------------------------------------- item 9: names
