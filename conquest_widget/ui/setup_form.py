@@ -40,6 +40,7 @@ per form; the page's elements keep the classes the browser tests use: ``cw-n-pla
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -145,17 +146,22 @@ class PageForm(anywidget.AnyWidget):
         self._quiet = False
         self.on_msg(self._on_page_msg)
 
+    # what each form gives (traitlets' metaclass is not ABCMeta: marked, not enforced)
+    @abstractmethod
     def _fields(self) -> list[Field]:
-        raise NotImplementedError
+        """Every field of the form."""
 
+    @abstractmethod
     def _values(self) -> dict[str, Any]:
-        raise NotImplementedError
+        """The fields as the page's ``values``."""
 
+    @abstractmethod
     def _read(self, new: dict[str, Any]) -> None:
-        raise NotImplementedError
+        """The page's ``values`` into the fields (each takes what it offers)."""
 
+    @abstractmethod
     def click(self, target: str) -> None:
-        raise NotImplementedError
+        """Act on a click of the page's ``target`` button."""
 
     def _changed(self) -> None:
         """Called once the fields changed (a subclass may act on it)."""
