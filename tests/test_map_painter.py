@@ -1,7 +1,8 @@
 """A map's shapes restyled in one message (``conquest_widget/maps/painter.py``, issue 32):
 the kernel sends one patch for any number of shapes, and the page module, run in Node.js
 with models as the widget manager hands them out, leaves every shape's model with the
-style the kernel says it shows."""
+style the kernel says it shows; the map's labels are drawn by the page module too, each
+label's HTML sent when it changes."""
 
 from __future__ import annotations
 
@@ -14,17 +15,15 @@ import ipyleaflet as L
 import pytest
 from page_runner import node
 
-from conquest_widget.maps.japan.prefecture_map import BASE_STYLE, PrefectureMap
+from conquest_widget.maps.japan.board import japan
+from conquest_widget.maps.japan.prefecture_map import BASE_STYLE, NAME_ZOOM, PrefectureMap, label_point
 from conquest_widget.maps.painter import STYLE_KEYS, MapPainter
 
-# The page: the module's initialize() with a model whose widget manager hands out shape
-# models (they record what is set on them); each message of the kernel is delivered as
-# jupyter-widgets does (msg:custom), then every shape's attributes are printed.
-DRIVER = """
-import mod from './painter.mjs';
-const [scene, messages] = JSON.parse(process.argv[2]);
+# The page: the module's initialize() with a model whose widget manager hands out models
+# (``getModel``, the driver's); each message of the kernel is delivered as jupyter-widgets
+# does (msg:custom).  A driver puts its own lines before and after.
+PAGE = """
 const listeners = {};
-const shapes = {};
 const sent = [];
 const model = {
   _scene: scene,
@@ -33,14 +32,22 @@ const model = {
   on(ev, f) { (listeners[ev] = listeners[ev] || []).push(f); },
   off(ev, f) { listeners[ev] = (listeners[ev] || []).filter(g => g !== f); },
   send(m) { sent.push(m); },
-  widget_manager: { get_model: async (id) => (shapes[id] = shapes[id] || { id, attrs: {}, drawn: 0,
-    set(o) { Object.assign(this.attrs, o); }, get(k) { return this.attrs[k]; },
-    trigger(ev) { if (ev === 'change:icon') this.drawn += 1; } }) },
+  widget_manager: { get_model: async (id) => getModel(id) },
 };
 mod.initialize({ model });
 const tick = () => new Promise(r => setTimeout(r, 0));
 await tick();
 for (const msg of messages) { (listeners['msg:custom'] || []).forEach(f => f(msg)); await tick(); }
+"""
+
+# Shapes that record what is set on them; then every shape's attributes are printed.
+DRIVER = """
+import mod from './painter.mjs';
+const [scene, messages] = JSON.parse(process.argv[2]);
+const shapes = {};
+const getModel = (id) => (shapes[id] = shapes[id] || { id, attrs: {},
+  set(o) { Object.assign(this.attrs, o); }, get(k) { return this.attrs[k]; } });
+""" + PAGE + """
 const out = {};
 for (const [id, s] of Object.entries(shapes)) out[id] = s.attrs;
 console.log(JSON.stringify({ shapes: out, sent }));
@@ -176,37 +183,100 @@ def test_the_outlines_reach_the_page_once_and_compact(tmp_path: Path) -> None:
     assert len(sent) == 1 and "o" not in sent[0]["patch"] and len(json.dumps(sent[0])) < 200
 
 
-def test_labels_switch_icons_in_the_restyles_message(tmp_path: Path) -> None:
-    """A label's first text gets it an icon of its own; on a prefecture map the labels of
-    any number of prefectures and the shapes' restyle are one message; a later text
-    rewrites the icon's HTML through the painter (no icon opened, the former text nowhere),
-    and the page draws the marker's icon again; the markers' and icons' traits in the kernel
-    follow without messages of their own."""
+# The page with Leaflet: ``window.L`` (jupyter-leaflet loads Leaflet so) makes markers and
+# divIcons that record what they are given; the map's model hands out its views' Leaflet
+# maps (``views``), the first at once or (``later``) only after every message, announced as
+# jupyter-leaflet does when a view's map is drawn (its bounds change).  Prints, per Leaflet
+# map, each label marker as the page shows it.
+LABEL_DRIVER = """
+import mod from './painter.mjs';
+const [scene, messages, mapId, later] = JSON.parse(process.argv[2]);
+globalThis.L = {
+  divIcon: (options) => ({ options }),
+  marker: (latlng, options) => ({ latlng, options: { ...options }, icons: 1,
+    addTo(map) { map.layers.push(this); return this; },
+    setIcon(icon) { this.options.icon = icon; this.icons += 1; return this; } }),
+};
+const leafletMaps = [{ layers: [] }, { layers: [] }];
+const mapListeners = {};
+const mapModel = { views: {}, on(events, f) { for (const e of events.split(' ')) (mapListeners[e] = mapListeners[e] || []).push(f); } };
+const showView = (i) => { mapModel.views['v' + i] = Promise.resolve({ obj: leafletMaps[i] }); };
+if (!later) showView(0);
+const getModel = (id) => (id === mapId ? mapModel : { set() {}, get() {} });
+""" + PAGE + """
+showView(1);  // a view made later: drawn when its map reports its bounds
+(mapListeners['change:north'] || []).forEach(f => f());
+await tick();
+console.log(JSON.stringify(leafletMaps.map(m => m.layers.map(x => ({
+  point: x.latlng, html: x.options.icon.options.html, title: x.options.title, interactive: x.options.interactive,
+  keyboard: x.options.keyboard, size: x.options.icon.options.iconSize, anchor: x.options.icon.options.iconAnchor,
+  icons: x.icons })))));
+"""
+
+
+def run_labels(pm: PrefectureMap, scene: dict[str, Any], messages: list[dict[str, Any]], tmp_path: Path, *,
+               later: bool = False) -> list[dict[str, dict[str, Any]]]:
+    """Each Leaflet map's labels as the page draws them, by title."""
+    (tmp_path / "painter.mjs").write_text(pm.painter._esm, encoding="utf-8")
+    (tmp_path / "labels.mjs").write_text(LABEL_DRIVER, encoding="utf-8")
+    proc = subprocess.run([node(), str(tmp_path / "labels.mjs"), json.dumps([scene, messages, pm.map.model_id, later])],
+                          capture_output=True, text=True, timeout=60, check=False, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    return [{marker["title"]: marker for marker in layers} for layers in json.loads(proc.stdout)]
+
+
+def test_the_painter_draws_the_labels_and_a_new_text_costs_its_html(tmp_path: Path) -> None:
+    """A prefecture map opens no model for its labels: the painter draws one marker per
+    prefecture in the page (at its label point, titled with its name, taking no click).  The
+    labels of any number of prefectures and the shapes' restyle are one message; a label's
+    new text is that label's HTML alone in the painter's message (no model opened, the
+    former text nowhere); an emptied label leaves the scene.  The page draws each label's
+    HTML on every view of the map, a view made later included, one marker per label."""
     from ipywidgets.widgets.widget import _instances
 
+    before = set(_instances)
     pm = PrefectureMap(sea_links=False)
+    made = {type(w).__name__ for k, w in _instances.items() if k not in before}
+    assert not made & {"Marker", "DivIcon"}, made  # no label model
     first = dict(pm.painter.scene)
     sent: list[dict[str, Any]] = []
     pm.painter.send = lambda msg, buffers=None: sent.append(msg)  # type: ignore[method-assign]
-    own: list[Any] = []
-    for marker in pm.labels.values():
-        marker.send = lambda msg, buffers=None: own.append(msg)  # type: ignore[method-assign]
     with pm.painter.batch():
         pm.apply_styles({13: {"fill_color": "#d62728"}})
-        pm.set_labels({13: "<b>5</b>", 27: "<b>7</b>"})
-    assert len(sent) == 1 and own == []
-    assert pm.labels[13].icon.html == "<b>5</b>" and pm.label_of(27) == "<b>7</b>"
-    icon = pm.labels[13].icon
-    icon.send = lambda msg, buffers=None: own.append(msg)  # type: ignore[method-assign]
-    before = set(_instances)
-    pm.set_labels({13: "<b>6</b>"})                 # the same icon, its HTML rewritten
-    assert set(_instances) == before and pm.labels[13].icon is icon and icon.html == "<b>6</b>"
-    assert len(sent) == 2 and own == [] and sent[1]["patch"]["al13"]["html"] == "<b>6</b>"
-    assert "<b>5</b>" not in json.dumps(pm.painter.scene) and "<b>5</b>" not in json.dumps(icon.get_state())
-    page = run_page(pm.painter, first, sent, tmp_path)
-    assert page["shapes"][pm.labels[13].model_id]["icon"]["id"] == icon.model_id
-    assert page["shapes"][icon.model_id]["html"] == "<b>6</b>"
-    assert page["shapes"][pm.labels[27].model_id]["icon"]["id"] == pm.labels[27].icon.model_id
+        pm.set_labels({13: "<b>5</b>", 27: "<b>7</b>", 1: "<i>2</i>"})
+    assert len(sent) == 1 and {"13", "h13", "h27", "h1"} <= set(sent[0]["patch"])
+    opened = set(_instances)
+    assert pm.set_labels({13: "<b>6</b>"}) == [13]
+    assert set(_instances) == opened and len(sent) == 2
+    assert sent[1] == {"patch": {"h13": "<b>6</b>", "n": sent[1]["patch"]["n"]}}
+    assert len(json.dumps(sent[1])) <= 50  # the new HTML and the redraw's number
+    assert pm.set_labels({27: ""}) == [27] and sent[2]["drop"] == ["h27"]
+    assert pm.set_labels({13: "<b>6</b>"}) == [] and len(sent) == 3  # nothing new: nothing sent
+    assert "<b>5</b>" not in json.dumps(pm.painter.scene) and "<b>7</b>" not in json.dumps(pm.painter.scene)
+    assert pm.label_of(13) == pm.label_shown(13) == "<b>6</b>" and pm.label_shown(27) == ""
+    drawn, made_later = run_labels(pm, first, sent, tmp_path)  # a view at once; one made after every message
+    only_later = run_labels(pm, first, sent, tmp_path, later=True)
+    assert only_later[0] == {}
+    for labels in (drawn, made_later, only_later[1]):
+        assert len(labels) == 47
+        for code in range(1, 48):
+            label = labels[japan().prefecture(code).name_en]
+            assert label["point"] == label_point(code) and label["html"] == pm.label_shown(code)
+            assert label["interactive"] is False and label["keyboard"] is False
+            assert label["size"] == [44, 30] and label["anchor"] == [22, 15]
+    assert drawn["Tokyo"]["icons"] == 3 and made_later["Tokyo"]["icons"] == 1  # its icon again for each new text
+
+
+def test_the_labels_follow_the_language_and_the_zoom(tmp_path: Path) -> None:
+    """With names, a label is written under its prefecture's name from NAME_ZOOM on, in the
+    map's language; the game's own text is kept."""
+    pm = PrefectureMap(sea_links=False, names=True)
+    pm.set_labels({13: "<b>5</b>"})
+    assert pm.label_shown(13) == "<b>5</b>" and pm.label_shown(27) == ""
+    pm.map.zoom = NAME_ZOOM
+    assert "Tokyo" in pm.label_shown(13) and pm.label_shown(13).endswith("<b>5</b>") and "Osaka" in pm.label_shown(27)
+    pm.set_lang("ja")
+    assert "東京都" in pm.label_shown(13) and pm.label_of(13) == "<b>5</b>"
 
 
 def test_a_map_of_public_styles_sends_a_style_once() -> None:

@@ -6,6 +6,7 @@
 // style is set on the shape's model in the page (model.set, never saved back to the
 // kernel): jupyter-leaflet's views listen to those attributes and restyle the shape with
 // Leaflet's setStyle, and a view made later starts from them.
+// It also draws the map's labels (see labelInitialize below): no model of theirs is opened.
 const PAINT_KEYS = ["fill_color", "fill_opacity", "color", "weight", "dash_array", "opacity"];
 const OUTLINE_FACTOR = 1000;  // painter.OUTLINE_DECIMALS = 3
 
@@ -93,24 +94,7 @@ function paintInitialize(model) {
       // a line's points come encoded (one string), as the outlines
       const set = { ...scene[key] };
       if (typeof set.locations === "string") set.locations = decodeRing(set.locations);
-      // a label's icon comes as its model's reference: the marker is given the model
-      const icon = typeof set.icon === "string" && set.icon.startsWith("IPY_MODEL_") ? layer(set.icon) : null;
-      layer(scene["r" + name]).then(async (m) => {
-        if (!m || typeof m.set !== "function") return;
-        if (icon) {
-          const model = await icon;
-          if (!model) return;
-          const html = set.html;
-          delete set.html;
-          if (typeof html === "string" && model.get("html") !== html) {
-            // the marker's own icon, its HTML rewritten: the marker draws its icon again
-            model.set({ html });
-            if (m.get("icon") === model) { m.trigger("change:icon", m, model); return; }
-          }
-          set.icon = model;
-        }
-        m.set(set);
-      });
+      layer(scene["r" + name]).then((m) => { if (m && typeof m.set === "function") m.set(set); });
     }
     for (const name of Object.keys(placed)) if (!("a" + name in scene)) delete placed[name];
   };
@@ -119,10 +103,76 @@ function paintInitialize(model) {
   return () => model.off("change:scene", paint);
 }
 
+// Labels: "M" the map's model, "P" each label's [lat, lon], "B" its icon's [width, height,
+// anchor x, anchor y], "T" the titles, "h<key>" the HTML of each label that shows one (built
+// and escaped by the kernel, as an ipyleaflet DivIcon's).  Each Leaflet map drawn for the map
+// model (one per view) gets one marker per label, in its marker pane, not interactive (a
+// click goes to the shape under it), a little under the other markers at the same place
+// (the route's step badges); a label whose HTML or title changed gets its icon again.
+const LABEL_Z = -1;
+
+function labelInitialize(model) {
+  const manager = model.widget_manager;
+  const drawn = new WeakMap();  // Leaflet map -> {key: [marker, html, title]}
+  let mapModel = null;          // the map's model (a promise while it is fetched)
+  const drawOn = (map, scene) => {
+    const L = globalThis.L;  // Leaflet (jupyter-leaflet loads it as window.L)
+    if (!L || typeof L.marker !== "function") return;
+    const box = Array.isArray(scene.B) ? scene.B : [44, 30, 22, 15];
+    const titles = scene.T || {};
+    if (!drawn.has(map)) drawn.set(map, {});
+    const labels = drawn.get(map);
+    for (const [key, point] of Object.entries(scene.P)) {
+      const html = typeof scene["h" + key] === "string" ? scene["h" + key] : "";
+      const title = typeof titles[key] === "string" ? titles[key] : "";
+      const icon = () => L.divIcon({ html, iconSize: [box[0], box[1]], iconAnchor: [box[2], box[3]] });
+      const had = labels[key];
+      if (!had) {
+        const marker = L.marker(point, { icon: icon(), title, interactive: false, keyboard: false,
+                                         zIndexOffset: LABEL_Z });
+        marker.addTo(map);
+        labels[key] = [marker, html, title];
+      } else if (had[1] !== html || had[2] !== title) {
+        had[0].options.title = title;
+        had[0].setIcon(icon());
+        labels[key] = [had[0], html, title];
+      }
+    }
+  };
+  // every Leaflet map of the map model's views (a view's map exists once it is rendered)
+  const draw = async () => {
+    const scene = model.get("scene") || {};
+    if (typeof scene.M !== "string" || !scene.P || !manager || typeof manager.get_model !== "function") return;
+    if (!mapModel) {
+      mapModel = Promise.resolve(manager.get_model(scene.M.replace(/^IPY_MODEL_/, ""))).catch(() => null);
+      // a view's map reports its bounds once drawn: the labels are put on it then
+      mapModel.then((m) => { if (m && typeof m.on === "function") m.on("change:north change:south change:east change:west", draw); });
+    }
+    const m = await mapModel;
+    if (!m || !m.views) return;
+    for (const view of Object.values(m.views)) {
+      const v = await Promise.resolve(view).catch(() => null);
+      if (v && v.obj) drawOn(v.obj, model.get("scene") || {});
+    }
+  };
+  model.on("change:scene", draw);
+  draw();
+  return { draw, stop: () => model.off("change:scene", draw) };
+}
+
+// the painters' label drawers: a view of a painter, shown beside its map's, has each look for
+// new views of its map (the page has one painter per map)
+const labelDrawers = new Set();
+
 export default {
   initialize({ model }) {
     const stopScene = sceneInitialize(model);
     const stopPaint = paintInitialize(model);
-    return () => { stopPaint(); stopScene(); };
+    const labels = labelInitialize(model);
+    labelDrawers.add(labels.draw);
+    return () => { labelDrawers.delete(labels.draw); labels.stop(); stopPaint(); stopScene(); };
+  },
+  render() {
+    for (const draw of labelDrawers) draw();
   },
 };

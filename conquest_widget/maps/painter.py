@@ -30,12 +30,27 @@ polygon opens.  The 47 prefecture outlines cost 12.7 KB instead of 63.2 KB of JS
     ([], 1)
     >>> p.paint({13: base}), "13" in p.scene                           # back to its base style
     ([13], False)
+
+A painter given ``labels`` (a point per key) and the map draws those labels itself: in the
+page ``painter.js`` puts one Leaflet marker with a ``divIcon`` per label on the map (in its
+marker pane, class ``leaflet-div-icon`` as an ipyleaflet ``DivIcon``'s, not interactive: a
+click goes to the shape under it), so no marker or icon model is opened for them.  The
+points, the icons' size and the labels' titles are sent once; each label's HTML (built and
+escaped by the kernel) is a key of its own, ``h<key>``, sent when it changes and dropped
+when the label is empty: a new text costs its HTML in the painter's message.
+
+    >>> m = L.Map()
+    >>> p = MapPainter(shapes, base, leaflet_map=m, labels={13: (35.69, 139.69)}, titles={13: "Tokyo"})
+    >>> p.set_label(13, "<b>5</b>"), p.scene["h13"], p.label(13), p.scene["P"]
+    (True, '<b>5</b>', '<b>5</b>', {'13': [35.69, 139.69]})
+    >>> p.set_label(13, ""), "h13" in p.scene
+    (True, False)
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -101,13 +116,19 @@ class MapPainter(SceneWidget):
     ``layers`` names other layers the map will place through :meth:`set_layer` (their
     models' references then go with the first scene, not with a move); ``keep_styles``
     keeps every style once sent in the scene (only for a map whose styles tell no secret:
-    by default a style no shape shows any more leaves it).  Put it in the displayed
-    widget tree beside the map (it draws nothing)."""
+    by default a style no shape shows any more leaves it).  ``labels`` (key -> ``[lat,
+    lon]``) has the painter draw a label at each point on ``leaflet_map`` (see the
+    module), ``label_box`` the labels' icon size and anchor in pixels (``[width, height,
+    x, y]``), ``titles`` their titles (the markers' ``title``).  Put it in the displayed
+    widget tree beside the map (it draws nothing of its own)."""
 
     _esm = SceneWidget.page_module(Path(__file__).with_name("painter.js"))
 
     def __init__(self, shapes: Mapping[int, L.Polygon], base: Mapping[str, Any], *, css: str = "",
-                 layers: Mapping[str, L.Layer] | None = None, keep_styles: bool = False, **kwargs: Any) -> None:
+                 layers: Mapping[str, L.Layer] | None = None, keep_styles: bool = False,
+                 leaflet_map: L.Map | None = None, labels: Mapping[int, Sequence[float]] | None = None,
+                 label_box: Sequence[int] = (44, 30, 22, 15), titles: Mapping[int, str] | None = None,
+                 **kwargs: Any) -> None:
         #: the map's stylesheet (its labels' classes), sent once with the painter
         self._css = css
         self._refs = {str(k): f"IPY_MODEL_{poly.model_id}" for k, poly in shapes.items()}
@@ -127,9 +148,17 @@ class MapPainter(SceneWidget):
         #: other layers placed through the painter: name -> (model reference, attributes)
         self._layers: dict[str, tuple[str, dict[str, Any]]] = {
             name: (f"IPY_MODEL_{layer.model_id}", {}) for name, layer in (layers or {}).items()}
+        #: the labels the page draws: their points, icon box and titles (sent once, the
+        #: titles again if they change) and the HTML each shows (none: not in the dict)
+        if labels and leaflet_map is None:
+            raise ValueError("a painter that draws labels needs the map (leaflet_map=)")
+        self._map_ref = f"IPY_MODEL_{leaflet_map.model_id}" if labels and leaflet_map is not None else ""
+        self._points = {str(k): [float(x) for x in point] for k, point in (labels or {}).items()}
+        self._box = [int(x) for x in label_box]
+        self._titles = {str(k): str(t) for k, t in (titles or {}).items()}
+        self._html: dict[str, str] = {}
         self._batch = 0
         self._dirty = False
-        self._after: list[Callable[[], Any]] = []
         kwargs.setdefault("layout", Layout(display="none"))
         super().__init__(**kwargs)
 
@@ -138,14 +167,20 @@ class MapPainter(SceneWidget):
         # "s<i>": the styles shown, each sent once; then
         # one key per shape not at its base style: the number of its style
         # and "r<name>" / "a<name>": another layer's model (sent once) and the attributes set on it
-        # (a line's points go as an encoded polyline, as the outlines do)
+        # (a line's points go as an encoded polyline, as the outlines do);
+        # labels: "M" the map's model, "P" the points, "B" the icon box, "T" the titles (sent
+        # once), "h<key>" the HTML of each label that shows one
+        labels: dict[str, Any] = {}
+        if self._points:
+            labels = {"M": self._map_ref, "P": self._points, "B": self._box, "T": self._titles}
+            labels |= {f"h{k}": html for k, html in self._html.items()}
         layers = {}
         for name, (ref, attrs) in self._layers.items():
             layers[f"r{name}"] = ref
             layers[f"a{name}"] = {k: encode_locations(v) if k == "locations" and _is_ring(v) else v
                                   for k, v in attrs.items()}
         return ({"m": self._refs, "o": self._outlines} | {f"s{i}": style for i, style in self._palette.items()}
-                | self._styles | layers)
+                | self._styles | layers | labels)
 
     def batch(self) -> _Batch:
         """``with painter.batch():`` every change inside is sent as one message at the end."""
@@ -172,33 +207,42 @@ class MapPainter(SceneWidget):
         self._changed()
         return True
 
-    def set_icon(self, name: str, marker: L.Marker, icon: L.DivIcon, html: str | None = None) -> bool:
-        """Switch ``marker`` (a label) to ``icon`` in the page, in the painter's message
-        (jupyter-leaflet draws a DivIcon once, so a label changes by switching icons), and
-        with ``html`` rewrite that icon's HTML first (an icon of the marker's own: the page
-        sets it on the icon's model and draws the marker's icon again, so a label's new
-        text costs its HTML, not a new icon).  The marker's ``icon`` and the icon's ``html``
-        follow in the kernel without messages of their own (a page that opens them later
-        gets them from there).  Returns whether anything changed."""
-        ref = f"IPY_MODEL_{icon.model_id}"
-        if marker.icon is not icon:
-            with marker._lock_property(icon=ref):  # the page gets it in the painter's patch
-                marker.icon = icon
-        if html is None:
-            return self.set_layer(name, marker, icon=ref)
-        if icon.html != html:
-            with icon._lock_property(html=html):
-                icon.html = html
-        return self.set_layer(name, marker, icon=ref, html=html)
-
-    def later(self, action: Callable[[], Any]) -> None:
-        """Run ``action`` once what is batched now has been sent (at once outside a
-        batch): an icon no label shows any more is closed after the page was told to
-        switch the labels away from it."""
-        if self._batch:
-            self._after.append(action)
+    def set_label(self, key: int, html: str) -> bool:
+        """Have label ``key`` show ``html`` (escaped by the caller; ``""``: nothing), in the
+        painter's message.  Returns whether it changed."""
+        k = str(key)
+        if k not in self._points:
+            raise KeyError(f"no label {key!r} on this map")
+        if self._html.get(k, "") == html:
+            return False
+        if html:
+            self._html[k] = html
         else:
-            action()
+            del self._html[k]
+        self._changed()
+        return True
+
+    def set_titles(self, titles: Mapping[int, str]) -> bool:
+        """Give the labels these titles (all of them: one key, sent again whole).  Returns
+        whether anything changed."""
+        new = {str(k): str(t) for k, t in titles.items()}
+        if new == self._titles:
+            return False
+        self._titles = new
+        self._changed()
+        return True
+
+    def label(self, key: int) -> str:
+        """The HTML label ``key`` shows in the page (``""``: none)."""
+        return self._html.get(str(key), "")
+
+    def label_title(self, key: int) -> str:
+        """Label ``key``'s title."""
+        return self._titles.get(str(key), "")
+
+    def label_point(self, key: int) -> list[float]:
+        """``[lat, lon]`` of label ``key``."""
+        return list(self._points[str(key)])
 
     def layer_attrs(self, name: str, layer: L.Layer) -> dict[str, Any]:
         """What the page shows of ``layer``'s attributes set through :meth:`set_layer`,
@@ -257,10 +301,6 @@ class _Batch:
     def __exit__(self, *exc: object) -> None:
         p = self.painter
         p._batch -= 1
-        if not p._batch:
-            if p._dirty:
-                p._dirty = False
-                p.redraw()
-            after, p._after = p._after, []
-            for action in after:
-                action()
+        if not p._batch and p._dirty:
+            p._dirty = False
+            p.redraw()

@@ -224,7 +224,7 @@ async def _bench(monkeypatch):
          "action_ms": {"autosave": spread(with_save), "no_store": spread(without_save)},
          "writes_ms": spread(write_ms), "writes": len(write_ms), "writes_in_action": inside, "moves": MOVES},
     )
-    # a move opens no widget, except a castle label's icon or a long route's step badge the
-    # first time one is needed (a DivIcon's html cannot be changed: jupyter-leaflet draws it once)
+    # a move opens no widget, except a long route's step badge the first time one is needed
+    # (the labels are drawn by the map's painter: a new text opens nothing)
     assert sum(_col(wholes, 2)) <= 40
     assert set(refreshes) == {1}

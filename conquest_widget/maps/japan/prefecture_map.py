@@ -17,8 +17,8 @@ re-sending geometry.  Every polygon's SVG path carries the stable CSS classes
     [13, 27]
     >>> m.apply_styles({13: {"fill_color": "#ff0000"}, 27: {"fill_color": "#0000ff"}})   # only Osaka changed
     [27]
-    >>> m.set_labels({13: "<b>5</b>"}), m.labels[13].icon.html
-    ([13], '<b>5</b>')
+    >>> m.set_labels({13: "<b>5</b>"}), m.label_of(13), m.painter.label(13)
+    ([13], '<b>5</b>', '<b>5</b>')
 """
 
 from __future__ import annotations
@@ -61,6 +61,8 @@ FIT_MIN_WIDTH_PX = 560
 NAME_ZOOM = 7
 #: Leaflet's zoom step on this map
 ZOOM_SNAP = 0.25
+#: a label's icon: width, height and anchor (x, y) in pixels
+LABEL_BOX = (44, 30, 22, 15)
 
 
 def _merc(lat: float) -> float:
@@ -146,9 +148,10 @@ class PrefectureMap(W.VBox):
     that shows all 47 prefectures, Okinawa to Hokkaido (:func:`fit_view`), for any width of
     at least ``FIT_MIN_WIDTH_PX``.
 
-    ``sea_links`` draws the board's sea connections as dashed lines; ``labels`` adds one
-    marker per prefecture whose HTML :meth:`set_labels` changes (clicking a label counts
-    as clicking its prefecture).
+    ``sea_links`` draws the board's sea connections as dashed lines; ``labels`` has the
+    map's painter draw a label on each prefecture (no model of its own: see
+    :class:`~conquest_widget.maps.painter.MapPainter`) whose HTML :meth:`set_labels`
+    changes; a label takes no click (clicking it clicks its prefecture).
 
     ``label_css`` is the stylesheet of the game's label HTML (read from the game's ``.css``
     file with :func:`~conquest_widget.lean.page_file`), sent once with the map.
@@ -170,12 +173,9 @@ class PrefectureMap(W.VBox):
             layout=Layout(height=height, width="100%", flex="0 0 auto"),
         )
         self.polygons: dict[int, PrefecturePolygon] = {}
-        self.labels: dict[int, L.Marker] = {}
+        #: the prefectures' labels: the game's HTML of each (drawn by the painter)
+        self._label_html: dict[int, str] = {p.code: "" for p in japan().prefectures} if labels else {}
         self._styles: dict[int, dict[str, Any]] = {}
-        self._label_html: dict[int, str] = {}
-        self._icons: dict[str, L.DivIcon] = {}
-        #: a label's own icon, made when it first shows a text (its HTML rewritten after)
-        self._own_icons: dict[int, L.DivIcon] = {}
         self._callbacks: list[Callable[[int], Any]] = []
         #: codes restyled by the last :meth:`apply_styles` (tests, benchmarks)
         self.touched: list[int] = []
@@ -191,17 +191,12 @@ class PrefectureMap(W.VBox):
             layers.append(lean.Polyline(
                 locations=[[label_point(c.a), label_point(c.b)] for c in japan().connections if c.kind == "sea"],
                 color="#2a6f97", weight=2, dash_array="5 7", fill=False, name="sea links"))
-        if labels:
-            for p in japan().prefectures:
-                marker = lean.Marker(location=label_point(p.code), draggable=False, keyboard=False,
-                                  title=p.name_en, icon=self._icon(""))
-                marker.on_click(self._clicker(p.code))
-                self.labels[p.code] = marker
-                self._label_html[p.code] = ""
-                layers.append(marker)
         self.map.layers = tuple(layers)
-        #: the prefectures' styles, one message per restyle (the polygons keep BASE_STYLE)
-        self.painter = MapPainter(self.polygons, BASE_STYLE, css=page_file(_HERE / "prefecture_map.css") + label_css)
+        #: the prefectures' styles and labels, one message per redraw (the polygons keep BASE_STYLE)
+        self.painter = MapPainter(
+            self.polygons, BASE_STYLE, css=page_file(_HERE / "prefecture_map.css") + label_css, leaflet_map=self.map,
+            labels={p.code: label_point(p.code) for p in japan().prefectures} if labels else None,
+            label_box=LABEL_BOX, titles={p.code: p.name_en for p in japan().prefectures})
         self.names = names and labels
         self.lang = lang
         #: the name of the prefecture under the pointer (with ``names``)
@@ -250,29 +245,9 @@ class PrefectureMap(W.VBox):
         return html
 
     def _relabel(self) -> None:
-        if not self.labels:
-            return
-        with self.painter.batch():  # every label switched in one message
-            for code in self.labels:
-                self._show_label(code)
-            self.painter.later(self._close_unused)
-
-    def _show_label(self, code: int) -> None:
-        """Draw label ``code``'s HTML: a label never shown keeps the shared empty icon;
-        the first text it shows gets it an icon of its own, whose HTML later texts rewrite
-        (through the painter: a new text costs its HTML, not an icon opened in the page)."""
-        html, marker = self._shown(code), self.labels[code]
-        own = self._own_icons.get(code)
-        if own is not None:
-            self.painter.set_icon(f"l{code}", marker, own, html=html)
-        elif html:
-            own = self._own_icons[code] = lean.DivIcon(html=html, icon_size=[44, 30], icon_anchor=[22, 15])
-            self.painter.set_icon(f"l{code}", marker, own)
-
-    def _close_unused(self) -> None:
-        used = {id(marker.icon) for marker in self.labels.values()}
-        for html in [h for h, icon in self._icons.items() if h and id(icon) not in used]:
-            self._icons.pop(html).close()
+        with self.painter.batch():  # every label in one message
+            for code in self._label_html:
+                self.painter.set_label(code, self._shown(code))
 
     # ------------------------------------------------------------ clicks
     def on_region_click(self, callback: Callable[[int], Any]) -> None:
@@ -316,22 +291,18 @@ class PrefectureMap(W.VBox):
         return touched
 
     # ------------------------------------------------------------ labels
-    def _icon(self, html: str) -> L.DivIcon:
-        icon = self._icons.get(html)
-        if icon is None:
-            icon = self._icons[html] = lean.DivIcon(html=html, icon_size=[44, 30], icon_anchor=[22, 15])
-        return icon
-
     def set_labels(self, labels: Mapping[int, str]) -> list[int]:
-        """Set the label HTML of some prefectures (``""`` = none); returns the codes changed.
+        """Set the label HTML of some prefectures (``""`` = none; escaped by the caller);
+        returns the codes changed.
 
-        A label that shows a text has an icon of its own whose HTML the map's painter
-        rewrites (every label in one message with the shapes' styles when the caller
-        batches them, ``with m.painter.batch():``); a label's former text lives nowhere
-        once replaced (a private badge, say, is gone from the kernel and the page)."""
-        if not self.labels:
+        The map's painter draws the labels: a label's new HTML is one key of the painter's
+        message (every label in one message with the shapes' styles when the caller
+        batches them, ``with m.painter.batch():``), and no model is opened; a label's
+        former text lives nowhere once replaced (a private badge, say, is gone from the
+        kernel and the page)."""
+        if not self._label_html:
             raise ConquestError("this map was made with labels=False")
-        unknown = [code for code in labels if code not in self.labels]
+        unknown = [code for code in labels if code not in self._label_html]
         if unknown:
             raise ConquestError(f"a label for an unknown prefecture {unknown[0]!r} (expected 1-47)")
         changed = []
@@ -339,12 +310,15 @@ class PrefectureMap(W.VBox):
             for code, html in labels.items():
                 if html != self._label_html[code]:
                     self._label_html[code] = html
-                    self._show_label(code)
+                    self.painter.set_label(code, self._shown(code))
                     changed.append(code)
-            if changed:
-                self.painter.later(self._close_unused)
         return changed
 
     def label_of(self, code: int) -> str:
-        """The label HTML prefecture ``code`` shows now."""
+        """The label HTML the game set on prefecture ``code``."""
         return self._label_html.get(code, "")
+
+    def label_shown(self, code: int) -> str:
+        """The HTML label ``code`` shows in the page (the game's, under the prefecture's
+        name when names are written)."""
+        return self.painter.label(code)

@@ -706,10 +706,10 @@ def test_prefecture_names_on_hover_and_when_zoomed_in_whoever_looks() -> None:
     board.map.hover_over(hidden)
     ann_chip = board.map.hover.value
     assert japan().prefecture(hidden).name("en") in ann_chip and board.map.hover.layout.display == ""
-    assert "cw-map-name" not in board.map.labels[hidden].icon.html       # the whole map: no names yet
+    assert "cw-map-name" not in board.map.label_shown(hidden)       # the whole map: no names yet
     board.map.map.zoom = NAME_ZOOM
-    ann_names = {code: re.search(r"cw-map-name[^>]*>([^<]*)<", mk.icon.html).group(1)
-                 for code, mk in board.map.labels.items()}
+    ann_names = {code: re.search(r"cw-map-name[^>]*>([^<]*)<", board.map.label_shown(code)).group(1)
+                 for code in range(1, 48)}
     assert ann_names[13] == "Tokyo"
     for _ in range(9):
         board.map.click(hidden)
@@ -718,11 +718,11 @@ def test_prefecture_names_on_hover_and_when_zoomed_in_whoever_looks() -> None:
     assert c.view["territories"][hidden - 1]["owner"] is None
     board.map.hover_over(hidden)
     assert board.map.hover.value == ann_chip
-    bo_names = {code: re.search(r"cw-map-name[^>]*>([^<]*)<", mk.icon.html).group(1)
-                for code, mk in board.map.labels.items()}
+    bo_names = {code: re.search(r"cw-map-name[^>]*>([^<]*)<", board.map.label_shown(code)).group(1)
+                for code in range(1, 48)}
     assert bo_names == ann_names
     board.set_lang("ja")
-    assert "東京都" in board.map.labels[13].icon.html
+    assert "東京都" in board.map.label_shown(13)
     board.map.hover_over(13)
     assert "東京都" in board.map.hover.value
 

@@ -1,8 +1,9 @@
 """The map: one ipyleaflet Polygon per prefecture, restyled incrementally.
 
 Only the prefectures whose owner/level/highlight changed are touched after the first
-render, each in one ``hold_sync`` batch, so a move sends style traits only (about
-100 bytes per changed prefecture) instead of re-sending geometry.
+render, all in one message of the map's painter (:class:`~conquest_widget.maps.painter.MapPainter`)
+with the labels that changed (the painter draws the labels in the page: a label's new
+HTML is sent, no model opened), the route and the pawns, instead of re-sending geometry.
 """
 
 from __future__ import annotations
@@ -46,6 +47,8 @@ NAME_ZOOM = 7
 #: below this zoom the values of the smallest prefectures (Kanto, Kansai...) are left out
 #: so that labels do not overlap; their shapes stay clickable and show the hover chip
 DETAIL_ZOOM = 6
+#: a label's icon: width, height and anchor (x, y) in pixels
+LABEL_BOX = (36, 26, 18, 13)
 SMALL_AREA = 0.3  # square degrees: Tokyo, Osaka, Kanagawa, Kagawa, Saga, Nagasaki (not Okinawa: alone at sea)
 
 
@@ -58,9 +61,10 @@ class MapView(W.VBox):
     """The game map, a thin view over a :class:`GameController`."""
 
     def __init__(self, controller: GameController, *, every_label: bool = False, **kwargs: Any) -> None:
-        """``every_label=True`` makes every label icon and step marker there can be at once
-        (the replay explorer, which jumps anywhere in a game and must create no widget
-        then); by default the castle labels and long routes' steps are made when first needed."""
+        """``every_label=True`` makes every route step marker there can be at once (the
+        replay explorer, which jumps anywhere in a game and must create no widget then); by
+        default long routes' steps are made when first needed.  The prefectures' labels are
+        drawn by the map's painter (no model of theirs is opened)."""
         self.controller = controller
         self.map = L.Map(
             center=[37.0, 137.5], zoom=5, min_zoom=4, max_zoom=10, scroll_wheel_zoom=True,
@@ -72,9 +76,7 @@ class MapView(W.VBox):
         )
         self.preview: dict[int, str] = {}  # setup screen: home -> colour
         self.polygons: dict[int, L.Polygon] = {}
-        self.labels: dict[int, L.Marker] = {}
         self._styles: dict[int, dict] = {}
-        self._labels: dict[int, str] = {}
         self._overlay: dict[int, dict] = {}  # set_overlay(): per-prefecture style overrides
         self.legend: W.HTML | None = None  # set_legend(): created on first use, in a WidgetControl
         shapes = prefecture_shapes()
@@ -97,22 +99,6 @@ class MapView(W.VBox):
             color="#2a6f97", weight=2, dash_array="5 7", fill=False, name="sea links",
         )
         layers.append(self.sea_links)
-        self._icons: dict[str, L.DivIcon] = {}
-        # the labels of the game's first turns: values and homes (a castle's label is made
-        # the first time one is built: fewer models in the first render, issue 18)
-        for value in {None} | {p.base_value for p in japan().prefectures}:
-            for level in ("territory", "castle") if every_label else ("territory",):
-                self._label_icon(label_html(value, level))
-        self._label_icon(label_html(None, "home"))
-        for p in japan().prefectures:
-            marker = lean.Marker(
-                location=_latlon(p.code), draggable=False, keyboard=False, title=p.name_en,
-                icon=self._label_icon(""),
-            )
-            marker.on_click(self._clicker(p.code))
-            self.labels[p.code] = marker
-            self._labels[p.code] = ""
-            layers.append(marker)
         self.route_line = lean.Polyline(locations=[], color=ROUTE, weight=3, fill=False, name="route")
         layers.append(self.route_line)
         # numbered route steps: the usual route lengths now, more when a route first needs them
@@ -127,12 +113,14 @@ class MapView(W.VBox):
         self._hovered = 0
         self.map.add(L.WidgetControl(widget=self.hover, position="topright"))
         self.basemap_layer: L.TileLayer | None = None
-        #: the prefectures' styles, one message per redraw (the polygons keep their first style)
+        #: the prefectures' styles and labels, one message per redraw (the polygons keep their first style)
         self.painter = MapPainter(self.polygons, {k: getattr(self.polygons[1], k) for k in PAINT_KEYS},
                                   layers={"route": self.route_line} | {f"step{i}": m for i, m in enumerate(self.step_markers)},
                                   # every style of this map is public (owners, the route, the steps
                                   # the player to move may take): a style shown again is its number only
-                                  keep_styles=True)
+                                  keep_styles=True, leaflet_map=self.map,
+                                  labels={p.code: _latlon(p.code) for p in japan().prefectures}, label_box=LABEL_BOX,
+                                  titles=self._titles())
         super().__init__(children=[self.map, QuietPointer(self.map), self.painter], **kwargs)
         self._small = {code for code, shape in shapes.items() if shape.area < SMALL_AREA and code != 47}
         self.map.observe(self._refresh, names="zoom")
@@ -151,12 +139,17 @@ class MapView(W.VBox):
         return lean.Marker(location=[0, 0], visible=False, draggable=False, keyboard=False,
                         icon=lean.DivIcon(html=step_html(i + 1), icon_size=[18, 18], icon_anchor=[9, 22]))
 
-    def _label_icon(self, html: str) -> L.DivIcon:
-        """One DivIcon per distinct label (about 30 in all), shared by every marker showing it."""
-        icon = self._icons.get(html)
-        if icon is None:
-            icon = self._icons[html] = lean.DivIcon(html=html, icon_size=[36, 26], icon_anchor=[18, 13])
-        return icon
+    def _titles(self) -> dict[int, str]:
+        """The labels' titles: the prefectures' names in the game's language."""
+        return {p.code: pref_name(p.code, self.controller.lang) for p in japan().prefectures}
+
+    def label_of(self, code: int) -> str:
+        """The HTML of prefecture ``code``'s label as the page shows it (``""``: none)."""
+        return self.painter.label(code)
+
+    def label_point(self, code: int) -> list[float]:
+        """Where prefecture ``code``'s label stands (``[lat, lon]``)."""
+        return self.painter.label_point(code)
 
     def _clicker(self, code: int):
         def on_click(**_: Any) -> None:
@@ -355,14 +348,8 @@ class MapView(W.VBox):
                 self.map.zoom >= DETAIL_ZOOM or code not in self._small)
             name = pref_name(code, c.lang) if self.map.zoom >= NAME_ZOOM else None
             html = label_html(board.prefectures[code - 1].base_value if show_value and level != "home" else None, level, name)
-            if html != self._labels[code]:
-                # jupyter-leaflet draws a DivIcon once and ignores later changes of its html,
-                # so a label changes by switching the marker to another (shared, cached) icon
-                self.painter.set_icon(f"l{code}", self.labels[code], self._label_icon(html))
-                self._labels[code] = html
-            title = pref_name(code, c.lang)
-            if self.labels[code].title != title:
-                self.labels[code].title = title
+            self.painter.set_label(code, html)  # the page draws it; sent only if it changed
+        self.painter.set_titles(self._titles())
 
     def _draw_route(self, v: dict | None, route: list[int]) -> None:
         paint = self.painter

@@ -292,11 +292,11 @@ def test_map_labels_follow_owner_and_level(app):
     c = app.controller
     m = app.map_view
     m.map.zoom = 6  # below it the smallest prefectures' values are left out (issue 16: no overlap)
-    assert "50" in m.labels[13].icon.html  # start screen: every base value shown
+    assert "50" in m.label_of(13)  # start screen: every base value shown
     c.new_game(GameSetup.quick(["Tokyo", "Osaka"]))
-    assert m.labels[13].icon.html == '<div class="cw-label">🏠</div>'  # own home: icon, no value
-    assert "45" not in m.labels[27].icon.html and "🏠" in m.labels[27].icon.html
+    assert m.label_of(13) == '<div class="cw-label">🏠</div>'  # own home: icon, no value
+    assert "45" not in m.label_of(27) and "🏠" in m.label_of(27)
     c._match.game.edit_prefecture("Saitama", owner=0, level="castle")
     c.load_game(c._match)
-    assert m.labels[11].icon.html == '<div class="cw-label">🏯</div>'
-    assert m.labels[12].icon is m.labels[40].icon or "40" in m.labels[12].icon.html  # icons are shared by label
+    assert m.label_of(11) == '<div class="cw-label">🏯</div>'
+    assert m.label_of(12) == m.label_of(40) or "40" in m.label_of(12)  # Chiba and Fukuoka: the same value

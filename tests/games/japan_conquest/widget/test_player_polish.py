@@ -379,12 +379,12 @@ def test_the_route_and_the_next_steps_stay_in_view(app):
 def test_names_on_the_map_when_zoomed_in_and_no_crowded_values_at_the_overview(app):
     m = app.map_view
     m.map.zoom = 5
-    assert "50" not in m.labels[13].icon.html and "Saitama" not in m.labels[11].icon.html  # Tokyo's value left out
-    assert "40" in m.labels[11].icon.html
+    assert "50" not in m.label_of(13) and "Saitama" not in m.label_of(11)  # Tokyo's value left out
+    assert "40" in m.label_of(11)
     m.map.zoom = 7
-    assert "Saitama" in m.labels[11].icon.html and "50" in m.labels[13].icon.html
+    assert "Saitama" in m.label_of(11) and "50" in m.label_of(13)
     app.controller.lang = "ja"
-    assert "埼玉県" in m.labels[11].icon.html
+    assert "埼玉県" in m.label_of(11)
 
 
 def test_a_failed_autosave_is_told_in_the_players_words(tmp_path):

@@ -105,7 +105,7 @@ def check_view(ex, expected):
     assert shown and shown == lines[: len(shown)]  # newest first, as the replayed game's events
     for seat in range(len(board(ex).map_view.pawns)):
         pos = expected.state.players[seat].position
-        assert board(ex).map_view.pawn_location(seat) == board(ex).map_view.labels[pos].location
+        assert board(ex).map_view.pawn_location(seat) == board(ex).map_view.label_point(pos)
 
 
 def test_slider_positions_match_a_fresh_replay(ex, cpu_game):
@@ -515,7 +515,7 @@ def test_the_shells_explorer_draws_a_japan_match_on_the_map(cpu_game):
             colour = expected.setup.players[owner].colour if owner is not None else NEUTRAL_FILL
             assert board.map_view.style_of(code)["fill_color"] == colour, (k, code)
         for seat in range(len(board.map_view.pawns)):
-            assert board.map_view.pawn_location(seat) == board.map_view.labels[expected.state.players[seat].position].location
+            assert board.map_view.pawn_location(seat) == board.map_view.label_point(expected.state.players[seat].position)
         assert board.log_view.lines() or k == 0
     # the game's own overlays, from the published view: where could the player to move stop with a 4?
     shell.go(2 * EVERY + 3)

@@ -77,6 +77,27 @@ def test_a_move_opens_no_widget_and_a_click_redraws_the_map_once(tmp_path, refre
     assert len(app.log_view.blocks.children) == app.log_view.RING
 
 
+def test_the_labels_open_no_model_and_a_changed_label_costs_its_html(tmp_path):
+    """The map's 47 labels are drawn by its painter (issue 32): the map opens no marker or
+    icon model for them (the markers it opens are the route's step badges and the pawns),
+    and a label that changes (Saitama becoming a castle) is its new HTML in the painter's
+    one message, nothing opened."""
+    with WireCounter() as wire:
+        app = _two_humans(tmp_path, wire)
+        view = app.map_view
+        markers = len(view.step_markers) + len(view.pawns)
+        assert wire.opens_by_model["LeafletMarkerModel"] == markers, wire.opens_by_model
+        assert wire.opens_by_model["LeafletDivIconModel"] == markers, wire.opens_by_model
+        c = app.controller
+        c._match.game.edit_prefecture("Saitama", owner=0, level="castle")
+        wire.reset()
+        c.load_game(c._match)
+    assert view.label_of(11) == '<div class="cw-label">🏯</div>'
+    assert wire.opens == 0, wire.opens_by_model
+    painter = [data for model, kind, data in wire.sent if model == "AnyModel" and "h11" in str(data)]
+    assert len(painter) == 1 and painter[0]["content"]["patch"]["h11"] == view.label_of(11), wire.sent
+
+
 def test_the_log_keeps_the_last_turns_newest_first(tmp_path):
     app = _two_humans(tmp_path, None)
     c = app.controller
@@ -119,10 +140,12 @@ def test_the_first_render_is_within_300_kb(tmp_path, monkeypatch):
 def test_map_layers_are_sent_without_the_front_ends_defaults():
     """A marker's or polygon's model opens with what differs from jupyter-leaflet's defaults
     (about 350 B less each); what the map sets is all there."""
+    from conquest_widget.maps import lean
     from conquest_widget.maps.japan.prefecture_map import PrefectureMap
 
     with WireCounter() as wire:
         PrefectureMap()
+        lean.Marker(location=[35.0, 139.0], draggable=False, keyboard=False, icon=lean.DivIcon(html="<b>1</b>"))
     opened = {}
     for model, kind, data in wire.sent:
         if kind == "comm_open":
