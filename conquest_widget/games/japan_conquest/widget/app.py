@@ -25,16 +25,9 @@ from conquest_widget.games.japan_conquest.widget.controller import (
 )
 from conquest_widget.games.japan_conquest.widget.map_view import MAP_HEIGHT, MapView
 from conquest_widget.games.japan_conquest.widget.panels import JapanPanels, LogView
-from conquest_widget.games.japan_conquest.widget.saves_view import (
-    DataScreen,
-    SaveExit,
-    StartSaves,
-)
-from conquest_widget.games.japan_conquest.widget.screens import (
-    ResultsScreen,
-    SetupScreen,
-    StartScreen,
-)
+from conquest_widget.games.japan_conquest.widget.saves_view import DataScreen, SaveExit
+from conquest_widget.games.japan_conquest.widget.screens import ResultsScreen, SetupScreen
+from conquest_widget.games.japan_conquest.widget.start_screen import StartSaves, StartScreen
 from conquest_widget.games.japan_conquest.widget.style import (
     CSS,
     button_layout,
@@ -163,7 +156,9 @@ class JapanConquestApp(W.VBox):
         self._sound_events = 0  # events of the shown game already sounded
         c.on_change(self._sound_hook)
         self.map_view = MapView(c, layout=Layout(width="58%", flex="0 0 auto"))
-        self.start_screen = StartScreen(c)
+        # the start screen: one widget drawn in the page, its save entries included (issue 32)
+        self.start_saves = StartSaves(c, self.store) if self.store is not None else None
+        self.start_screen = StartScreen(c, self.start_saves)
         # the setup, results and save-data screens are built when first shown (issue 18: the
         # first render sends only what the start and game screens need)
         self._setup_screen: SetupScreen | None = None
@@ -198,9 +193,8 @@ class JapanConquestApp(W.VBox):
         self.speed_label = plain(W.HTML)
         self.game_extra = plain(W.VBox)  # Save & Exit / Exit Without Saving
         if self.store is not None:
-            self.start_saves = StartSaves(c, self.store)
+            assert self.start_saves is not None
             self.start_saves.on_replay = lambda match, slot: self.open_replay(match, "autosave" if slot is None else slot)
-            self.start_screen.extra.children = (self.start_saves,)
             self.save_exit = SaveExit(c, self.store)
             self.save_exit.on_reclaim = self._write_autosave
             self.game_extra.children = (self.save_exit,)
@@ -440,7 +434,7 @@ class JapanConquestApp(W.VBox):
     def resume(self) -> None:
         """Continue the autosaved game, as the start screen's Continue Last Game does (the
         shell's picker offers it as "Continue Japan Conquest")."""
-        if self.store is not None:
+        if self.start_saves is not None:
             self.start_saves.continue_last()
 
     def _preferences(self) -> dict:
@@ -656,7 +650,7 @@ class JapanConquestApp(W.VBox):
             panel = self.links_screen or self.start_screen
         else:
             panel = self.start_screen
-        if screen == "start" and self.store is not None:
+        if screen == "start" and self.start_saves is not None:
             self.start_saves.refresh()
         self.side.children = (panel,)
         if screen == "setup":

@@ -157,7 +157,7 @@ def test_widgets_that_are_shown_and_hidden_have_their_own_layout(tmp_path):
     """A shared Layout would show or hide every widget using it at once."""
     app = JapanConquestApp(save_dir=tmp_path / "saves")
     app.start_screen.new_button.click()
-    toggled = [app.save_exit.chooser, app.save_exit.confirm, app.start_saves.confirm, app.data_screen.restore_button,
+    toggled = [app.save_exit.chooser, app.save_exit.confirm, app.data_screen.restore_button,
                *app.setup_screen.rows, *(w for r in app.setup_screen.rows for w in (r.difficulty, r.strategy)),
                app.setup_screen.turns, app.map_view.hover]
     layouts = [w.layout for w in toggled]
