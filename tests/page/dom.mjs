@@ -81,3 +81,20 @@ export async function openPage() {
   const deliver = (message) => { for (const f of handlers["msg:custom"] || []) f(message); };
   return { widget, steps, model, sent, deliver };
 }
+
+// A runner's whole run: open the page, initialize and render the module into a root element,
+// then deliver each step's message and record ``snapshot(root)`` after each; finally click the
+// button ``pick(enabled buttons)`` (none: no click) and print {shown, sent} as JSON.
+export async function runPage(snapshot, pick = (buttons) => buttons[0]) {
+  const { widget, steps, model, sent, deliver } = await openPage();
+  widget.initialize({ model });
+  const root = new Element("div");
+  widget.render({ model, el: root });
+  const shown = steps.map(([, message], i) => {
+    if (i > 0) deliver(message);
+    return snapshot(root);
+  });
+  const chosen = pick(root.all((e) => e.tagName === "button" && !e.disabled));
+  if (chosen) for (const f of chosen.listeners.click || []) f();
+  console.log(JSON.stringify({ shown, sent }));
+}

@@ -189,14 +189,14 @@ def test_the_japan_app_lists_another_games_slot_and_does_not_resume_it(tmp_path)
     s.autosave(race(2))
     app = JapanConquestApp(save_dir=tmp_path)
     start = app.start_saves
-    assert "unknown game &#x27;tiny_race&#x27;" in start.slot_rows[1][0].value  # this app cannot load it
+    assert "unknown game 'tiny_race'" in start.slot_rows[1][0].value  # this app cannot load it (text: the page escapes)
     app.store.engines.update(ENGINES)  # an app that knows the game, but plays Japan Conquest
     start.refresh()
     label, resume, _ = start.slot_rows[1]
     assert label.value.startswith("Slot 2: tiny_race: R1, R2, R3 (CPU)") and resume.disabled
     assert start.continue_button.disabled
     start.resume(2)
-    assert "holds a game of &#x27;tiny_race&#x27;, not of &#x27;japan_conquest&#x27;" in start.message.value
+    assert "holds a game of 'tiny_race', not of 'japan_conquest'" in start.message.value
     assert not app.controller.has_game and app.controller.screen == "start"
 
 

@@ -88,7 +88,8 @@ class Player:
             for i, row in enumerate(form.rows[:2]):
                 row.kind.value = i >= humans
             form.seed.value = str(seed)
-            app.speed.value = "instant"
+            # the CPUs' speed is set on the game screen (built at Start): the setting itself
+            app.controller.cpu_speed = "instant"
             form.start_button.click()
             assert app.controller.screen == "game", app.controller.setup_error
             return

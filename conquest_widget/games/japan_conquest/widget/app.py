@@ -25,16 +25,10 @@ from conquest_widget.games.japan_conquest.widget.controller import (
 )
 from conquest_widget.games.japan_conquest.widget.map_view import MAP_HEIGHT, MapView
 from conquest_widget.games.japan_conquest.widget.panels import JapanPanels, LogView
-from conquest_widget.games.japan_conquest.widget.saves_view import (
-    DataScreen,
-    SaveExit,
-    StartSaves,
-)
-from conquest_widget.games.japan_conquest.widget.screens import (
-    ResultsScreen,
-    StartScreen,
-)
+from conquest_widget.games.japan_conquest.widget.saves_view import DataScreen, SaveExit
+from conquest_widget.games.japan_conquest.widget.screens import ResultsScreen
 from conquest_widget.games.japan_conquest.widget.setup_form import SetupScreen
+from conquest_widget.games.japan_conquest.widget.start_screen import StartSaves, StartScreen
 from conquest_widget.games.japan_conquest.widget.style import (
     CSS,
     button_layout,
@@ -163,7 +157,9 @@ class JapanConquestApp(W.VBox):
         self._sound_events = 0  # events of the shown game already sounded
         c.on_change(self._sound_hook)
         self.map_view = MapView(c, layout=Layout(width="58%", flex="0 0 auto"))
-        self.start_screen = StartScreen(c)
+        # the start screen: one widget drawn in the page, its save entries included (issue 32)
+        self.start_saves = StartSaves(c, self.store) if self.store is not None else None
+        self.start_screen = StartScreen(c, self.start_saves)
         # the setup, results and save-data screens are built when first shown (issue 18: the
         # first render sends only what the start and game screens need)
         self._setup_screen: SetupScreen | None = None
@@ -186,24 +182,12 @@ class JapanConquestApp(W.VBox):
         self.turn_panel, self.battle_panel = self.panels.turn_panel, self.panels.battle_panel
         self.scoreboard, self.info_panel = self.panels.scoreboard, self.panels.info_panel
         self.log_view = LogView(c)
-        self.overview_button = W.Button(layout=button_layout(), style=shared_style(W.Button))
-        self.locate_button = W.Button(layout=button_layout(), style=shared_style(W.Button))
-        self.basemap = plain(W.Checkbox, value=False, indent=False)
-        self.speed = W.Dropdown(options=[(k, k) for k in CPU_DELAYS], value=c.cpu_speed, layout=shared_layout(width="110px"),
-                                style=shared_style(W.Dropdown))
-        self.overview_button.on_click(lambda _: self.map_view.overview())
-        self.locate_button.on_click(lambda _: self._locate())
-        self.basemap.observe(lambda ch: self.map_view.set_basemap(ch["new"]), names="value")
-        self.speed.observe(lambda ch: setattr(c, "cpu_speed", ch["new"]), names="value")
-        self.speed_label = plain(W.HTML)
-        self.game_extra = plain(W.VBox)  # Save & Exit / Exit Without Saving
-        if self.store is not None:
-            self.start_saves = StartSaves(c, self.store)
+        # the rest of the game screen (map buttons, CPU speed, Save & Exit) is built when the
+        # game screen is first shown (issue 32: Play sends only what the start screen shows)
+        self._game_screen: W.VBox | None = None
+        self._save_exit: SaveExit | None = None
+        if self.start_saves is not None:
             self.start_saves.on_replay = lambda match, slot: self.open_replay(match, "autosave" if slot is None else slot)
-            self.start_screen.extra.children = (self.start_saves,)
-            self.save_exit = SaveExit(c, self.store)
-            self.save_exit.on_reclaim = self._write_autosave
-            self.game_extra.children = (self.save_exit,)
             #: this page's claim on the autosave (another page may take it: issue 31)
             self._claim: AutosaveClaim | None = None
             self._autosaved_turn: tuple[int, int] | None = None
@@ -213,11 +197,6 @@ class JapanConquestApp(W.VBox):
             c.observe(lambda _: self.flush_autosave(), names="screen")  # Continue reads what was written
             _PENDING.add(self)  # a crash-free exit writes what is pending (atexit)
             c.observe(self._remember_language, names="lang")
-        self.game_screen = plain(W.VBox, children=[
-            self.panels,
-            plain(W.HBox, children=[self.overview_button, self.locate_button, self.basemap]),
-            plain(W.HBox, children=[self.speed_label, self.speed]), self.game_extra, self.log_view,
-        ])
         # The side panel scrolls inside the map's height: however long the log grows, the page
         # and the map keep their size, so nothing moves under the pointer (issue 16)
         self.side = W.VBox(layout=Layout(width="42%", padding="0 0 0 10px", max_height=MAP_HEIGHT,
@@ -270,13 +249,52 @@ class JapanConquestApp(W.VBox):
             self._replay_screen = self._replay_explorer = None
         if self._results_screen is not None:
             self._results_screen.close()
-        screens = (self.start_screen, self.game_screen, self._results_panel, self.map_view, self.side)
+        screens = (self.start_screen, self._game_screen, self._save_exit, self._results_panel, self.map_view, self.side)
         for w in screens:
             if w is not None:
                 close_tree(w)
         close_tree(self)
 
     # ------------------------------------------------------------ screens built on first use
+    @property
+    def game_screen(self) -> W.VBox:
+        """The game screen: the side panels, Overview / Current Location / the basemap, the
+        CPUs' speed, Save & Exit and the log (its buttons built when first shown)."""
+        if self._game_screen is None:
+            c = self.controller
+            self.overview_button = W.Button(layout=button_layout(), style=shared_style(W.Button))
+            self.locate_button = W.Button(layout=button_layout(), style=shared_style(W.Button))
+            self.basemap = plain(W.Checkbox, value=False, indent=False)
+            self.speed = W.Dropdown(options=[(k, k) for k in CPU_DELAYS], value=c.cpu_speed,
+                                    layout=shared_layout(width="110px"), style=shared_style(W.Dropdown))
+            self.overview_button.on_click(lambda _: self.map_view.overview())
+            self.locate_button.on_click(lambda _: self._locate())
+            self.basemap.observe(lambda ch: self.map_view.set_basemap(ch["new"]), names="value")
+            self.speed.observe(lambda ch: setattr(c, "cpu_speed", ch["new"]), names="value")
+            self.speed_label = plain(W.HTML)
+            # Save & Exit / Exit Without Saving
+            self.game_extra = plain(W.VBox, children=(self.save_exit,) if self.store is not None else ())
+            self._game_screen = plain(W.VBox, children=[
+                self.panels,
+                plain(W.HBox, children=[self.overview_button, self.locate_button, self.basemap]),
+                plain(W.HBox, children=[self.speed_label, self.speed]), self.game_extra, self.log_view,
+            ])
+            self._relabel_game_screen()
+        return self._game_screen
+
+    @property
+    def save_exit(self) -> SaveExit:
+        """Save & Exit and Exit Without Saving (built when a game is first shown or claims
+        the autosave; the app has a save store)."""
+        if self._save_exit is None:
+            assert self.store is not None, "an app without a save store has no Save & Exit"
+            self._save_exit = SaveExit(self.controller, self.store)
+            self._save_exit.on_reclaim = self._write_autosave
+            # the game's claim on the autosave, and whether another page took it
+            claim = self._save_exit.claim = getattr(self, "_claim", None)
+            self._save_exit.show_elsewhere(claim is not None and claim.lost)
+        return self._save_exit
+
     @property
     def setup_screen(self) -> SetupScreen:
         """The setup form (built when first used, filled with the last setup played)."""
@@ -440,7 +458,7 @@ class JapanConquestApp(W.VBox):
     def resume(self) -> None:
         """Continue the autosaved game, as the start screen's Continue Last Game does (the
         shell's picker offers it as "Continue Japan Conquest")."""
-        if self.store is not None:
+        if self.start_saves is not None:
             self.start_saves.continue_last()
 
     def _preferences(self) -> dict:
@@ -474,8 +492,10 @@ class JapanConquestApp(W.VBox):
         if getattr(self.start_saves, "read_autosave", False):
             claim.version = self.start_saves.read_version
             self.start_saves.read_autosave = False
-        self._claim = self.save_exit.claim = claim
-        self.save_exit.show_elsewhere(False)
+        self._claim = claim
+        if self._save_exit is not None:  # else it takes the claim when built
+            self._save_exit.claim = claim
+            self._save_exit.show_elsewhere(False)
 
     def _request_autosave(self) -> None:
         """Write the autosave off the click -> visible update path (issue 18): inside an event
@@ -518,8 +538,8 @@ class JapanConquestApp(W.VBox):
         if not c.has_game or self.store is None:
             return
         try:
-            if c.save(self.store, claim=self._claim) is False:  # another page holds the autosave
-                self.save_exit.show_elsewhere(True)
+            if c.save(self.store, claim=self._claim) is False and self._save_exit is not None:
+                self._save_exit.show_elsewhere(True)  # another page holds the autosave
             self._autosaved_turn = (c.current_player, c.view["turn"])
             if c.is_over:
                 c.record_result(self.store)
@@ -590,13 +610,7 @@ class JapanConquestApp(W.VBox):
         self.title.value = f"<h2 style='margin:4px 0'>{t('title', lang)}</h2>"
         if self.language.value != lang:
             self.language.value = lang
-        self.overview_button.description = t("overview", lang)
-        self.locate_button.description = t("current_location", lang)
-        self.basemap.description = t("basemap", lang)
-        self.speed_label.value = t("cpu_speed", lang) + "&nbsp;"
-        value = self.controller.cpu_speed
-        self.speed.options = [(t(k if k != "normal" else "slow", lang), k) for k in CPU_DELAYS]
-        self.speed.value = value
+        self._relabel_game_screen()
         self._relabel_sound()
         self._relabel_replay()
         if self._links_screen is not None:  # built anew in the new language
@@ -604,6 +618,18 @@ class JapanConquestApp(W.VBox):
             if self.controller.screen == "links":
                 self._show_current_screen()
             close_tree(left)
+
+    def _relabel_game_screen(self) -> None:
+        if self._game_screen is None:
+            return  # built in the language of its first showing
+        lang = self.controller.lang
+        self.overview_button.description = t("overview", lang)
+        self.locate_button.description = t("current_location", lang)
+        self.basemap.description = t("basemap", lang)
+        self.speed_label.value = t("cpu_speed", lang) + "&nbsp;"
+        value = self.controller.cpu_speed
+        self.speed.options = [(t(k if k != "normal" else "slow", lang), k) for k in CPU_DELAYS]
+        self.speed.value = value
 
     def _close_left_screen(self, screen: str) -> None:
         """Close the screen left (the setup form, the save data) with every widget of it:
@@ -656,7 +682,7 @@ class JapanConquestApp(W.VBox):
             panel = self.links_screen or self.start_screen
         else:
             panel = self.start_screen
-        if screen == "start" and self.store is not None:
+        if screen == "start" and self.start_saves is not None:
             self.start_saves.refresh()
         self.side.children = (panel,)
         if screen == "setup":

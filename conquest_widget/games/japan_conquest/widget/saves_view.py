@@ -1,5 +1,4 @@
-"""Save screens: Continue Last Game, slots, Previous Results, records against CPUs,
-Save & Exit, and Save Data Management (export / restore / delete).  They call
+"""Save screens: Save & Exit, and Save Data Management (export / restore / delete).  They call
 :class:`~conquest_widget.saves.SaveStore`; every problem it reports is shown, never hidden."""
 
 from __future__ import annotations
@@ -19,13 +18,11 @@ from conquest_widget.games.japan_conquest.text import t
 from conquest_widget.games.japan_conquest.widget.controller import GameController
 from conquest_widget.games.japan_conquest.widget.style import (
     button_layout,
-    name_html,
 )
 from conquest_widget.lean import Layout, close_tree, plain, shared_layout, shared_style
 from conquest_widget.saves import (
     SLOT_COUNT,
     AutosaveClaim,
-    FileVersion,
     SaveStore,
     SlotInfo,
 )
@@ -87,179 +84,6 @@ class Confirm(W.HBox):
         self.layout.display = "none"
         if yes and action is not None:
             action()
-
-
-class StartSaves(W.VBox):
-    """The start screen's save entries.  Replay (the autosave's and each slot's) loads the
-    game and hands it to ``on_replay(match, slot)`` (slot None: the autosave), which the app
-    sets to open its replay screen."""
-
-    def __init__(self, c: GameController, store: SaveStore) -> None:
-        self.c, self.store = c, store
-        #: Continue's reading of the autosave, for this page's claim on it (app._claim_autosave)
-        self.read_version: FileVersion = None
-        self.read_autosave = False
-        self.continue_button = W.Button(layout=button_layout(), style=shared_style(W.Button), button_style="success")
-        self.continue_button.on_click(lambda _: self.continue_last())
-        self.auto_info = plain(W.HTML)
-        #: called with a loaded match and its slot (None: the autosave) by the Replay buttons
-        self.on_replay: Callable[[Any, int | None], None] = lambda match, slot: None
-        self.replay_auto_button = W.Button(layout=button_layout(), style=shared_style(W.Button))
-        self.replay_auto_button.add_class("cw-replay-autosave")
-        self.replay_auto_button.on_click(lambda _: self.replay(None))
-        self.slot_rows: list[tuple[W.HTML, W.Button, W.Button]] = []
-        #: each slot's Replay button, in slot order (beside its Resume)
-        self.replay_buttons: list[W.Button] = []
-        rows = []
-        for n in range(1, SLOT_COUNT + 1):
-            label, resume, delete = plain(W.HTML), W.Button(layout=button_layout(), style=shared_style(W.Button)), W.Button(layout=button_layout(), style=shared_style(W.Button))
-            replay = W.Button(layout=button_layout(), style=shared_style(W.Button))
-            resume.on_click(lambda _, n=n: self.resume(n))
-            replay.on_click(lambda _, n=n: self.replay(n))
-            delete.on_click(lambda _, n=n: self.confirm.ask(t("confirm_delete", self.c.lang, n=n), self.c.lang, lambda n=n: self.delete(n)))
-            resume.add_class(f"cw-resume-{n}")
-            replay.add_class(f"cw-replay-{n}")
-            delete.add_class(f"cw-delete-{n}")
-            self.slot_rows.append((label, resume, delete))
-            self.replay_buttons.append(replay)
-            rows.append(plain(W.HBox, children=[resume, replay, delete, label]))
-        self.confirm = Confirm()
-        self.results_button = W.Button(layout=button_layout(), style=shared_style(W.Button))
-        self.results_button.on_click(lambda _: self.show_results())
-        self.results_html = plain(W.HTML)
-        self.records_html = plain(W.HTML)
-        self.data_button = W.Button(layout=button_layout(), style=shared_style(W.Button))
-        self.data_button.on_click(lambda _: setattr(c, "screen", "saves"))
-        self.message = plain(W.HTML)
-        super().__init__([
-            plain(W.HBox, children=[self.continue_button, self.replay_auto_button, self.auto_info]), *rows, self.confirm,
-            plain(W.HBox, children=[self.results_button, self.data_button]), self.results_html, self.records_html, self.message,
-        ], layout=shared_layout())
-        c.observe(self.refresh, names=["lang", "screen"])
-        self.refresh()
-
-    def _error(self, exc: Exception) -> None:
-        self.message.value = f'<div class="cw-msg">{html.escape(str(exc))}</div>'
-
-    def refresh(self, _: Any = None) -> None:
-        """Re-read the save directory (cheap: unchanged files are not replayed)."""
-        lang = self.c.lang
-        self.continue_button.description = t("continue", lang)
-        self.results_button.description = t("previous_results", lang)
-        self.data_button.description = t("save_data", lang)
-        auto = self.store.autosave_info()
-        # a finished game is not continued: its result is in Previous Results (issue 16)
-        self.continue_button.disabled = auto.status != "used" or auto.game != "japan_conquest" or bool(auto.is_over)
-        # ... but it is replayed, finished or not (a finished game hides nothing)
-        self.replay_auto_button.disabled = auto.status != "used" or auto.game != "japan_conquest"
-        for button in (self.replay_auto_button, *self.replay_buttons):
-            button.description, button.tooltip = t("replay", lang), t("replay_tip", lang)
-        if auto.status == "empty":
-            self.auto_info.value = ""
-        elif auto.is_over:
-            self.auto_info.value = html.escape(t("auto_finished", lang))
-        else:
-            self.auto_info.value = html.escape(t("autosave_label", lang) + slot_text(auto, lang))
-        for info, (label, resume, delete) in zip(self.store.slots(), self.slot_rows, strict=True):
-            label.value = html.escape(slot_text(info, lang))
-            resume.description, delete.description = t("resume", lang), t("delete", lang)
-            resume.disabled = info.status != "used" or info.game != "japan_conquest"
-            self.replay_buttons[info.slot - 1].disabled = resume.disabled
-            delete.disabled = info.status == "empty"
-        self.records_html.value = self._records_html(lang)
-        if self.results_html.value:
-            self.show_results()
-
-    def _records_html(self, lang: str) -> str:
-        try:
-            records = self.store.records()
-        except ConquestError as exc:
-            return f'<div class="cw-msg">{html.escape(str(exc))}</div>'
-        if not records:
-            return ""
-        rows = "".join(
-            f"<tr><td>{t(k.split(':')[0], lang)} · {t(k.split(':')[1], lang)}</td>"
-            f"<td>{t('wld', lang, w=v['wins'], l=v['losses'], d=v['draws'])}</td></tr>"
-            for k, v in sorted(records.items())
-        )
-        head = f"<tr><th>{t('records_opponent', lang)}</th><th>{t('records_result', lang)}</th></tr>"
-        return (f"<div class='cw-score cw-records'><b>{t('records', lang)}</b><table>{head}{rows}</table>"
-                f"<i>{html.escape(t('records_note', lang))}</i></div>")
-
-    def continue_last(self) -> None:
-        # the version is taken before reading: a write by another page in between makes
-        # this page's first autosave a refused one, never a silent overwrite (issue 31)
-        self.read_version: FileVersion = self.store.autosave_version("japan_conquest")
-        self.read_autosave = True
-        try:
-            game = self.store.load_autosave(game="japan_conquest")  # another game's: a clear error
-        except ConquestError as exc:
-            self.read_autosave = False
-            self._error(exc)
-            return
-        if game is not None:
-            self.message.value = ""
-            self.c.load_game(game)
-
-    def resume(self, n: int) -> None:
-        try:
-            game = self.store.load_slot(n, game="japan_conquest")
-        except ConquestError as exc:
-            self._error(exc)
-            return
-        self.message.value = ""
-        self.c.load_game(game)
-
-    def replay(self, n: int | None) -> None:
-        """Replay the autosave (``n`` None) or slot ``n``: load it (nothing is written,
-        the autosave is not claimed) and hand it to :attr:`on_replay`.  A file that cannot
-        be loaded, or a replay that cannot be opened, is reported here and changes nothing."""
-        lang = self.c.lang
-        try:
-            match = self.store.load_autosave(game="japan_conquest") if n is None else self.store.load_slot(n, game="japan_conquest")
-            if match is None:
-                self.message.value = f'<div class="cw-msg">{html.escape(t("replay_nothing", lang))}</div>'
-                return
-            self.on_replay(match, n)
-        except ConquestError as exc:
-            self.message.value = f'<div class="cw-msg">{html.escape(t("replay_failed", lang, error=exc))}</div>'
-            return
-        self.message.value = ""
-
-    def delete(self, n: int) -> None:
-        try:
-            self.store.delete_slot(n)
-        except ConquestError as exc:
-            self._error(exc)
-        self.refresh()
-
-    MAX_RESULTS = 10
-
-    def show_results(self) -> None:
-        """Previous Results: the recorded games, latest first (at most :attr:`MAX_RESULTS`)."""
-        lang = self.c.lang
-        try:
-            results = self.store.results("japan_conquest")
-        except ConquestError as exc:
-            self._error(exc)
-            return
-        if not results:
-            self.results_html.value = f"<i>{t('no_results', lang)}</i>"
-            return
-        blocks = []
-        for entry in results[: self.MAX_RESULTS]:
-            rows = "".join(
-                f"<tr><td>{r['rank']}</td><td>{name_html(r['name'])}{t('cpu_mark', lang) if r['cpu'] else ''}</td><td>{r['score']}</td></tr>"
-                for r in entry["standings"]
-            )
-            mode = t(entry["mode"], lang)
-            blocks.append(
-                f"<div class='cw-score cw-previous'><b>{t('results', lang)}</b> · {_date(entry['recorded_at'])} · {mode}"
-                f"<table><tr><th>{t('rank', lang)}</th><th>{t('players', lang)}</th><th>{t('score', lang)}</th></tr>{rows}</table></div>"
-            )
-        more = len(results) - self.MAX_RESULTS
-        tail = f"<i>{html.escape(t('more_results', lang, n=more))}</i>" if more > 0 else ""
-        self.results_html.value = "<div class='cw-results-list'>" + "".join(blocks) + tail + "</div>"
 
 
 class SaveExit(W.VBox):

@@ -1,4 +1,4 @@
-"""Start and results screens (the New game form is :mod:`.setup_form`)."""
+"""The results screen (the start screen is :mod:`.start_screen`, the New game form :mod:`.setup_form`)."""
 
 from __future__ import annotations
 
@@ -17,29 +17,6 @@ from conquest_widget.games.japan_conquest.widget.style import (
     name_html,
 )
 from conquest_widget.lean import close_tree, plain, shared_layout, shared_style
-
-
-class StartScreen(W.VBox):
-    """New Game, plus the entries the save store adds (continue, slots, results, data)."""
-
-    def __init__(self, c: GameController) -> None:
-        self.c = c
-        self.title = plain(W.HTML)
-        self.new_button = W.Button(layout=button_layout(), button_style="primary", style=shared_style(W.Button))
-        self.new_button.on_click(lambda _: setattr(c, "screen", "setup"))
-        self.watch_button = W.Button(layout=button_layout(), style=shared_style(W.Button))  # the one-click demo (issue 16)
-        self.watch_button.add_class("cw-watch")
-        self.watch_button.on_click(lambda _: c.watch_cpus())
-        self.extra = plain(W.VBox)  # filled by the saves integration
-        super().__init__([self.title, plain(W.HBox, children=[self.new_button, self.watch_button]), self.extra],
-                         layout=shared_layout())
-        c.observe(self.refresh, names=["lang", "screen"])
-        self.refresh()
-
-    def refresh(self, _: Any = None) -> None:
-        self.title.value = f"<h2>{t('title', self.c.lang)}</h2>"
-        self.new_button.description = t("new_game", self.c.lang)
-        self.watch_button.description = t("watch_cpus", self.c.lang)
 
 
 class ResultsScreen(W.VBox):

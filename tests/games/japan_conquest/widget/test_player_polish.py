@@ -266,7 +266,7 @@ def test_records_are_per_cpu_opponent_and_say_so(tmp_path):
     c.screen = "start"
     records = app.start_saves.records_html.value
     assert sum(v["wins"] + v["losses"] + v["draws"] for v in store.records().values()) == 2  # one game, two CPU opponents
-    assert "per CPU opponent" in records and "<th>" in records  # columns, and what is counted
+    assert "per CPU opponent" in records and "CPU opponent\tHuman players' record" in records  # columns, and what is counted
 
 
 # ---------------------------------------------------------------- item 6: battle results

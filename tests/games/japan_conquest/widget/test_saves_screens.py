@@ -136,7 +136,9 @@ def test_previous_results_and_records_against_cpus(app):
     c.screen = "start"
     app.start_saves.results_button.click()
     html = app.start_saves.results_html.value
-    assert "Final standings" in html and "Me" in html and "Bot</span> (CPU)" in html  # names ellipsize (issue 16)
+    assert "Final standings" in html and "Me" in html and "\tBot (CPU)\t" in html
+    # names ellipsize, never their CPU mark (issue 16)
+    assert ["Bot", " (CPU)"] in app.start_saves.draw("en")["rs"]["b"][0]["r"][0]
     records = app.start_saves.records_html.value
     assert "Records against CPUs" in records and "Hard · Balanced" in records
     assert re.search(r"[01] W / [01] L / [01] D", records)

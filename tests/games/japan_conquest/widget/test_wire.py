@@ -180,8 +180,8 @@ def test_widgets_that_are_shown_and_hidden_have_their_own_layout(tmp_path):
     """A shared Layout would show or hide every widget using it at once."""
     app = JapanConquestApp(save_dir=tmp_path / "saves")
     app.start_screen.new_button.click()
-    toggled = [app.save_exit.chooser, app.save_exit.confirm, app.start_saves.confirm, app.data_screen.restore_button,
-               app.map_view.hover]  # the New game form is one widget: its rows are shown and hidden in the page
+    # the start screen and the New game form are one widget each: they show and hide in the page
+    toggled = [app.save_exit.chooser, app.save_exit.confirm, app.data_screen.restore_button, app.map_view.hover]
     layouts = [w.layout for w in toggled]
     assert len({id(x) for x in layouts}) == len(layouts)
     from ipywidgets.widgets.widget import _instances

@@ -5,33 +5,23 @@
 // what the page sent the kernel (its {have: n}, then a click on the first enabled button).
 // Usage: node run_panels.mjs <module.mjs> <steps.json>: a list of [scene, message] pairs, the
 // first scene the one the page opens with (its message null), then each message the kernel sent.
-import { Element, openPage } from "../../../../page/dom.mjs";
+import { runPage } from "../../../../page/dom.mjs";
 
-const { widget, steps, model, sent, deliver } = await openPage();
-widget.initialize({ model });
-const el = new Element("div");
-widget.render({ model, el });
+// the words of the elements passing ``test`` (lines)
+const words = (el, test) => el.all(test).map((e) => e.words).join("\n");
 
-const words = (test) => el.all(test).map((e) => e.words).join("\n");
-const out = [];
-steps.forEach(([, message], i) => {
-  if (i > 0) deliver(message);
-  out.push({
-    root: el.className,
-    title: words((e) => e.has("cw-turn-title")),
-    hint: words((e) => e.has("cw-turn-hint")),
-    faces: words((e) => e.has("cw-faces") && e.parent.has("cw-turn")),
-    route: words((e) => e.has("cw-route")),
-    message: words((e) => e.has("cw-msg") || e.has("cw-wait")),
-    battle: words((e) => e.has("cw-battle")),
-    score: words((e) => e.has("cw-score")),
-    info: words((e) => e.has("cw-info")),
-    rows: el.all((e) => e.tagName === "tr" && "data-seat" in e.attrs).map((r) => [Number(r.attrs["data-seat"]),
-      r.has("cw-current"), r.all((e) => e.has("cw-swatch"))[0].style.background]),
-    buttons: el.all((e) => e.tagName === "button").map((b) => [b.className, b.disabled, b.textContent]),
-  });
-});
 // a click on the first enabled button goes to the kernel as one message
-const enabled = el.all((e) => e.tagName === "button" && !e.disabled);
-if (enabled.length) for (const f of enabled[0].listeners.click || []) f();
-console.log(JSON.stringify({ shown: out, sent }));
+await runPage((el) => ({
+  root: el.className,
+  title: words(el, (e) => e.has("cw-turn-title")),
+  hint: words(el, (e) => e.has("cw-turn-hint")),
+  faces: words(el, (e) => e.has("cw-faces") && e.parent.has("cw-turn")),
+  route: words(el, (e) => e.has("cw-route")),
+  message: words(el, (e) => e.has("cw-msg") || e.has("cw-wait")),
+  battle: words(el, (e) => e.has("cw-battle")),
+  score: words(el, (e) => e.has("cw-score")),
+  info: words(el, (e) => e.has("cw-info")),
+  rows: el.all((e) => e.tagName === "tr" && "data-seat" in e.attrs).map((r) => [Number(r.attrs["data-seat"]),
+    r.has("cw-current"), r.all((e) => e.has("cw-swatch"))[0].style.background]),
+  buttons: el.all((e) => e.tagName === "button").map((b) => [b.className, b.disabled, b.textContent]),
+}));
