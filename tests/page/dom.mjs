@@ -21,6 +21,7 @@ export class Element {
       get names() { return e.className.split(/\s+/).filter(Boolean); },
       add(...c) { e.className = [...new Set([...this.names, ...c])].join(" "); },
       remove(...c) { e.className = this.names.filter((x) => !c.includes(x)).join(" "); },
+      toggle(c, on) { if (on === undefined ? !this.names.includes(c) : on) this.add(c); else this.remove(c); },
       [Symbol.iterator]() { return this.names[Symbol.iterator](); },
     };
   }
