@@ -361,7 +361,8 @@ class MatchApp(W.VBox):
         the board then): one message to the page."""
         name = self.controller.cover
         cover = (self._t("pass_to", name=name), self._t("ready", name=name)) if name else None
-        show_log(self.log_view, self.ui, self.controller.events, self.lang, [s.name for s in self._seats], cover)
+        c = self.controller
+        show_log(self.log_view, self.ui, c.events, self.lang, [s.name for s in self._seats], cover, c.event_keys)
 
     def _on_change(self, _change: Any = None) -> None:
         c = self.controller
@@ -650,10 +651,16 @@ class MatchApp(W.VBox):
 
 
 def show_log(log: LogView, ui: GameUI, events: list[dict[str, Any]], lang: str, names: list[str],
-             cover: tuple[str, str] | None = None) -> None:
+             cover: tuple[str, str] | None = None, keys: list[str] | None = None) -> None:
     """Show the log lines of ``events`` (the game's own wording, ``ui.log_line``) in ``log``,
-    below ``cover`` (its title and button) when given."""
-    log.show([line for e in events if (line := ui.log_line(e, lang, names))], t("log", lang), cover)
+    below ``cover`` (its title and button) when given, each line named by its event's key
+    (``keys``: ``Match.event_keys_for``, when given for every event)."""
+    named = list(zip(keys, events, strict=True)) if keys and len(keys) == len(events) else None
+    if named is None:
+        log.show([line for e in events if (line := ui.log_line(e, lang, names))], t("log", lang), cover)
+        return
+    shown = [(k, line) for k, e in named if (line := ui.log_line(e, lang, names))]
+    log.show([line for _k, line in shown], t("log", lang), cover, [k for k, _line in shown])
 
 
 def results_html(ui: GameUI, seats: list[SeatChoice], out: dict[str, Any], view: dict[str, Any], lang: str) -> str:
