@@ -9,7 +9,8 @@ that line and drops the oldest shown, never the whole log again, and a change of
 in a hot seat sends only the lines of the events one viewer sees and the other does not.  The cover is ``c``: ``[title, button]`` while it is up (absent
 otherwise): the page draws it above the lines (``.cw-cover``, its button
 ``button.cw-uncover``, whose click comes back as ``uncover``) and hides the match's board
-beside it (the element of class ``cw-match-board`` in the same box; ``log_view.css``), so
+beside it (the element of class ``cw-match-board`` in the same box, by ``log_view.css``:
+not shown, no height, its map keeping its size), so
 that a move which hands the screen on sends the cover, the log and nothing else in one
 message.  The page puts every text in with ``textContent`` (names are the players').
 
