@@ -29,10 +29,11 @@ their key and fields, the templates once):
 * ``k``: the knowledge panel ``[title, neutral, unknown, [seat, ...]]``, per other seat
   ``k<seat>``: ``[colour, line, [code, ...]]`` (the territories known to be theirs) and per
   such territory ``r<code>``: its row;
-* ``T``: the templates of the texts in the board's language (:data:`TEXTS`), ``N`` the
-  nouns counted in them; a text is a string, ``[key, {field: value}]``, ``[key, [value,
-  ...]]`` (the values of the template's fields in the order they first appear in it: the
-  shorter form, used when every field is given) or ``["+", text, ...]`` (see :func:`fmt`).
+* ``T``: the templates of the texts in the board's language, a list in the order of
+  :data:`TEXTS`, ``N`` the nouns counted in them; a text is a string, ``[key, {field:
+  value}]``, ``[key, [value, ...]]`` (the values of the template's fields in the order they
+  first appear in it: the shorter form, used when every field is given) or ``["+", text,
+  ...]`` (see :func:`fmt`), ``key`` the template's place in ``T``.
 """
 
 from __future__ import annotations
@@ -217,18 +218,22 @@ class PanelScene:
                                        for k, v in fields.items()})
         if key not in TEXTS:  # no template in the scene: written out
             return written
+        code = TEXTS.index(key)  # the template's place in T
+        names = field_names(self._templates["T"][code])
         keyed = X(key, **fields)
-        names = field_names(self._templates["T"][key])
+        keyed[0] = code
         if fields and set(names) == set(fields):  # the short form: the values in the template's order
-            keyed = [key, [fields[n] for n in names]]
+            keyed = [code, [fields[n] for n in names]]
         return written if _size(written) <= _size(keyed) else keyed
 
     @property
     def _templates(self) -> dict[str, Any]:
+        """``T``: the templates of :data:`TEXTS` in the board's language, in that order (a
+        keyed text names its template by its place), and ``N``."""
         lang = 1 if self.lang == "ja" else 0
         cached = getattr(self, "_templates_cache", None)
         if cached is None or cached[0] != lang:
-            cached = (lang, {"T": {k: STRINGS[k][lang] for k in TEXTS}, "N": NOUNS})
+            cached = (lang, {"T": [STRINGS[k][lang] for k in TEXTS], "N": NOUNS})
             self._templates_cache = cached
         return cached[1]
 
