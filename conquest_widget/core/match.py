@@ -196,6 +196,35 @@ class Match(ABC):
                 out.append(d)
         return out
 
+    def event_keys_for(self, seat: int | None) -> list[str]:
+        """A name for each event of :meth:`events_for` (``seat``), the same in every seat's
+        list for an event everybody sees: ``"<p>"`` for the ``p``-th event with a public
+        form (counted from 1), ``"<p>_<j>"`` for the ``j``-th event only ``seat`` sees after
+        it (``p`` 0 before the first).  A name tells nothing ``seat`` may not know (the public events are counted, and
+        only its own others), so a page can keep the lines of public events when the viewer
+        changes and drop only the former viewer's own (issue 32: a lean wire).
+
+        >>> from conquest_widget.games.japan_conquest import GameSetup
+        >>> from conquest_widget.games.japan_conquest.match import JapanMatch
+        >>> m = JapanMatch(GameSetup.quick(["Tokyo", "Osaka"], seed=2))
+        >>> len(m.event_keys_for(None)) == len(m.events_for(None))
+        True
+        """
+        self.check_seat(seat)
+        keys, p, j = [], 0, 0
+        for e in self.events:
+            public = e.for_seat(None) is not None
+            if public:
+                p, j = p + 1, 0
+            if e.for_seat(seat) is None:
+                continue
+            if public:
+                keys.append(str(p))
+            else:
+                j += 1
+                keys.append(f"{p}_{j}")
+        return keys
+
     # ------------------------------------------------------------ documents
     def to_dict(self) -> dict[str, Any]:
         """Setup, seed and the log (actions and chance outcomes): everything, for the

@@ -1,12 +1,29 @@
 // The shell's log in the page (an ES module for anywidget; log_view.py is its kernel side,
 // scene.js comes before this).  The scene holds the heading (h) and the last lines keyed by
-// their number in the game (l<k>); they are shown newest first.  The <details> box is made
-// once, so that a log the player folded stays folded.  Text goes in with textContent only.
+// their event's name, l<p> or l<p>_<j> (the j-th after the p-th); they are shown newest first.  The <details> box is made
+// once, so that a log the player folded stays folded.  While the scene has a cover (c:
+// [title, button]) it is drawn above the log, its button sends {click: "uncover"}, and the
+// widget carries the class cw-covered, by which log_view.css hides the match's board beside
+// it.  Text goes in with textContent only.
 function logLines(scene) {
   return Object.keys(scene)
-    .filter((k) => /^l\d+$/.test(k))
-    .map((k) => [Number(k.slice(1)), scene[k]])
-    .sort((a, b) => b[0] - a[0]);
+    .map((k) => [/^l(\d+)(?:_(\d+))?$/.exec(k), k])
+    .filter(([m]) => m)
+    .map(([m, k]) => [Number(m[1]), Number(m[2] || 0), scene[k]])
+    .sort((a, b) => b[0] - a[0] || b[1] - a[1])
+    .map(([p, j, text]) => [p, text]);
+}
+
+function logCover(scene, send) {
+  const c = scene.c;
+  if (!Array.isArray(c)) return null;
+  const box = sceneNode("div", "cw-cover");
+  box.appendChild(sceneNode("h3", "", c[0]));
+  const button = sceneNode("button", "cw-uncover", c[1]);
+  button.type = "button";
+  button.addEventListener("click", () => send("uncover"));
+  box.appendChild(button);
+  return box;
 }
 
 export default {
@@ -14,14 +31,19 @@ export default {
     return sceneInitialize(model);
   },
   render({ model, el }) {
+    const cover = sceneNode("div", "cw-cover-slot");
     const box = sceneNode("details", "cw-log-box");
     box.open = true;
     const head = sceneNode("summary");
     const lines = sceneNode("div", "cw-log-lines");
     box.append(head, lines);
-    el.appendChild(box);
+    el.append(cover, box);
+    const send = (target) => model.send({ click: target });
     const redraw = () => {
       const scene = model.get("scene") || {};
+      const shown = logCover(scene, send);
+      cover.replaceChildren(...(shown ? [shown] : []));
+      el.classList.toggle("cw-covered", !!shown);
       head.textContent = String(scene.h || "");
       lines.replaceChildren(...logLines(scene).map(([, text]) => sceneNode("div", "cw-log-line", text)));
     };

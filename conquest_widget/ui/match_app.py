@@ -315,13 +315,14 @@ class MatchApp(W.VBox):
         self.controller = MatchController(match, humans=humans, bots=bots, play_cpus=False,
                                           bot_seed=0, cpu_speed=speed)
         self.board = self.ui.board(self.controller, self.lang)
+        # hidden by the log's page module while the hot seat's cover is up (log_view.css)
+        self.board.add_class("cw-match-board")
         self._log_len = len(self.controller.events)
         self._recorded = False
-        self.log_view = LogView()
+        # the log shows the cover too: a move that hands the screen on sends one message
+        self.log_view = LogView(on_uncover=self._uncover)
         self.busy = plain(W.HTML)
         self.busy.add_class("cw-busy")
-        self.cover = W.VBox(layout=Layout())
-        self.cover.add_class("cw-cover")
         self.save_box = plain(W.HBox)
         self.elsewhere = W.VBox(layout=Layout(display="none", align_items="flex-start"))
         self.elsewhere.add_class("cw-elsewhere")
@@ -344,28 +345,24 @@ class MatchApp(W.VBox):
         if not self.controls.children:
             self._save_button = _button("cw-save", self._ask_slot)
             self._exit_button = _button("cw-exit", self.exit)
-            self._uncover_button = _button("cw-uncover", self._uncover, button_style="primary")
-            self._cover_title = plain(W.HTML)
             self.controls.children = [self._save_button, self._exit_button, self.busy]
-            self.cover.children = [self._cover_title, self._uncover_button]
         self._heading("")
         self._save_button.description = self._t("save")
         self._exit_button.description = self._t("exit")
-        name = c.cover
-        if name:
-            self._cover_title.value = f"<h3>{html_text(self._t('pass_to', name=name))}</h3>"
-            self._uncover_button.description = self._t("ready", name=name)
-        self.cover.layout.display = None if name else "none"
-        self.board.layout.display = "none" if name else None
         self._redraw_log()
         if self._claim is not None and self._claim.lost:
             self._show_elsewhere()
-        children = (self.controls, self.save_box, self.elsewhere, self.cover, self.board, self.log_view)
+        children = (self.controls, self.save_box, self.elsewhere, self.board, self.log_view)
         if self.body.children != children:
             self._set_body(children)
 
     def _redraw_log(self) -> None:
-        show_log(self.log_view, self.ui, self.controller.events, self.lang, [s.name for s in self._seats])
+        """The log and, while the screen is passed on, the cover above it (the page hides
+        the board then): one message to the page."""
+        name = self.controller.cover
+        cover = (self._t("pass_to", name=name), self._t("ready", name=name)) if name else None
+        c = self.controller
+        show_log(self.log_view, self.ui, c.events, self.lang, [s.name for s in self._seats], cover, c.event_keys)
 
     def _on_change(self, _change: Any = None) -> None:
         c = self.controller
@@ -561,12 +558,12 @@ class MatchApp(W.VBox):
         self._leave_match()
 
     def _match_widgets(self) -> tuple[W.Widget, ...]:
-        """The widgets of the match on screen (board, cover, log, Save box...), shown by the
+        """The widgets of the match on screen (board, log with the cover, Save box...), shown by the
         play screen and the results: they live until the match is left."""
         if self.controller is None:
             return ()
-        return tuple(w for w in (self.board, self.log_view, self.busy, self.cover, self.save_box,
-                                 self.elsewhere, self.controls) if w is not None)
+        return tuple(w for w in (self.board, self.log_view, self.busy, self.save_box, self.elsewhere,
+                                 self.controls) if w is not None)
 
     def _set_body(self, children: Any, keep: tuple[W.Widget, ...] = ()) -> None:
         """Show a screen: the widgets of the one before that it does not show again (nor
@@ -653,9 +650,17 @@ class MatchApp(W.VBox):
         self._play(self._engine()(setup, seed=seed), speed=speed)
 
 
-def show_log(log: LogView, ui: GameUI, events: list[dict[str, Any]], lang: str, names: list[str]) -> None:
-    """Show the log lines of ``events`` (the game's own wording, ``ui.log_line``) in ``log``."""
-    log.show([line for e in events if (line := ui.log_line(e, lang, names))], t("log", lang))
+def show_log(log: LogView, ui: GameUI, events: list[dict[str, Any]], lang: str, names: list[str],
+             cover: tuple[str, str] | None = None, keys: list[str] | None = None) -> None:
+    """Show the log lines of ``events`` (the game's own wording, ``ui.log_line``) in ``log``,
+    below ``cover`` (its title and button) when given, each line named by its event's key
+    (``keys``: ``Match.event_keys_for``, when given for every event)."""
+    named = list(zip(keys, events, strict=True)) if keys and len(keys) == len(events) else None
+    if named is None:
+        log.show([line for e in events if (line := ui.log_line(e, lang, names))], t("log", lang), cover)
+        return
+    shown = [(k, line) for k, e in named if (line := ui.log_line(e, lang, names))]
+    log.show([line for _k, line in shown], t("log", lang), cover, [k for k, _line in shown])
 
 
 def results_html(ui: GameUI, seats: list[SeatChoice], out: dict[str, Any], view: dict[str, Any], lang: str) -> str:

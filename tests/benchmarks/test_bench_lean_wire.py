@@ -341,8 +341,12 @@ restyle through one painter per map (`conquest_widget/maps/painter.py`): shapes'
 palette, labels' HTML, the route line and pawns, all in one message, the outlines sent once encoded \
 (12.7 KB for the 47). What is left, where an aim is not met: Japan Conquest's way to the first move goes \
 through its own app (issue 29 moves it into the shared shell), whose New game form (about 64 KB) and start \
-screen are still trees of ipywidgets; Japanese Risk's move is its side panels' patch (an action row is sent \
-whole when one of its numbers changes), the label texts and the log, one message each.
+screen are still trees of ipywidgets; Japanese Risk's move is the map painter's message (shapes' styles and \
+the label texts; a label's first text still opens an icon of its own), its side panels' patch (a line or a \
+button per key; the odds of a gathered attack, about 300 B, are most of an attack's) and the log's, three \
+messages; the hot seat's cover is a key of the log's scene (a hand-over is no extra message), and the log's \
+lines are named by their events, so a change of viewer sends only the lines one viewer sees and the other \
+does not.
 """
 
 

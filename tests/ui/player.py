@@ -121,7 +121,7 @@ class Player:
         c = self.app.controller
         if c is None or not c.cover:
             return False
-        button(self.app, "cw-uncover").click()
+        assert self.app.log_view.click("uncover"), "no cover shown"  # its button is drawn by the log's page module
         return True
 
     def move(self) -> bool:

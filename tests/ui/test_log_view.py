@@ -4,9 +4,14 @@ merges is what the kernel shows."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+from page_runner import PageRecorder
+
 from conquest_widget.ui.log_view import LOG_LINES, LogView
+
+RUNNER = Path(__file__).parent / "page" / "run_log.mjs"
 
 
 class _Page:
@@ -69,3 +74,35 @@ def test_the_page_cannot_write_the_log() -> None:
     log.show(["Ann draws"], "Log")
     log.set_state({"scene": {"h": "<b>x</b>", "l0": "forged", "n": 9}})
     assert log.lines() == ["Ann draws"]
+
+
+def test_the_page_module_draws_the_cover_and_the_lines_the_kernel_shows(tmp_path) -> None:
+    """The log's page module (log_view.js, run in Node.js) after each message: the cover's
+    title and button while it is up (the widget then carries ``cw-covered``, by which the
+    page hides the board), the heading and the lines newest first, hostile text as text;
+    its button's click comes back as ``uncover``."""
+    hostile = "<img src=x onerror=alert(1)>"
+    pressed: list[int] = []
+    log = LogView(on_uncover=lambda: pressed.append(1))
+
+    def expected(w: LogView) -> dict[str, Any]:
+        return {"cover": w.cover, "button": w.uncover_label, "covered": bool(w.cover), "head": "Log",
+                "lines": w.lines()}
+
+    log.show(["Ann draws"], "Log")
+    rec = PageRecorder(log, expected, RUNNER)
+    log.show(["Ann draws", f"{hostile} plays"], "Log", cover=(f"Pass the screen to {hostile}", f"I am {hostile}"))
+    log.show(["Ann draws", f"{hostile} plays"], "Log", cover=("Pass the screen to Ann", "I am Ann: show my view"))
+    log.show(["Ann draws", f"{hostile} plays", "Ann ends"], "Log")
+    shown, sent = rec.shown(tmp_path)
+    assert shown == rec.expected and shown[1]["covered"] and not shown[-1]["covered"]
+    assert shown[1]["cover"] == f"Pass the screen to {hostile}"
+    assert len(rec.steps) == 4  # each show: one message
+    assert {"click": "uncover"} not in sent  # no cover at the end: no button to click
+    log.show(["Ann draws"], "Log", cover=("Pass the screen to Ann", "I am Ann"))
+    rec2 = PageRecorder(log, expected, RUNNER)
+    _shown, sent = rec2.shown(tmp_path)
+    assert {"click": "uncover"} in sent
+    assert log.click("uncover") and pressed == [1]
+    log.show(["Ann draws"], "Log")
+    assert not log.click("uncover") and pressed == [1]  # no cover: the click does nothing

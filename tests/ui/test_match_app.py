@@ -98,6 +98,10 @@ def click(app: W.Widget, description: str) -> None:
         # the New game form is one widget: its Start and Back are buttons of the page
         form.click("start" if description == form.button_label("start") else "back")
         return
+    log = getattr(app, "log_view", None)
+    if log is not None and log.cover and description == log.uncover_label:
+        assert log.click("uncover")  # the cover's button is drawn by the log's page module
+        return
     b = buttons(app, description)
     assert b, f"no visible button {description!r}"
     b[0].click()
@@ -261,13 +265,13 @@ def test_hot_seat_cover_screen_and_no_other_secret_in_any_widget(tmp_path) -> No
     match = app.controller._match  # the test reads the truth; the widgets must not
     cards = list(match.state["hands"])
     # right after Start nobody is known to be at the screen: Ann's cover, no card anywhere
-    assert app.controller.cover == "Ann" and app.cover.layout.display is None
+    assert app.controller.cover == "Ann" and app.log_view.cover == "Pass the screen to Ann"
     assert not any(f"card {c}" in widget_states() for c in cards)
     click(app, "I am Ann: show my view")
     assert app.controller.viewer == 0 and f"card {cards[0]}" in app.board.card.value
     click(app, "keep")
     assert app.controller.cover == "Ben"
-    assert app.board.layout.display == "none" and app.cover.layout.display is None
+    assert app.log_view.cover == "Pass the screen to Ben" and app.log_view.uncover_label == "I am Ben: show my view"
     assert f"card {cards[0]}" not in widget_states()
     click(app, "I am Ben: show my view")
     assert app.controller.viewer == 1 and app.controller.cover == ""

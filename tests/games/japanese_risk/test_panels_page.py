@@ -21,7 +21,7 @@ from page_runner import PageRecorder
 from conquest_widget.games.japanese_risk.engine import JapaneseRisk, RiskSetup
 from conquest_widget.games.japanese_risk.text import STRINGS, t
 from conquest_widget.games.japanese_risk.widget.board import RiskBoard
-from conquest_widget.games.japanese_risk.widget.panel_scene import fmt
+from conquest_widget.games.japanese_risk.widget.panel_scene import TEXTS, field_names, fmt
 from conquest_widget.games.japanese_risk.widget.panels import RiskPanels
 from conquest_widget.ui.controller import MatchController
 
@@ -128,11 +128,12 @@ def test_the_defence_question_and_its_fields_in_the_page(tmp_path: Path) -> None
 
 
 def _texts(x: Any) -> Any:
-    """Every ``[key, {fields}]`` text in a part of the scene."""
+    """Every ``[key, {fields}]`` or ``[key, [values]]`` text in a part of the scene (``key``
+    the template's place in ``T``: ``TEXTS[key]`` in the game's table)."""
     if isinstance(x, list):
-        if len(x) == 2 and isinstance(x[0], str) and x[0] in STRINGS and isinstance(x[1], dict):
+        if len(x) == 2 and type(x[0]) is int and 0 <= x[0] < len(TEXTS) and isinstance(x[1], dict | list):
             yield x
-            for v in x[1].values():
+            for v in (x[1].values() if isinstance(x[1], dict) else x[1]):
                 yield from _texts(v)
         else:
             for y in x:
@@ -153,13 +154,15 @@ def test_the_scene_texts_read_as_the_games_text_table_says() -> None:
         if steps == 20:
             board.set_lang("ja")
         scene = board.panels.scene
-        lang = "ja" if scene["T"]["ui_count"] == STRINGS["ui_count"][1] else "en"
+        lang = "ja" if scene["T"][TEXTS.index("ui_count")] == STRINGS["ui_count"][1] else "en"
         for key, value in scene.items():
             if key in ("T", "N"):
                 continue
             for text in _texts(value):
-                fields = {k: fmt(scene, v) if isinstance(v, list) else v for k, v in text[1].items()}
-                assert fmt(scene, text) == t(text[0], lang, **fields), text
+                given = text[1] if isinstance(text[1], dict) else dict(zip(field_names(scene["T"][text[0]]), text[1],
+                                                                          strict=True))
+                fields = {k: fmt(scene, v) if isinstance(v, list) else v for k, v in given.items()}
+                assert fmt(scene, text) == t(TEXTS[text[0]], lang, **fields), text
                 seen += 1
         play_turn_step(board, rng, steps % 30)
     assert seen > 100

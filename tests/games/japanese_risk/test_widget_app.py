@@ -84,14 +84,14 @@ def test_hot_seat_in_the_app_shows_no_secret_of_the_other_player(tmp_path) -> No
         nonlocal covers
         if c.cover:
             covers += 1
-            assert app.cover.layout.display != "none" and app.board.layout.display == "none"
+            assert app.log_view.cover and "cw-match-board" in app.board._dom_classes
             for p in range(2):
                 problems.extend(f"cover: {x}" for x in secrets_leaked(m, p) if "owner" not in x)
         else:
             problems.extend(secrets_leaked(m, c.viewer))
 
     def uncover() -> None:  # hand the screen over with the app's own button
-        app.cover.children[1].click()
+        assert app.log_view.click("uncover")
 
     play_by_clicks(c, app.board, random.Random(6), on_cover=on_cover, uncover=uncover)
     assert covers >= 2 and problems == []

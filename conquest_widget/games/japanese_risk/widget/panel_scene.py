@@ -21,13 +21,19 @@ their key and fields, the templates once):
   ``["s", dice, hits]`` (the sea dice), ``["r", title, attack dice, hits, defence dice,
   hits, after]`` (a round) or ``["e", text]`` (an event);
 * ``st``, ``g``, ``a``, ``i``, ``o``, ``b`` are sent a key per line (:data:`SPLIT`): the key is the
-  list's length, ``st0``, ``st1``... its lines (a move sends the lines that changed);
+  list's length, ``st0``, ``st1``... its lines (a move sends the lines that changed); and
+  in ``a`` a row of buttons is sent as ``["b", [target, ...]]``, each button under its own
+  key ``B<target>``: ``[label, enabled]`` (a target is on the panel once), so that a
+  button whose label or state changes is sent alone, not its row (:func:`listed` and the
+  page put the rows together again);
 * ``k``: the knowledge panel ``[title, neutral, unknown, [seat, ...]]``, per other seat
   ``k<seat>``: ``[colour, line, [code, ...]]`` (the territories known to be theirs) and per
   such territory ``r<code>``: its row;
-* ``T``: the templates of the texts in the board's language (:data:`TEXTS`), ``N`` the
-  nouns counted in them; a text is a string, ``[key, {field: value}]`` or ``["+", text,
-  ...]`` (see :func:`fmt`).
+* ``T``: the templates of the texts in the board's language, a list in the order of
+  :data:`TEXTS`, ``N`` the nouns counted in them; a text is a string, ``[key, {field:
+  value}]``, ``[key, [value, ...]]`` (the values of the template's fields in the order they
+  first appear in it: the shorter form, used when every field is given) or ``["+", text,
+  ...]`` (see :func:`fmt`), ``key`` the template's place in ``T``.
 """
 
 from __future__ import annotations
@@ -84,10 +90,35 @@ SPLIT = ("st", "g", "a", "i", "o", "b")
 
 
 def listed(scene: dict[str, Any], name: str) -> list[Any] | None:
-    """A list of the scene sent a key per line (:data:`SPLIT`), or None when absent."""
+    """A list of the scene sent a key per line (:data:`SPLIT`), or None when absent; the
+    action panel's rows of buttons with their buttons (``[target, label, enabled]``)."""
     if name not in scene:
         return None
-    return [scene[f"{name}{i}"] for i in range(int(scene[name]))]
+    lines = [scene[f"{name}{i}"] for i in range(int(scene[name]))]
+    if name == "a":
+        lines = [["b", [[t, *scene[f"B{t}"]] for t in x[1]]] if x[0] == "b" else x for x in lines]
+    return lines
+
+
+def split_lists(scene: dict[str, Any]) -> None:
+    """Write the lists of :data:`SPLIT` in ``scene`` a key per line, the action panel's
+    buttons a key each (see the module docstring; :func:`listed` reads them back)."""
+    for name in SPLIT:
+        if name not in scene:
+            continue
+        lines = scene.pop(name)
+        if name == "a":
+            rows = []
+            for x in lines:
+                if x[0] == "b":
+                    for target, label, enabled in x[1]:
+                        assert f"B{target}" not in scene, f"button {target} twice on the panel"
+                        scene[f"B{target}"] = [label, enabled]
+                    x = ["b", [b[0] for b in x[1]]]
+                rows.append(x)
+            lines = rows
+        scene[name] = len(lines)
+        scene.update((f"{name}{i}", line) for i, line in enumerate(lines))
 
 
 def X(key: str, **fields: Any) -> list[Any]:
@@ -96,14 +127,25 @@ def X(key: str, **fields: Any) -> list[Any]:
     return [key, fields] if fields else [key]
 
 
+def field_names(template: str) -> list[str]:
+    """The fields of a template in the order they first appear (a text's values in the
+    short form ``[key, [value, ...]]``).
+
+    >>> field_names("{n|army} on {pref}, {n} left")
+    ['n', 'pref']
+    """
+    return list(dict.fromkeys(m.group(1) for m in _FIELD.finditer(template)))
+
+
 def fmt(scene: dict[str, Any], text: Any) -> str:
-    """A text of the scene as the page writes it (the same steps as ``fmt`` in panels.js):
-    a string as it is; ``["+", text, ...]`` the texts one after the other; ``[key, fields]``
-    the template ``T[key]`` with ``{field}`` filled in and ``{field|noun}`` a count and its
-    noun (singular for exactly one: ``N[noun]``).
+    """A text of the scene as the page writes it (the same steps as ``riskText`` in
+    panels.js): a string as it is; ``["+", text, ...]`` the texts one after the other;
+    ``[key, fields]`` the template ``T[key]`` with ``{field}`` filled in and ``{field|noun}``
+    a count and its noun (singular for exactly one: ``N[noun]``); ``fields`` a dict, or the
+    list of the values in the order of :func:`field_names`.
 
     >>> scene = {"T": {"a": "{n|army} on {pref}", "b": "Go: {what}"}, "N": {"army": ["army", "armies"]}}
-    >>> fmt(scene, ["b", {"what": ["a", {"n": 1, "pref": "Tokyo"}]}]), fmt(scene, ["+", "x", ["a", {"n": 2, "pref": "y"}]])
+    >>> fmt(scene, ["b", {"what": ["a", {"n": 1, "pref": "Tokyo"}]}]), fmt(scene, ["+", "x", ["a", [2, "y"]]])
     ('Go: 1 army on Tokyo', 'x2 armies on y')
     """
     if isinstance(text, str):
@@ -113,6 +155,8 @@ def fmt(scene: dict[str, Any], text: Any) -> str:
     if text[0] == "+":
         return "".join(fmt(scene, x) for x in text[1:])
     fields = text[1] if len(text) > 1 else {}
+    if isinstance(fields, list):
+        fields = dict(zip(field_names(scene["T"][text[0]]), fields, strict=False))
 
     def fill(m: re.Match[str]) -> str:
         name, noun = m.group(1), m.group(2)
@@ -174,15 +218,22 @@ class PanelScene:
                                        for k, v in fields.items()})
         if key not in TEXTS:  # no template in the scene: written out
             return written
+        code = TEXTS.index(key)  # the template's place in T
+        names = field_names(self._templates["T"][code])
         keyed = X(key, **fields)
+        keyed[0] = code
+        if fields and set(names) == set(fields):  # the short form: the values in the template's order
+            keyed = [code, [fields[n] for n in names]]
         return written if _size(written) <= _size(keyed) else keyed
 
     @property
     def _templates(self) -> dict[str, Any]:
+        """``T``: the templates of :data:`TEXTS` in the board's language, in that order (a
+        keyed text names its template by its place), and ``N``."""
         lang = 1 if self.lang == "ja" else 0
         cached = getattr(self, "_templates_cache", None)
         if cached is None or cached[0] != lang:
-            cached = (lang, {"T": {k: STRINGS[k][lang] for k in TEXTS}, "N": NOUNS})
+            cached = (lang, {"T": [STRINGS[k][lang] for k in TEXTS], "N": NOUNS})
             self._templates_cache = cached
         return cached[1]
 
@@ -208,11 +259,7 @@ class PanelScene:
             if box:
                 scene[key] = box
         self._knowledge(scene)
-        for name in SPLIT:  # a key per line: a move sends the lines that changed
-            if name in scene:
-                lines = scene.pop(name)
-                scene[name] = len(lines)
-                scene.update((f"{name}{i}", line) for i, line in enumerate(lines))
+        split_lists(scene)  # a key per line, per button: a move sends the lines that changed
         self.panel_scene = scene
 
     # ------------------------------------------------------------ the status

@@ -10,15 +10,24 @@ const SEA_HIT = 4, ATTACK_HIT = 3, DEFENCE_HIT = 4;
 const LOOK = { "place-confirm": "primary", "end-turn": "primary", "commit-all": "primary", hold: "primary",
   launch: "danger", strike: "danger" };
 
+const RISK_FIELD = /\{(\w+)(?:\|([\w ]+))?\}/g;
+
 // a text of the scene (panel_scene.py fmt): a string; ["+", text, ...] one after the other;
-// [key, {field: value}] the template T[key] filled in, {field|noun} a count and its noun
+// [key, {field: value}] the template T[key] filled in, {field|noun} a count and its noun;
+// [key, [value, ...]] the same, the values of the fields in the order they first appear
 function riskText(scene, text) {
   if (typeof text === "string") return text;
   if (!Array.isArray(text) || !text.length) return text === undefined || text === null ? "" : String(text);
   if (text[0] === "+") return text.slice(1).map((x) => riskText(scene, x)).join("");
-  const fields = text[1] || {};
   const template = (scene.T || {})[text[0]] || "";
-  return template.replace(/\{(\w+)(?:\|([\w ]+))?\}/g, (m, name, noun) => {
+  let fields = text[1] || {};
+  if (Array.isArray(fields)) {
+    const names = [...new Set([...template.matchAll(RISK_FIELD)].map((m) => m[1]))];
+    const values = fields;
+    fields = {};
+    names.forEach((name, i) => { if (i < values.length) fields[name] = values[i]; });
+  }
+  return template.replace(RISK_FIELD, (m, name, noun) => {
     if (!(name in fields)) return m;
     const value = fields[name];
     if (noun !== undefined) {
@@ -35,6 +44,17 @@ function riskList(scene, name) {
   if (typeof n !== "number") return null;
   const out = [];
   for (let i = 0; i < n; i++) out.push(scene[name + i]);
+  return out;
+}
+
+// the buttons [target, label, enabled] of a row of the action panel ["b", [target, ...]]:
+// each button is a key of its own, B<target>: [label, enabled] (panel_scene.py listed)
+function riskRow(scene, item) {
+  const out = [];
+  for (const target of item[1] || []) {
+    const b = scene["B" + target];
+    if (Array.isArray(b)) out.push([target, b[0], b[1]]);
+  }
   return out;
 }
 
@@ -131,7 +151,7 @@ function riskActions(scene, send) {
       box.appendChild(riskBox(scene, item, send));
     } else if (kind === "b") {
       const row = sceneNode("div", "cwr-row");
-      for (const [target, label, enabled] of item[1] || []) {
+      for (const [target, label, enabled] of riskRow(scene, item)) {
         row.appendChild(riskButton(target, riskText(scene, label), enabled, send));
       }
       box.appendChild(row);
