@@ -324,9 +324,9 @@ longer shown), and the picker's Back to games closes the whole game (`ConquestAp
 `JapanConquestApp.close` also closes its screens built but not shown). `lean.close_tree` follows a widget's \
 own attributes too (a panel's pieces not shown now, icon caches). What stays for the process: the picker and \
 the fixed set of shared Layout / style models of `conquest_widget/lean.py` (one per set of layout traits and \
-one style per widget class). Inside Japan Conquest's own app the start, game and results screens and the map \
-are built once and live as long as the app; its map keeps one label icon per distinct label and one step \
-badge per route step once made (a bounded set of public marks). `tests/ui/test_lifecycle.py` asserts, from \
+one style per widget class). Inside Japan Conquest's own app the start screen, the game and results screens \
+(the game screen's controls once first shown) and the map are built once and live as long as the app; its map \
+keeps one step badge per route step once made (a bounded set of public marks). `tests/ui/test_lifecycle.py` asserts, from \
 the picker and inside each game over 8 rounds (one replays the autosave, one is a hot seat, one is played to \
 the results), that the count after round 8 equals the count after round 1, and that a hot-seat screen once \
 left holds no seat's secret; all ten fail on c5af748. Measured by hand on 2026-12-02 (load about 2) over those \
@@ -336,17 +336,17 @@ left its whole app alive, hence far more than the +4 inside its app above), +256
 
 How a move got small: each board's panels are one page widget drawn from a scene of the seat's view \
 (`conquest_widget/scene.py`: the card table, the Codex board, Japan Conquest's and Japanese Risk's side \
-panels, the shell's log, the New game form), sent as one patch of the keys that changed; the prefecture maps \
-restyle through one painter per map (`conquest_widget/maps/painter.py`): shapes' styles as numbers of a \
-palette, labels' HTML, the route line and pawns, all in one message, the outlines sent once encoded \
-(12.7 KB for the 47). What is left, where an aim is not met: Japan Conquest's way to the first move goes \
-through its own app (issue 29 moves it into the shared shell), whose New game form (about 64 KB) and start \
-screen are still trees of ipywidgets; Japanese Risk's move is the map painter's message (shapes' styles and \
-the label texts; a label's first text still opens an icon of its own), its side panels' patch (a line or a \
-button per key; the odds of a gathered attack, about 300 B, are most of an attack's) and the log's, three \
-messages; the hot seat's cover is a key of the log's scene (a hand-over is no extra message), and the log's \
-lines are named by their events, so a change of viewer sends only the lines one viewer sees and the other \
-does not.
+panels, the shell's log, the New game forms, Japan Conquest's start screen), sent as one patch of the keys \
+that changed; the prefecture maps restyle through one painter per map (`conquest_widget/maps/painter.py`): \
+shapes' styles as numbers of a palette, the 47 labels (drawn by the painter in the page: no label model; a \
+label's HTML is sent when it changes), the route line and pawns, all in one message, the outlines sent once \
+encoded (12.7 KB for the 47). The hot seat's cover is a key of the log's scene (a hand-over is no extra \
+message), and the log's lines are named by their events, so a change of viewer sends only the lines one \
+viewer sees and the other does not. What is left where an aim is not met: a move of Japanese Risk is three \
+messages, the map painter's (shapes' styles and the changed labels' HTML, about 150-350 B), the side panels' \
+patch (a line or a button per key; the exact odds of a gathered attack, about 300 B, are most of an \
+attack's; a launch sends the battle's rounds) and the log's line; places and deploys are under 500 B, \
+attacks, launches and ends of turn are not, and the median falls between them.
 """
 
 
