@@ -326,6 +326,8 @@ def all_states() -> str:
 
 
 BADGE = re.compile(r"cw-label-(\d+)'[^>]*>(?:(?!cw-label-).)*?cw-card-badge[^>]*>✋(\d+)")
+#: a label as the map's painter holds it ("h<code>": its HTML; the page puts it in its box)
+PAINTED_BADGE = re.compile(r'"h(\d+)": "[^"]*?cw-card-badge[^>]*>✋(\d+)')
 
 
 def secrets_leaked(m: JapaneseRisk, seat: int) -> list[str]:
@@ -335,7 +337,7 @@ def secrets_leaked(m: JapaneseRisk, seat: int) -> list[str]:
     s = m.state
     text = all_states()
     found = []
-    for code, n in BADGE.findall(text):
+    for code, n in BADGE.findall(text) + PAINTED_BADGE.findall(text):
         code, n = int(code), int(n)
         if s["owner"][code] != seat:
             found.append(f"card badge {n} on {code} (owner {s['owner'][code]})")
