@@ -1,5 +1,6 @@
 // The page side shared by every scene widget (ui/scene.py): the kernel syncs ``scene`` once,
-// then sends only what changed as one custom message {patch: {key: value, n}, drop: [key]};
+// then sends only what changed as one custom message {patch: {key: value, n}, drop: [key],
+// "*": [prefix]} (a prefix: every key that starts with it goes, before the patch is merged);
 // this merges it into the model's scene (never sent back: the kernel ignores a scene from
 // the page).  A patch applies only to the scene of the redraw before it (n); one sent
 // before the module listened is lost: the page then says which scene it has ({have: n})
@@ -20,9 +21,13 @@ function sceneInitialize(model) {
       if (!asked) { asked = true; model.send({ have: old.n || 0 }); }
       return;
     }
-    const scene = Object.assign({}, old, msg.patch);
+    const scene = Object.assign({}, old);
     for (const key of msg.drop || []) delete scene[key];
-    model.set("scene", scene);
+    for (const prefix of msg["*"] || []) {
+      if (typeof prefix !== "string" || !prefix) continue;
+      for (const key of Object.keys(scene)) if (key.startsWith(prefix)) delete scene[key];
+    }
+    model.set("scene", Object.assign(scene, msg.patch));
   };
   model.on("msg:custom", onMessage);
   model.send({ have: (model.get("scene") || {}).n || 0 });

@@ -293,3 +293,50 @@ def test_a_map_of_public_styles_sends_a_style_once() -> None:
         painter.paint({2: lit})
         assert any(k.startswith("s") for k in sent[2]["patch"]) is resent, keep
         assert painter.style_of(2) == dict(lit) and painter.style_of(1) == dict(BASE_STYLE)
+
+
+def test_a_public_palette_is_sent_once_and_a_move_sends_numbers_only(tmp_path: Path) -> None:
+    """A painter given its public ``palette`` sends those styles once, in the first scene
+    (``S``): a shape that shows one, or goes back to the base, costs only its number in a
+    move's message, the next move as the first (Japanese Risk's restyles); a style not in
+    the palette is sent as before.  The page draws the palette's styles."""
+    shapes = _shapes(3)
+    red = BASE_STYLE | {"fill_color": "#d62728"}
+    lit = BASE_STYLE | {"color": "#ffb000", "weight": 3}
+    painter = MapPainter(shapes, BASE_STYLE, palette=[red, lit])
+    first = dict(painter.scene)
+    assert first["S"] == [[red[k] for k in STYLE_KEYS], [lit[k] for k in STYLE_KEYS]]
+    sent: list[dict[str, Any]] = []
+    painter.send = lambda msg, buffers=None: sent.append(msg)  # type: ignore[method-assign]
+    painter.paint({1: red, 2: lit})
+    painter.paint({1: BASE_STYLE, 2: red, 3: lit})   # red and lit: shown again, no style sent
+    painter.paint({3: BASE_STYLE})
+    for msg in sent:
+        assert not any(k[0] in "sS" for k in msg["patch"]) and not any(k[0] == "s" for k in msg.get("drop", ())), msg
+    assert sent[1]["patch"] == {"2": 1, "3": 2, "n": 2} and sent[1]["drop"] == ["1"]
+    other = BASE_STYLE | {"fill_color": "#123456"}
+    painter.paint({3: other})                        # not in the palette: sent with its own number
+    assert sent[-1]["patch"] == {"s3": [other[k] for k in STYLE_KEYS], "3": 3, "n": 4}
+    page = run_page(painter, first, sent, tmp_path)
+    for k, poly in shapes.items():
+        assert page["shapes"][poly.model_id] == {s: painter.style_of(k)[s] for s in STYLE_KEYS}, k
+    assert painter.style_of(2) == {s: red[s] for s in STYLE_KEYS}
+
+
+def test_a_label_class_puts_each_label_in_its_box_in_the_page(tmp_path: Path) -> None:
+    """With ``label_class``, only the label's own HTML travels (``h<code>``); the page puts
+    it in ``<div class='C C-<code>'>`` (what ``label_shown`` says it shows); a class that is
+    not a plain name is refused."""
+    pm = PrefectureMap(sea_links=False, label_class="cw-label")
+    first = dict(pm.painter.scene)
+    sent: list[dict[str, Any]] = []
+    pm.painter.send = lambda msg, buffers=None: sent.append(msg)  # type: ignore[method-assign]
+    pm.set_labels({13: "<b>5</b>", 27: "<b>7</b>"})
+    pm.set_labels({27: ""})
+    assert sent[0]["patch"]["h13"] == "<b>5</b>" and "cw-label" not in json.dumps(sent)
+    assert pm.label_shown(13) == "<div class='cw-label cw-label-13'><b>5</b></div>" and pm.label_shown(27) == ""
+    drawn, _later = run_labels(pm, first, sent, tmp_path)
+    for code in range(1, 48):
+        assert drawn[japan().prefecture(code).name_en]["html"] == pm.label_shown(code), code
+    with pytest.raises(ValueError):
+        MapPainter(_shapes(1), BASE_STYLE, label_class="x' onload='y")

@@ -1,7 +1,8 @@
 // The page side of conquest_widget.maps.painter.MapPainter (follows scene.js in one ES
 // module): the scene holds "m" (each shape's model, IPY_MODEL_<id>), "o" (the outlines of
 // shapes whose own state leaves them out, each ring an encoded polyline), "s<i>" (the styles
-// used so far, each a list in the order of STYLE_KEYS; s0 is the base) and one key per
+// used so far, each a list in the order of STYLE_KEYS; s0 is the base), "S" (the public
+// palette, sent once: style i is S[i - 1] when there is no "s<i>") and one key per
 // restyled shape (the number of its style).  Each
 // style is set on the shape's model in the page (model.set, never saved back to the
 // kernel): jupyter-leaflet's views listen to those attributes and restyle the shape with
@@ -36,6 +37,13 @@ function decodeLocations(x) {
   return typeof x === "string" ? decodeRing(x) : (Array.isArray(x) ? x.map(decodeLocations) : []);
 }
 
+// the style list of number n: "s<n>", else the public palette's S[n - 1], else the base
+function paintList(scene, n) {
+  if (Array.isArray(scene["s" + n])) return scene["s" + n];
+  if (typeof n === "number" && n >= 1 && Array.isArray(scene.S) && Array.isArray(scene.S[n - 1])) return scene.S[n - 1];
+  return scene.s0;
+}
+
 function paintStyle(list) {
   const style = {};
   PAINT_KEYS.forEach((k, i) => { style[k] = list[i]; });
@@ -68,7 +76,7 @@ function paintInitialize(model) {
     if (!Array.isArray(scene.s0) || !manager || typeof manager.get_model !== "function") return;
     const next = {};
     for (const key of Object.keys(refs)) {
-      const list = Array.isArray(scene["s" + scene[key]]) ? scene["s" + scene[key]] : scene.s0;
+      const list = paintList(scene, scene[key]);
       next[key] = list;
       if (key in shown && JSON.stringify(shown[key]) === JSON.stringify(list)) continue;
       shape(key, refs[key]).then((m) => { if (m && typeof m.set === "function") m.set(paintStyle(next[key])); });
@@ -105,7 +113,8 @@ function paintInitialize(model) {
 
 // Labels: "M" the map's model, "P" each label's [lat, lon], "B" its icon's [width, height,
 // anchor x, anchor y], "T" the titles, "h<key>" the HTML of each label that shows one (built
-// and escaped by the kernel, as an ipyleaflet DivIcon's).  Each Leaflet map drawn for the map
+// and escaped by the kernel, as an ipyleaflet DivIcon's), "W" the class of the box the page
+// puts that HTML in (<div class='W W-<key>'>; the kernel checked it is a plain class name).  Each Leaflet map drawn for the map
 // model (one per view) gets one marker per label, in its marker pane, not interactive (a
 // click goes to the shape under it), a little under the other markers at the same place
 // (the route's step badges); a label whose HTML or title changed gets its icon again.
@@ -123,7 +132,10 @@ function labelInitialize(model) {
     if (!drawn.has(map)) drawn.set(map, {});
     const labels = drawn.get(map);
     for (const [key, point] of Object.entries(scene.P)) {
-      const html = typeof scene["h" + key] === "string" ? scene["h" + key] : "";
+      let html = typeof scene["h" + key] === "string" ? scene["h" + key] : "";
+      if (html && typeof scene.W === "string" && /^[\w-]+$/.test(scene.W) && /^\w+$/.test(key)) {
+        html = "<div class='" + scene.W + " " + scene.W + "-" + key + "'>" + html + "</div>";
+      }
       const title = typeof titles[key] === "string" ? titles[key] : "";
       const icon = () => L.divIcon({ html, iconSize: [box[0], box[1]], iconAnchor: [box[2], box[3]] });
       const had = labels[key];

@@ -45,11 +45,26 @@ when the label is empty: a new text costs its HTML in the painter's message.
     (True, '<b>5</b>', '<b>5</b>', {'13': [35.69, 139.69]})
     >>> p.set_label(13, ""), "h13" in p.scene
     (True, False)
+
+A map whose styles are a known, public set (one per owner and outline, say: nothing a
+seat keeps secret) gives them as ``palette``: they are sent once, in the first scene
+(``"S"``, style ``i`` being ``S[i - 1]``), and a shape that shows one costs only its number
+in a move's message; a style not in it is sent as above.  ``label_class`` has the page put
+each label's HTML in ``<div class='C C-<key>'>`` itself (``C`` the class), so that only
+what is inside travels:
+
+    >>> red = base | {"fill_color": "#ff0000"}
+    >>> p = MapPainter(shapes, base, palette=[red], leaflet_map=m, labels={13: (35.69, 139.69)}, label_class="cw-label")
+    >>> p.scene["S"], p.paint({13: red}), p.scene["13"], "s1" in p.scene
+    ([['#ff0000', 0.75, '#666666', 1, None, 1.0]], [13], 1, False)
+    >>> p.set_label(13, "<b>5</b>"), p.scene["h13"], p.label(13)
+    (True, '<b>5</b>', "<div class='cw-label cw-label-13'><b>5</b></div>")
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -128,7 +143,7 @@ class MapPainter(SceneWidget):
                  layers: Mapping[str, L.Layer] | None = None, keep_styles: bool = False,
                  leaflet_map: L.Map | None = None, labels: Mapping[int, Sequence[float]] | None = None,
                  label_box: Sequence[int] = (44, 30, 22, 15), titles: Mapping[int, str] | None = None,
-                 **kwargs: Any) -> None:
+                 palette: Sequence[Mapping[str, Any]] = (), label_class: str = "", **kwargs: Any) -> None:
         #: the map's stylesheet (its labels' classes), sent once with the painter
         self._css = css
         self._refs = {str(k): f"IPY_MODEL_{poly.model_id}" for k, poly in shapes.items()}
@@ -143,7 +158,12 @@ class MapPainter(SceneWidget):
         #: style once sent, so that a style shown again costs its number only
         self._keep_styles = keep_styles
         self._index: dict[str, int] = {json.dumps(base_values): 0}
-        self._next = 1
+        #: the public styles given (``palette``): numbers 1.., sent once ("S"), never dropped
+        self._public = [[style[k] for k in STYLE_KEYS] for style in palette]
+        for i, values in enumerate(self._public, 1):
+            self._palette[i] = values
+            self._index.setdefault(json.dumps(values), i)
+        self._next = len(self._public) + 1
         self._styles: dict[str, int] = {}
         #: other layers placed through the painter: name -> (model reference, attributes)
         self._layers: dict[str, tuple[str, dict[str, Any]]] = {
@@ -157,6 +177,10 @@ class MapPainter(SceneWidget):
         self._box = [int(x) for x in label_box]
         self._titles = {str(k): str(t) for k, t in (titles or {}).items()}
         self._html: dict[str, str] = {}
+        if label_class and not re.fullmatch(r"[A-Za-z0-9_-]+", label_class):
+            raise ValueError(f"a label class is letters, digits, - and _: {label_class!r}")
+        #: the class of the box the page puts each label's HTML in ("": none)
+        self._label_class = label_class
         self._batch = 0
         self._dirty = False
         kwargs.setdefault("layout", Layout(display="none"))
@@ -169,17 +193,23 @@ class MapPainter(SceneWidget):
         # and "r<name>" / "a<name>": another layer's model (sent once) and the attributes set on it
         # (a line's points go as an encoded polyline, as the outlines do);
         # labels: "M" the map's model, "P" the points, "B" the icon box, "T" the titles (sent
-        # once), "h<key>" the HTML of each label that shows one
+        # once), "W" the class of the box each label's HTML goes in (none: not sent),
+        # "h<key>" the HTML of each label that shows one
         labels: dict[str, Any] = {}
         if self._points:
             labels = {"M": self._map_ref, "P": self._points, "B": self._box, "T": self._titles}
+            if self._label_class:
+                labels["W"] = self._label_class
             labels |= {f"h{k}": html for k, html in self._html.items()}
         layers = {}
         for name, (ref, attrs) in self._layers.items():
             layers[f"r{name}"] = ref
             layers[f"a{name}"] = {k: encode_locations(v) if k == "locations" and _is_ring(v) else v
                                   for k, v in attrs.items()}
-        return ({"m": self._refs, "o": self._outlines} | {f"s{i}": style for i, style in self._palette.items()}
+        public = {"S": self._public} if self._public else {}
+        n = len(self._public)
+        return ({"m": self._refs, "o": self._outlines} | public
+                | {f"s{i}": style for i, style in self._palette.items() if i == 0 or i > n}
                 | self._styles | layers | labels)
 
     def batch(self) -> _Batch:
@@ -233,8 +263,13 @@ class MapPainter(SceneWidget):
         return True
 
     def label(self, key: int) -> str:
-        """The HTML label ``key`` shows in the page (``""``: none)."""
-        return self._html.get(str(key), "")
+        """The HTML label ``key`` shows in the page (``""``: none), in its box when the
+        painter has a ``label_class``."""
+        html = self._html.get(str(key), "")
+        if html and self._label_class:
+            c = self._label_class
+            return f"<div class='{c} {c}-{key}'>{html}</div>"
+        return html
 
     def label_title(self, key: int) -> str:
         """Label ``key``'s title."""
@@ -283,7 +318,7 @@ class MapPainter(SceneWidget):
             changed.append(key)
         if changed and not self._keep_styles:
             used = set(self._styles.values())
-            for index in [i for i in self._palette if i and i not in used]:
+            for index in [i for i in self._palette if i > len(self._public) and i not in used]:
                 del self._index[json.dumps(self._palette.pop(index))]
         if changed:
             self._changed()

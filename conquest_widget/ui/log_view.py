@@ -54,6 +54,8 @@ class LogView(SceneWidget):
 
     _esm = SceneWidget.page_module(_HERE / "log_view.js")
     _css = page_file(_HERE / "log_view.css")
+    #: lines a change of viewer hides go as their common beginnings (``l6_`` for l6_1, l6_2...)
+    drop_prefixes = True
 
     def __init__(self, on_uncover: Callable[[], Any] | None = None, **kwargs: Any) -> None:
         self._lines: list[str] = []

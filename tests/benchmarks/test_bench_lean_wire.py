@@ -337,16 +337,23 @@ left its whole app alive, hence far more than the +4 inside its app above), +256
 How a move got small: each board's panels are one page widget drawn from a scene of the seat's view \
 (`conquest_widget/scene.py`: the card table, the Codex board, Japan Conquest's and Japanese Risk's side \
 panels, the shell's log, the New game forms, Japan Conquest's start screen), sent as one patch of the keys \
-that changed; the prefecture maps restyle through one painter per map (`conquest_widget/maps/painter.py`): \
-shapes' styles as numbers of a palette, the 47 labels (drawn by the painter in the page: no label model; a \
-label's HTML is sent when it changes), the route line and pawns, all in one message, the outlines sent once \
-encoded (12.7 KB for the 47). The hot seat's cover is a key of the log's scene (a hand-over is no extra \
-message), and the log's lines are named by their events, so a change of viewer sends only the lines one \
-viewer sees and the other does not. What is left where an aim is not met: a move of Japanese Risk is three \
-messages, the map painter's (shapes' styles and the changed labels' HTML, about 150-350 B), the side panels' \
-patch (a line or a button per key; the exact odds of a gathered attack, about 300 B, are most of an \
-attack's; a launch sends the battle's rounds) and the log's line; places and deploys are under 500 B, \
-attacks, launches and ends of turn are not, and the median falls between them.
+that changed, and the keys a widget drops together as their common beginnings where it says so (Japanese \
+Risk's panels: a hand-over's emptied action panel goes as `B*`, `a*`, `g*`; the log: the lines a change \
+of viewer hides); the prefecture maps restyle through one painter per map (`conquest_widget/maps/painter.py`): \
+shapes' styles as numbers of a palette (a map whose styles are public gives them all at the start: \
+Japanese Risk's 36 styles of a two-seat game, 1.6 KB once, and a move sends the shapes' numbers only), the \
+47 labels (drawn by the painter in the page: no label model; a label's HTML is sent when it changes, \
+without its box, which the page adds), the route line and pawns, all in one message, the outlines sent \
+once encoded (12.7 KB for the 47). The hot seat's cover is a key of the log's scene (a hand-over is no \
+extra message), and the log's lines are named by their events, so a change of viewer sends only the lines \
+one viewer sees and the other does not; an exact-odds line of Japanese Risk travels as its six numbers. \
+What is left where an aim is not met: a move of Japanese Risk is three messages (the map painter's, the \
+side panels' and the log's, about 55 B of envelope each); places (median 440 B) and deploys (294 B) are \
+under 500 B; a move that hands the screen on (the leaving seat's secret territories repainted and its \
+badges dropped, the knowledge panel written for the next viewer, the cover's two texts: 520-760 B), an \
+attack (the exact odds of four guesses at the defenders, the guide and Launch, the two labels and the \
+log's line: 480-760 B), an end of turn (0.7-1.1 KB) and a launch (the battle's rounds, in the panel and \
+in the log: 1.4-1.8 KB) are not, and the median, between the cheapest hand-overs, is 568 B.
 """
 
 

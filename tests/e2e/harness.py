@@ -306,12 +306,17 @@ def painted_in_page(frames: list[str]) -> list[dict[int, dict]]:
             msg = data.get("content") or {}
             if not isinstance(msg.get("patch"), dict):
                 continue
-            scenes[cid].update(msg["patch"])
             for key in msg.get("drop") or []:
                 scenes[cid].pop(key, None)
+            for prefix in msg.get("*") or []:  # every key that starts with it (scene.js)
+                for key in [k for k in scenes[cid] if k.startswith(prefix)]:
+                    del scenes[cid][key]
+            scenes[cid].update(msg["patch"])
         else:
             continue
         scene = scenes[cid]
-        shown.append({int(k): dict(zip(STYLE_KEYS, scene[f"s{scene[k]}"], strict=True))
-                      for k in scene["m"] if k in scene and f"s{scene[k]}" in scene})
+        # a style's number: "s<i>", else the public palette's S[i - 1] (painter.js paintList)
+        palette = {f"s{i}": style for i, style in enumerate(scene.get("S") or [], 1)} | scene
+        shown.append({int(k): dict(zip(STYLE_KEYS, palette[f"s{scene[k]}"], strict=True))
+                      for k in scene["m"] if k in scene and f"s{scene[k]}" in palette})
     return shown

@@ -28,9 +28,12 @@ class _Page:
             self.scene = dict(msg["scene"])
             return
         assert msg["patch"]["n"] == self.scene["n"] + 1
-        self.scene.update(msg["patch"])
         for key in msg.get("drop", []):
             del self.scene[key]
+        for prefix in msg.get("*", []):  # every key that starts with it (scene.js)
+            for key in [k for k in self.scene if k.startswith(prefix)]:
+                del self.scene[key]
+        self.scene.update(msg["patch"])
 
 
 def test_a_new_line_sends_that_line_and_drops_the_oldest_shown() -> None:

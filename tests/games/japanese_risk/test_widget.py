@@ -300,6 +300,26 @@ def test_income_all_left_on_one_territory_in_japanese() -> None:
     assert dict(map(tuple, c.view["me"]["card_armies"])) == {a: 9}
 
 
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_an_odds_line_reads_as_the_texts_written_out(lang: str) -> None:
+    """``["%", kind, n, castle, win, ea, ed]`` (:func:`panel_scene.fmt`) gives the text the
+    board wrote before lines were sent as numbers: the same template, prefix and rounding."""
+    from conquest_widget.games.japanese_risk.odds import battle_odds_float
+    from conquest_widget.games.japanese_risk.text import t
+    from conquest_widget.games.japanese_risk.widget.panel_scene import fmt
+
+    c = MatchController(JapaneseRisk(RiskSetup(("Ann", "Bo")), seed=4), humans={0, 1})
+    board = RiskBoard(c, lang)
+    for att, dfn, castle, sea, kind in ((2, 2, False, 0, 1), (6, 3, True, 2, 2), (1, 6, False, 0, 2), (9, 1, True, 0, 0)):
+        o = battle_odds_float(att, dfn, castle=castle, sea=sea)
+        text = t("ui_odds_vs", lang, n=dfn, castle=t("ui_odds_castle", lang) if castle else "",
+                 win=f"{100 * o.win:.1f}%", ea=f"{o.expected_attackers:.2f}", ed=f"{o.expected_defenders:.2f}")
+        prefix = {1: t("ui_odds_neutral", lang), 2: t("ui_odds_hidden", lang, n=dfn)}.get(kind)
+        line = board._odds_line(att, dfn, castle=castle, sea=sea, kind=kind)
+        assert fmt(board.panels.scene, line) == (f"{prefix}: {text}" if prefix else text)
+    board.close()
+
+
 def test_exact_odds_are_shown_before_launching() -> None:
     """Gather an attack by clicks; the odds box shows the exact win chance of the engine's
     odds for exactly that battle."""
@@ -313,6 +333,10 @@ def test_exact_odds_are_shown_before_launching() -> None:
     sea = sum(g[1] for g in board.plan["groups"] if g[2])
     win = float(battle_odds(n, 2, sea=sea).win)
     assert f"{100 * win:.1f}%" in board.odds.value
+    # an odds line travels as its numbers (["%", ...]) and reads as the texts written out
+    lines = [x for x in listed(board.panels.scene, "o")[1:]]
+    assert lines and all(x[0] == "%" and all(isinstance(v, int) for v in x[1:]) for x in lines)
+    assert len(json.dumps(lines)) < 40 * len(lines)
     press(board, "cw-launch")
     rows = listed(board.panels.scene, "b")[2:]            # the battle panel: its rounds or what happened
     assert any(r[0] == "r" for r in rows) or "hands over" in board.battle.value \
@@ -326,6 +350,8 @@ def all_states() -> str:
 
 
 BADGE = re.compile(r"cw-label-(\d+)'[^>]*>(?:(?!cw-label-).)*?cw-card-badge[^>]*>✋(\d+)")
+#: a label as the map's painter holds it ("h<code>": its HTML; the page puts it in its box)
+PAINTED_BADGE = re.compile(r'"h(\d+)": "[^"]*?cw-card-badge[^>]*>✋(\d+)')
 
 
 def secrets_leaked(m: JapaneseRisk, seat: int) -> list[str]:
@@ -335,7 +361,7 @@ def secrets_leaked(m: JapaneseRisk, seat: int) -> list[str]:
     s = m.state
     text = all_states()
     found = []
-    for code, n in BADGE.findall(text):
+    for code, n in BADGE.findall(text) + PAINTED_BADGE.findall(text):
         code, n = int(code), int(n)
         if s["owner"][code] != seat:
             found.append(f"card badge {n} on {code} (owner {s['owner'][code]})")

@@ -92,6 +92,27 @@ def territory_style(owner: Any, viewer: Any, *, revealed: bool, selected: bool =
     return style
 
 
+def public_styles(seats: int) -> list[dict[str, Any]]:
+    """Every style :func:`territory_style` gives a territory in a game of ``seats`` seats,
+    whoever views it (each seat's own unrevealed territories included): public, as they
+    follow from the seats' colours alone.  The map's painter sends them once, so that a
+    move's restyle costs the shapes' numbers only.
+
+    >>> len(public_styles(2)), territory_style(None, 0, revealed=False) in public_styles(2)
+    (36, True)
+    """
+    flags = ({}, {"attack": True}, {"move": True}, {"alloc": True}, {"pick": True}, {"selected": True})
+    owners: list[tuple[Any, Any, bool]] = [(None, 0, False), ("neutral", 0, True)]
+    owners += [(s, s, revealed) for s in range(seats) for revealed in (False, True)]
+    out: list[dict[str, Any]] = []
+    for owner, viewer, revealed in owners:
+        for flag in flags:
+            style = territory_style(owner, viewer, revealed=revealed, **flag)
+            if style not in out:
+                out.append(style)
+    return out
+
+
 class RiskBoard(PanelScene, W.VBox):
     """The Japanese Risk board for one controller (see the module docstring)."""
 
@@ -114,8 +135,12 @@ class RiskBoard(PanelScene, W.VBox):
         self._acting = False
         self._mode = ""
         # fitted: all 47 prefectures, Okinawa included; names on hover (and written when zoomed in)
+        # the styles a territory may show, sent once (public: the seats' colours), and the
+        # labels' box (cw-label cw-label-<code>) put around each label by the page
+        seats = len(controller.view.get("players") or ()) or len(COLOURS)
         self.map = PrefectureMap(height="760px", names=True, lang=lang,
-                                 label_css=page_file(Path(__file__).with_name("labels.css")))
+                                 label_css=page_file(Path(__file__).with_name("labels.css")),
+                                 palette=public_styles(min(seats, len(COLOURS))), label_class="cw-label")
         self.map.on_region_click(self.click)
         # the choices on this screen the panels' fields hold: [value, low, high] of the count
         # and of the defender's reserve ninjas (issue 30: shown only to the defender at the
@@ -591,8 +616,9 @@ class RiskBoard(PanelScene, W.VBox):
             bits.append(f"<span class='cw-card-badge{planned_class}'>✋{card}</span>")
         if not bits:
             return ""
-        # the classes' styles are in labels.css, sent once with the map
-        return f"<div class='cw-label cw-label-{code}'>{' '.join(bits)}</div>"
+        # the classes' styles are in labels.css, sent once with the map; the page puts the
+        # label in its box, <div class='cw-label cw-label-<code>'> (the painter's label_class)
+        return " ".join(bits)
 
 
-__all__ = ["COLOURS", "KNOWING", "RiskBoard", "pref_name", "territory_style"]
+__all__ = ["COLOURS", "KNOWING", "RiskBoard", "pref_name", "public_styles", "territory_style"]

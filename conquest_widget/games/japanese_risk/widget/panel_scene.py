@@ -32,8 +32,9 @@ their key and fields, the templates once):
 * ``T``: the templates of the texts in the board's language, a list in the order of
   :data:`TEXTS`, ``N`` the nouns counted in them; a text is a string, ``[key, {field:
   value}]``, ``[key, [value, ...]]`` (the values of the template's fields in the order they
-  first appear in it: the shorter form, used when every field is given) or ``["+", text,
-  ...]`` (see :func:`fmt`), ``key`` the template's place in ``T``.
+  first appear in it: the shorter form, used when every field is given), ``["+", text,
+  ...]`` or an odds line ``["%", kind, n, castle, win, ea, ed]`` (see :func:`fmt`), ``key``
+  the template's place in ``T``; ``Q`` the places of the odds lines' templates (:data:`ODDS`).
 """
 
 from __future__ import annotations
@@ -82,6 +83,9 @@ TEXTS = (
     "ui_window_title", "ui_wounded", "ui_you",
 )
 assert set(TEXTS) <= set(STRINGS)
+#: the templates of an odds line (``["%", ...]``, see :func:`fmt`): the line, the castle's
+#: words, the neutral and the hidden owner's prefix; their places in ``T`` are ``Q``
+ODDS = ("ui_odds_vs", "ui_odds_castle", "ui_odds_neutral", "ui_odds_hidden")
 _FIELD = re.compile(r"\{(\w+)(?:\|([\w ]+))?\}")
 
 
@@ -142,11 +146,18 @@ def fmt(scene: dict[str, Any], text: Any) -> str:
     panels.js): a string as it is; ``["+", text, ...]`` the texts one after the other;
     ``[key, fields]`` the template ``T[key]`` with ``{field}`` filled in and ``{field|noun}``
     a count and its noun (singular for exactly one: ``N[noun]``); ``fields`` a dict, or the
-    list of the values in the order of :func:`field_names`.
+    list of the values in the order of :func:`field_names`; ``["%", kind, n, castle, win,
+    ea, ed]`` a line of exact odds, the numbers as integers (``win`` in tenths of a percent,
+    ``ea`` and ``ed`` in hundredths) written in the template ``T[Q[0]]`` (``castle``: 1 puts
+    in ``T[Q[1]]``) after a prefix by ``kind``: 0 none, 1 ``T[Q[2]]``, 2 ``T[Q[3]]`` with
+    ``n``.
 
     >>> scene = {"T": {"a": "{n|army} on {pref}", "b": "Go: {what}"}, "N": {"army": ["army", "armies"]}}
     >>> fmt(scene, ["b", {"what": ["a", {"n": 1, "pref": "Tokyo"}]}]), fmt(scene, ["+", "x", ["a", [2, "y"]]])
     ('Go: 1 army on Tokyo', 'x2 armies on y')
+    >>> scene = {"T": ["{n} vs{castle}: {win}, {ea}/{ed}", " (castle)", "neutral", "if {n}"], "Q": [0, 1, 2, 3]}
+    >>> fmt(scene, ["%", 2, 3, 1, 239, 28, 5])
+    'if 3: 3 vs (castle): 23.9%, 0.28/0.05'
     """
     if isinstance(text, str):
         return text
@@ -154,6 +165,13 @@ def fmt(scene: dict[str, Any], text: Any) -> str:
         return "" if text is None else str(text)
     if text[0] == "+":
         return "".join(fmt(scene, x) for x in text[1:])
+    if text[0] == "%":
+        kind, n, castle, win, ea, ed = text[1:7]
+        q = scene["Q"]
+        line = fmt(scene, [q[0], {"n": n, "castle": [q[1]] if castle else "", "win": f"{win / 10:.1f}%",
+                                  "ea": f"{ea / 100:.2f}", "ed": f"{ed / 100:.2f}"}])
+        prefix = [q[2]] if kind == 1 else [q[3], {"n": n}] if kind == 2 else None
+        return f"{fmt(scene, prefix)}: {line}" if prefix else line
     fields = text[1] if len(text) > 1 else {}
     if isinstance(fields, list):
         fields = dict(zip(field_names(scene["T"][text[0]]), fields, strict=False))
@@ -233,7 +251,7 @@ class PanelScene:
         lang = 1 if self.lang == "ja" else 0
         cached = getattr(self, "_templates_cache", None)
         if cached is None or cached[0] != lang:
-            cached = (lang, {"T": [STRINGS[k][lang] for k in TEXTS], "N": NOUNS})
+            cached = (lang, {"T": [STRINGS[k][lang] for k in TEXTS], "N": NOUNS, "Q": [TEXTS.index(k) for k in ODDS]})
             self._templates_cache = cached
         return cached[1]
 
@@ -478,13 +496,15 @@ class PanelScene:
         return lines
 
     def _odds_line(self, att: int, dfn: int, *, castle: bool = False, wounded: int = 0, sea: int = 0,
-                   prefix: Any = "") -> Any:
+                   kind: int = 0) -> list[Any]:
+        """An odds line ``["%", ...]`` (see :func:`fmt`; ``kind``: the prefix); its numbers
+        are those of the texts written out (the same rounding), without their points."""
         att, dfn = min(att, MAX_ARMIES), min(dfn, MAX_ARMIES)
         o = battle_odds_float(att, dfn, castle=castle, wounded=min(wounded, 1) if castle and dfn else 0,
                               sea=min(sea, att))
-        text = self._x("ui_odds_vs", n=dfn, castle=self._x("ui_odds_castle") if castle else "", win=_pct(o.win),
-                       ea=f"{o.expected_attackers:.2f}", ed=f"{o.expected_defenders:.2f}")
-        return _cat(prefix, ": ", text) if prefix else text
+        digits = [int(x.replace(".", "")) for x in (_pct(o.win)[:-1], f"{o.expected_attackers:.2f}",
+                                                    f"{o.expected_defenders:.2f}")]
+        return ["%", kind, dfn, int(bool(castle)), *digits]
 
     def _odds(self, mode: str) -> list[Any]:
         v = self.view
@@ -516,10 +536,10 @@ class PanelScene:
                     rows.append(self._odds_line(att, n, castle=castle, sea=sea))
         else:
             if terr["owner"] in (None, "neutral"):
-                rows.append(self._odds_line(att, 2, sea=sea, prefix=self._x("ui_odds_neutral")))
+                rows.append(self._odds_line(att, 2, sea=sea, kind=1))
             if terr["owner"] != "neutral":
                 for n in (1, 3, 6):
-                    rows.append(self._odds_line(att, n, castle=castle, sea=sea, prefix=self._x("ui_odds_hidden", n=n)))
+                    rows.append(self._odds_line(att, n, castle=castle, sea=sea, kind=2))
         return [f"{self._t('ui_odds_title')} — {pref_name(target, self.lang)}", *rows]
 
     def _battle(self) -> list[Any]:

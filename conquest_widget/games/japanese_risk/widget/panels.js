@@ -14,11 +14,21 @@ const RISK_FIELD = /\{(\w+)(?:\|([\w ]+))?\}/g;
 
 // a text of the scene (panel_scene.py fmt): a string; ["+", text, ...] one after the other;
 // [key, {field: value}] the template T[key] filled in, {field|noun} a count and its noun;
-// [key, [value, ...]] the same, the values of the fields in the order they first appear
+// [key, [value, ...]] the same, the values of the fields in the order they first appear;
+// ["%", kind, n, castle, win, ea, ed] a line of exact odds (integers: win in tenths of a
+// percent, ea and ed in hundredths) in the templates named by Q (panel_scene.py ODDS)
 function riskText(scene, text) {
   if (typeof text === "string") return text;
   if (!Array.isArray(text) || !text.length) return text === undefined || text === null ? "" : String(text);
   if (text[0] === "+") return text.slice(1).map((x) => riskText(scene, x)).join("");
+  if (text[0] === "%") {
+    const [, kind, n, castle, win, ea, ed] = text;
+    const q = Array.isArray(scene.Q) ? scene.Q : [];
+    const line = riskText(scene, [q[0], { n, castle: castle ? [q[1]] : "", win: (win / 10).toFixed(1) + "%",
+      ea: (ea / 100).toFixed(2), ed: (ed / 100).toFixed(2) }]);
+    const prefix = kind === 1 ? [q[2]] : kind === 2 ? [q[3], { n }] : null;
+    return prefix ? riskText(scene, prefix) + ": " + line : line;
+  }
   const template = (scene.T || {})[text[0]] || "";
   let fields = text[1] || {};
   if (Array.isArray(fields)) {

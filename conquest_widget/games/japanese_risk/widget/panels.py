@@ -99,6 +99,8 @@ class RiskPanels(SceneWidget):
 
     _esm = SceneWidget.page_module(_HERE / "panels.js")
     _css = page_file(_HERE / "panels.css")
+    #: a hand-over empties the action panel: its lines and buttons go as a few prefixes
+    drop_prefixes = True
 
     def __init__(self, board: Any, **kwargs: Any) -> None:
         self.board = board
