@@ -253,9 +253,9 @@ class JapanRules(JapanQueries):
         else:  # enemy base or castle: battle
             parts = self.defence_bonus_parts(code)
             bonus = sum(parts.values())
-            st.battle = BattleState(pref=code, attacker=seat, defender=owner, bonus=bonus, bonus_parts=parts)
+            st.battle = BattleState(pref=code, attacker=seat, defender=owner, bonus=bonus, bonus_parts=dict(parts))
             st.phase = "battle_attack"
-            self._emit("battle_start", player=seat, defender=owner, pref=code, level=LEVEL_NAMES[lv], bonus=bonus, bonus_parts=parts)
+            self._emit("battle_start", player=seat, defender=owner, pref=code, level=LEVEL_NAMES[lv], bonus=bonus, bonus_parts=dict(parts))
             return
         self._invalidate()
         self._refresh_regions()
@@ -274,7 +274,7 @@ class JapanRules(JapanQueries):
         if st.phase == "battle_attack":
             b.attack_dice, b.attack_roll = a.dice, faces
             st.phase = "battle_defend"
-            self._emit("battle_roll", player=seat, side="attacker", dice=a.dice, faces=faces, total=sum(faces), pref=b.pref)
+            self._emit("battle_roll", player=seat, side="attacker", dice=a.dice, faces=list(faces), total=sum(faces), pref=b.pref)
             return
         attack = sum(b.attack_roll or [])
         defence = sum(faces) + b.bonus
@@ -497,7 +497,8 @@ class JapanRules(JapanQueries):
 
     def _emit(self, kind: str, **data: Any) -> None:
         """An event; during the Final Showdown its point figures are visible to nobody
-        (the public copy is without them)."""
+        (the public copy is without them).  Its values are fresh objects, never a list or
+        dict the state keeps (so the match's ``emit`` need not copy them deeply)."""
         st = getattr(self, "state", None)
         ev: dict[str, Any] = {"seq": len(self.events), "type": kind}
         if st is not None and st.phase != "over" and kind != "game_end":

@@ -57,6 +57,8 @@ class JapanQueries:
     events: list[Event]
     _ctx: RouteContext | None
     _plan: list[RoutePoint]
+    #: the last legal step checked: (the route point it starts from, the code, the point after)
+    _last_step: tuple[RoutePoint, int, RoutePoint] | None = None
 
     if TYPE_CHECKING:
         def apply(self, action: Any, seat: int) -> None: ...
@@ -338,6 +340,9 @@ class JapanQueries:
         )
         ctx = self._context()
         here = self._route_point()
+        last = self._last_step
+        if last is not None and last[0] is here and last[1] == code:
+            return last[2]  # checked a moment ago (``apply`` checks, then applies)
         name = self.board.prefectures[code - 1].name_en
         if code not in ctx.adjacency[here.pos]:
             raise IllegalActionError(
@@ -361,6 +366,7 @@ class JapanQueries:
                 f"stepping to {name} leads to a dead end: no complete legal route continues from there",
                 "dead_end", pref=code,
             )
+        self._last_step = (here, code, after)
         return after
 
     def _invalidate(self) -> None:

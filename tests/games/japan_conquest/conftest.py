@@ -1,6 +1,6 @@
 """Small helpers for the Japan Conquest rule scenario tests (tests/games/japan_conquest/test_rules_*.py).
 
-Every scenario is built the same way: a :class:`Game` from ``GameSetup.quick`` with
+Every scenario is built the same way: a :class:`JapanMatch` from ``GameSetup.quick`` with
 :class:`ScriptedDice`, then the position editor, then actions.  Expected numbers in
 the tests are worked out by hand from the rules (issue 3); the base values used are
 the board data's (Tokyo 50, Osaka 45, ...) and are spelled out in each test.

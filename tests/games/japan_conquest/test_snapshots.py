@@ -213,7 +213,7 @@ def test_checkpoint_with_scripted_dice_keeps_the_dice_position():
     assert g.allowance == 1 and isinstance(point, MatchPoint) and point.script.rolled == 0
 
 
-# ------------------------------------------------------------------- Game.copy
+# ------------------------------------------------------------- JapanMatch.copy
 def test_copy_shares_the_board_and_setup_and_nothing_that_changes(games):
     game = games[2]
     c = game.copy()
