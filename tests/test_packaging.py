@@ -47,8 +47,8 @@ EXPLORE_CALLS = [
     ("analysis.distances_from()", "analysis.distances_from(game, 13, 0)"),
 ]
 EXPLORE_PRELUDE = (
-    "from conquest_widget.games.japan_conquest import Game, GameSetup, analysis\n"
-    "game = Game(GameSetup.quick(['Tokyo', 'Osaka'], seed=1))\n"
+    "from conquest_widget.games.japan_conquest import GameSetup, JapanMatch, analysis\n"
+    "game = JapanMatch(GameSetup.quick(['Tokyo', 'Osaka'], seed=1))\n"
 )
 EXTRA_HINT = 'pip install "conquest_widget[explore]"'
 
@@ -125,13 +125,13 @@ def test_private_docstring_examples():
 
 def test_short_reprs():
     from conquest_widget import JapanConquestApp
-    from conquest_widget.games.japan_conquest import Game, GameSetup
+    from conquest_widget.games.japan_conquest import GameSetup, JapanMatch
 
     app = JapanConquestApp(lang="ja", save_dir=None)
     assert repr(app) == "<JapanConquestApp screen='start' lang='ja' saves=None>"
-    game = Game(GameSetup.quick(["Tokyo", "Osaka", "Fukuoka"], mode="conquest", seed=2))
+    game = JapanMatch(GameSetup.quick(["Tokyo", "Osaka", "Fukuoka"], mode="conquest", seed=2))
     game.roll(1)
-    assert re.fullmatch(r"<Game conquest \[Player 1, Player 2, Player 3\] phase=\w+ turn=1>", repr(game)), repr(game)
+    assert re.fullmatch(r"<JapanMatch conquest \[Player 1, Player 2, Player 3\] phase=\w+ turn=1>", repr(game)), repr(game)
 
 
 def _python_snippets() -> list[str]:
@@ -251,7 +251,7 @@ def test_bare_wheel_plays_and_explore_functions_name_the_missing_extra(wheel_ven
     """)
     out = json.loads(_run([str(wheel_venv["python"]), "-c", script], cwd=wheel_venv["cwd"], env=wheel_venv["env"]).stdout)
     assert out["app"] == "<JapanConquestApp screen='start' lang='en' saves=None>"
-    assert out["game"].startswith("<Game standard [Player 1, Player 2] phase="), out["game"]
+    assert out["game"].startswith("<JapanMatch standard [Player 1, Player 2] phase="), out["game"]
     assert [m.split(" needs ")[0] for m in out["messages"]] == [label for label, _ in EXPLORE_CALLS]
     assert all(EXTRA_HINT in m for m in out["messages"]), out["messages"]
 

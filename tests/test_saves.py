@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from games.japan_conquest.legacy_docs import legacy_doc
 
 from conquest_widget.errors import (
     ConfirmationRequiredError,
@@ -25,9 +26,10 @@ from conquest_widget.errors import (
     SlotOccupiedError,
 )
 from conquest_widget.games.japan_conquest import (
-    Game,
     GameSetup,
+    JapanMatch,
     PlayerSetup,
+    RandomDice,
 )
 from conquest_widget.games.japan_conquest.cpu import cpu_action
 from conquest_widget.saves import SaveStore, check_slot, game_id
@@ -37,25 +39,48 @@ FIXED = datetime(2025, 3, 4, 5, 6, 7, tzinfo=UTC)
 
 
 # ------------------------------------------------------------------ builders
-def mid_route_game() -> Game:
+def mid_route_game() -> JapanMatch:
     """Seeded random dice; rolled and one step planned, not confirmed."""
-    g = Game(GameSetup.quick(["Tokyo", "Osaka"], seed=1))
+    g = JapanMatch(GameSetup.quick(["Tokyo", "Osaka"], seed=1))
     g.roll(1)
     g.step(g.legal_steps()[0])
     assert g.phase == "route" and len(g.route) == 1
     return g
 
 
-def mid_battle_game(defending: bool = False) -> Game:
-    """Seeded dice (seed 2 rolls a 1 first): player 1 stops on player 2's base in
+def mid_battle_game(defending: bool = False) -> JapanMatch:
+    """Seeded dice (seed 5 rolls a 1 first): player 1 stops on player 2's base in
     Saitama; the attacker (or, with ``defending``, the defender) is to roll."""
-    g = Game(GameSetup.quick(["Tokyo", "Osaka"], seed=2))
+    return _to_battle(JapanMatch(GameSetup.quick(["Tokyo", "Osaka"], seed=5)), defending)
+
+
+def legacy_battle_game(defending: bool = False) -> JapanMatch:
+    """:func:`mid_battle_game` as the older engine played it: dice ``RandomDice(2)`` (its
+    first roll a 1), so that its document of format 1 (:func:`legacy_document`) replays."""
+    return _to_battle(JapanMatch(GameSetup.quick(["Tokyo", "Osaka"], seed=2), dice=RandomDice(2)), defending)
+
+
+def _to_battle(g: JapanMatch, defending: bool) -> JapanMatch:
     g.edit_prefecture("Saitama", owner=1, level="base")
     g.plan_route(["Saitama"], dice=1)
     if defending:
         g.battle_roll(1)
     assert g.phase == ("battle_defend" if defending else "battle_attack")
     return g
+
+
+def legacy_route_game() -> JapanMatch:
+    """:func:`mid_route_game` as the older engine played it (dice ``RandomDice(1)``)."""
+    g = JapanMatch(GameSetup.quick(["Tokyo", "Osaka"], seed=1), dice=RandomDice(1))
+    g.roll(1)
+    g.step(g.legal_steps()[0])
+    return g
+
+
+def legacy_document(match: JapanMatch, seed: int) -> dict:
+    """The older engine's document (Japan document format 1) of ``match``, played with
+    ``RandomDice(seed)``: nothing writes it any more, old files hold it."""
+    return legacy_doc(match, {"kind": "random", "seed": seed})
 
 
 def cpu_setup(seed: int, *, turns: int = 5) -> GameSetup:
@@ -71,19 +96,19 @@ def cpu_setup(seed: int, *, turns: int = 5) -> GameSetup:
     )
 
 
-def finished_game(seed: int = 3, setup: GameSetup | None = None) -> Game:
+def finished_game(seed: int = 3, setup: GameSetup | None = None) -> JapanMatch:
     """A finished 5-turn game, every seat (the human one too) driven by cpu_action."""
-    g = Game(setup or cpu_setup(seed))
+    g = JapanMatch(setup or cpu_setup(seed))
     while not g.is_over:
-        g.apply(cpu_action(g, g.actor))
+        g.push(cpu_action(g, g.actor))
     return g
 
 
-def play_on(game: Game, n: int) -> None:
+def play_on(game: JapanMatch, n: int) -> None:
     for _ in range(n):
         if game.is_over:
             return
-        game.apply(cpu_action(game, game.actor))
+        game.push(cpu_action(game, game.actor))
 
 
 def files(directory: Path) -> dict[str, bytes]:
@@ -116,13 +141,13 @@ def test_continue_last_game_resumes_exactly(tmp_path, build):
     SaveStore(tmp_path).autosave(game)
     # "Exit Without Saving": the app goes away; a new one continues from the autosave
     loaded = SaveStore(tmp_path).load_autosave()
-    assert loaded.snapshot() == game.snapshot()
-    assert loaded.legal_actions() == game.legal_actions()
+    assert loaded.state.snapshot() == game.state.snapshot()
+    assert loaded.legal_moves() == game.legal_moves()
     assert (loaded.phase, loaded.actor, loaded.route) == (game.phase, game.actor, game.route)
     # and play goes on identically (same dice position)
     play_on(game, 12)
     play_on(loaded, 12)
-    assert loaded.snapshot() == game.snapshot()
+    assert loaded.state.snapshot() == game.state.snapshot()
 
 
 def test_autosave_replaces_the_previous_one_and_can_be_cleared(store):
@@ -131,7 +156,7 @@ def test_autosave_replaces_the_previous_one_and_can_be_cleared(store):
     play_on(g, 3)
     store.autosave(g)
     assert store.load_autosave().log == g.log
-    new = Game(GameSetup.quick(["Aomori", "Okinawa"], seed=5))  # starting a new game replaces it
+    new = JapanMatch(GameSetup.quick(["Aomori", "Okinawa"], seed=5))  # starting a new game replaces it
     store.autosave(new)
     assert store.load_autosave().setup == new.setup
     info = store.autosave_info()
@@ -169,8 +194,8 @@ def test_game_save_file_is_plain_readable_json(store):
     )
     doc = json.loads(text)
     assert doc["saved_at"] == "2025-03-04T05:06:07Z" and doc["kind"] == "slot" and doc["slot"] == 4
-    assert doc["match"] == g.to_dict()  # setup, dice, full action log, snapshot
-    assert set(doc["match"]) == {"format", "version", "setup", "dice", "log", "snapshot"}
+    assert doc["match"] == g.to_dict()  # setup, seed, the full log (actions and dice faces)
+    assert set(doc["match"]) == {"game", "version", "setup", "seed", "log"}
     assert doc["meta"]["players"][1] == {
         "name": "CPU easy",
         "cpu": True,
@@ -201,11 +226,11 @@ def test_slots_round_trip_and_list_date_mode_turn_players(store):
     assert infos[4].phase == "battle_attack"
     for n, g in ((1, a), (5, b)):
         loaded = store.load_slot(n)
-        assert loaded.snapshot() == g.snapshot() and loaded.legal_actions() == g.legal_actions()
+        assert loaded.state.snapshot() == g.state.snapshot() and loaded.legal_moves() == g.legal_moves()
 
 
 def test_slot_info_marks_cpu_players(store):
-    store.save_slot(2, Game(cpu_setup(1)))
+    store.save_slot(2, JapanMatch(cpu_setup(1)))
     assert store.slot_info(2).player_names == ["あなた", "CPU easy (CPU)", "CPU hard (CPU)"]
     assert store.slot_info(2).players[2].difficulty == "hard"
 
@@ -219,7 +244,7 @@ def test_used_slot_is_never_overwritten_without_overwrite(store):
     assert exc.value.slot == 3 and not exc.value.corrupt and "slot-3.json" in str(exc.value)
     assert (store.directory / "slot-3.json").read_bytes() == before
     store.save_slot(3, second, overwrite=True)
-    assert store.load_slot(3).snapshot() == second.snapshot()
+    assert store.load_slot(3).state.snapshot() == second.state.snapshot()
 
 
 def test_empty_slot_load_and_delete(store):
@@ -277,18 +302,22 @@ def test_check_slot_accepts_index_like_integers():
     assert [check_slot(n) for n in (1, 5, Index())] == [1, 5, 4]
 
 
-def test_unserialisable_dice_cannot_be_saved(store):
+def test_a_game_with_its_own_dice_saves_its_faces_not_its_dice(store):
+    """(The older engine could not save a game whose dice had no ``to_dict``; a match logs
+    every face as a chance outcome, and its next rolls after loading come from its seed.)"""
     class Dice:
         def roll(self, n):
             return (1,) * n
 
-    with pytest.raises(SaveError, match="cannot be saved"):
-        store.save_slot(1, Game(GameSetup.quick(["Tokyo", "Osaka"]), dice=Dice()))
-    assert store.slot_info(1).status == "empty"
+    g = JapanMatch(GameSetup.quick(["Tokyo", "Osaka"], seed=4), dice=Dice())
+    g.roll(1)
+    store.save_slot(1, g)
+    loaded = store.load_slot(1)
+    assert loaded.state.snapshot() == g.state.snapshot() and loaded.log == g.log and loaded.script is None
 
 
 # ------------------------------------------------------------ results/records
-def expected_records(game: Game) -> dict[str, dict[str, int]]:
+def expected_records(game: JapanMatch) -> dict[str, dict[str, int]]:
     """Worked out from the ranking directly: each human against each CPU seat."""
     rank = {r["seat"]: r["rank"] for r in game.ranking()}
     out: dict[str, dict[str, int]] = {}
@@ -308,9 +337,8 @@ def expected_records(game: Game) -> dict[str, dict[str, int]]:
 def test_a_japan_match_result_keeps_its_turn_limit(store):
     """The app records results from its match (through the generic match codec): the turn
     limit of the setup is kept, as the engine game's result keeps it."""
-    from conquest_widget.games.japan_conquest.match import JapanMatch
 
-    match = JapanMatch.from_game(finished_game(3))
+    match = finished_game(3)
     assert store.record_result(match) is True
     result = store.latest_result()
     assert (result["game"], result["mode"], result["turns"], result["end_reason"]) == ("japan_conquest", "standard", 5, "turns")
@@ -336,7 +364,7 @@ def test_the_same_game_recorded_twice_counts_once(tmp_path):
     game = finished_game(4)
     assert SaveStore(tmp_path).record_result(game) is True
     # recorded again, by another store, from a reloaded copy of the game
-    again = Game.from_dict(json.loads(json.dumps(game.to_dict())))
+    again = JapanMatch.from_dict(json.loads(json.dumps(game.to_dict())))
     assert SaveStore(tmp_path).record_result(again) is False
     s = SaveStore(tmp_path)
     assert len(s.results()) == 1 and s.records() == expected_records(game)
@@ -485,7 +513,7 @@ def test_invalid_preferences_are_refused_before_writing(store, prefs):
 
 
 # -------------------------------------------------------------------- backups
-def fill(store: SaveStore) -> dict[str, Game]:
+def fill(store: SaveStore) -> dict[str, JapanMatch]:
     games = {"auto": mid_battle_game(True), "s1": mid_route_game(), "s3": finished_game(8)}
     store.autosave(games["auto"])
     store.save_slot(1, games["s1"])
@@ -517,8 +545,8 @@ def test_backup_export_inspect_restore_reproduces_everything(tmp_path, store):
     target.restore_backup(path)
     assert files(target.directory) == files(store.directory)
     assert [s.to_dict() for s in target.slots()] == [s.to_dict() for s in store.slots()]
-    assert target.load_autosave().snapshot() == games["auto"].snapshot()
-    assert target.load_slot(1).legal_actions() == games["s1"].legal_actions()
+    assert target.load_autosave().state.snapshot() == games["auto"].state.snapshot()
+    assert target.load_slot(1).legal_moves() == games["s1"].legal_moves()
     assert target.results() == store.results() and target.records() == store.records()
     assert target.last_setup() == store.last_setup()
     assert target.pre_restore_backups() == []  # nothing to keep in an empty directory
@@ -563,7 +591,8 @@ def test_restore_replaces_current_data_and_keeps_the_previous_data(tmp_path, sto
 def test_a_corrupt_backup_restores_nothing(tmp_path, store):
     fill(store)
     doc = store.export_backup()
-    doc["slots"]["3"]["match"]["snapshot"]["players"][0]["banked"] += 100  # tampered
+    chance = next(e for e in doc["slots"]["3"]["match"]["log"] if e["seat"] == -1)
+    chance["outcome"] = [7] * len(chance["outcome"])  # tampered: no die has 7 faces
     doc["slots"]["../../evil"] = doc["slots"]["1"]
     doc["results"]["results"][0]["standings"] = "nope"
     target = SaveStore(tmp_path / "target")
@@ -573,7 +602,7 @@ def test_a_corrupt_backup_restores_nothing(tmp_path, store):
 
     summary = target.inspect_backup(doc)
     assert not summary.valid and len(summary.problems) == 3
-    assert summary.slots[2].status == "corrupt" and "snapshot does not match" in summary.slots[2].error
+    assert summary.slots[2].status == "corrupt" and "does not replay" in summary.slots[2].error
     with pytest.raises(InvalidBackupError) as exc:
         target.restore_backup(doc)
     message = str(exc.value)

@@ -23,6 +23,9 @@ from test_saves import (
     expected_records,
     files,
     finished_game,
+    legacy_battle_game,
+    legacy_document,
+    legacy_route_game,
     mid_battle_game,
     mid_route_game,
 )
@@ -38,7 +41,7 @@ from conquest_widget.errors import (
 )
 from conquest_widget.games.codex.bots import BOTS as CODEX_BOTS
 from conquest_widget.games.codex.engine import CodexMatch
-from conquest_widget.games.japan_conquest import Game
+from conquest_widget.games.japan_conquest import JapanMatch
 from conquest_widget.saves import MAX_FILE_BYTES, SaveStore
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="uses fork and SIGKILL")
@@ -58,12 +61,19 @@ def codex_match() -> CodexMatch:
 
 
 def populated(directory: Path) -> SaveStore:
-    """A directory with every kind of file (and a second game's autosave)."""
+    """A directory with every kind of file (and a second game's autosave); Japan's
+    autosave and slots 2 and 4 hold documents of the older engine (format 1, with their
+    snapshots: the checks of the legacy reader are tested on them)."""
     s = SaveStore(directory)
     s.autosave(mid_battle_game())
     s.autosave(codex_match())
     s.save_slot(2, mid_route_game())
     s.save_slot(4, mid_battle_game(True))
+    for name, legacy in (("autosave.json", legacy_battle_game()), ("slot-2.json", legacy_route_game()),
+                         ("slot-4.json", legacy_battle_game(True))):
+        doc = read_doc(directory / name)
+        doc["match"] = legacy_document(legacy, legacy.setup.seed)
+        (directory / name).write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
     s.record_result(finished_game(3))
     s.save_preferences({"language": "ja"})
     return s
@@ -248,7 +258,7 @@ def test_a_failing_replace_leaves_the_old_file_and_no_partial_file(tmp_path, mon
         s.autosave(mid_battle_game())
     assert files(tmp_path) == before  # no temp file left either
     monkeypatch.undo()
-    assert s.load_slot(1).snapshot() == old.snapshot()
+    assert s.load_slot(1).state.snapshot() == old.state.snapshot()
 
 
 def test_a_crash_between_records_and_results_is_repaired_by_recording_again(tmp_path, monkeypatch):
@@ -281,7 +291,7 @@ def _die_before_replace(directory: str, game_data: dict) -> None:
         os.kill(os.getpid(), signal.SIGKILL)
 
     os.replace = die
-    SaveStore(directory).save_slot(1, Game.from_dict(game_data), overwrite=True)
+    SaveStore(directory).save_slot(1, JapanMatch.from_dict(game_data), overwrite=True)
 
 
 def test_sigkill_just_before_the_rename_leaves_the_old_file(tmp_path):
@@ -296,7 +306,7 @@ def test_sigkill_just_before_the_rename_leaves_the_old_file(tmp_path):
     temps = [n for n in os.listdir(tmp_path) if n.endswith(".tmp")]
     assert len(temps) == 1 and temps[0].startswith(".slot-1.json.")  # complete, hidden, never loaded
     assert (tmp_path / "slot-1.json").read_bytes() == before
-    assert s.load_slot(1).snapshot() == old.snapshot() and s.problems() == {}
+    assert s.load_slot(1).state.snapshot() == old.state.snapshot() and s.problems() == {}
     s.autosave(old)  # the next write (holding the lock) clears the stale temp file
     assert not [n for n in os.listdir(tmp_path) if n.endswith(".tmp")]
 
@@ -305,12 +315,12 @@ def _write_forever(directory: str, game_data: dict, ready) -> None:
     """Child: play a game action by action, autosaving after each, saving slot 1 every
     few actions and recording the result at the end; then start over."""
     s = SaveStore(directory)
-    full = Game.from_dict(game_data)
+    full = JapanMatch.from_dict(game_data)
     finished = full.copy()
     while True:
-        g = Game(full.setup)
-        for i, action in enumerate(full.log):
-            g.apply(action)
+        g = JapanMatch(full.setup)
+        for i, action in enumerate(full.actions()):
+            g.push(action)
             s.autosave(g)
             ready.set()
             if i % 4 == 0:
@@ -392,11 +402,11 @@ def _record_many(directory: str, games: list[dict], start) -> None:
     s = SaveStore(directory)
     start.wait(30)
     for data in games:
-        g = Game.from_dict(data)
+        g = JapanMatch.from_dict(data)
         s.record_result(g)
         s.autosave(g)
         s.save_slot(1, g, overwrite=True)
-        s.save_preferences({"last": len(g.log)})
+        s.save_preferences({"last": g.action_count})
     os._exit(0)
 
 

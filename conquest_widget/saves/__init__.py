@@ -2,13 +2,13 @@
 completed-game results, records against CPUs, preferences, and one-file backups.
 
     >>> import tempfile
-    >>> from conquest_widget.games.japan_conquest import Game, GameSetup
+    >>> from conquest_widget.games.japan_conquest import GameSetup, JapanMatch
     >>> from conquest_widget.saves import SaveStore
     >>> store = SaveStore(tempfile.mkdtemp())      # default: "conquest_saves"
-    >>> game = Game(GameSetup.quick(["Tokyo", "Osaka"], seed=1))
+    >>> game = JapanMatch(GameSetup.quick(["Tokyo", "Osaka"], seed=1))
     >>> faces = game.roll(1)
     >>> _ = store.autosave(game)
-    >>> store.load_autosave().snapshot() == game.snapshot()
+    >>> store.load_autosave().state.snapshot() == game.state.snapshot()
     True
 
 Modules: :mod:`.store` (:class:`SaveStore`), :mod:`.documents` (the documents' builders and

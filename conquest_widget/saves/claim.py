@@ -13,12 +13,12 @@ autosave again (:meth:`AutosaveClaim.reclaim`).  No lease and no lock is held be
 writes, so a page that vanished (a closed laptop) blocks nobody.
 
     >>> import tempfile
-    >>> from conquest_widget.games.japan_conquest import Game, GameSetup
+    >>> from conquest_widget.games.japan_conquest import GameSetup, JapanMatch
     >>> from conquest_widget.saves import SaveStore
     >>> store = SaveStore(tempfile.mkdtemp())
     >>> page_a, page_b = AutosaveClaim(store, "japan_conquest"), AutosaveClaim(store, "japan_conquest")
-    >>> game_a = Game(GameSetup.quick(["Tokyo", "Osaka"], seed=1))
-    >>> game_b = Game(GameSetup.quick(["Hokkaido", "Okinawa"], seed=2))
+    >>> game_a = JapanMatch(GameSetup.quick(["Tokyo", "Osaka"], seed=1))
+    >>> game_b = JapanMatch(GameSetup.quick(["Hokkaido", "Okinawa"], seed=2))
     >>> page_a.write(game_a)
     True
     >>> page_b.write(game_b)          # B read the file before A wrote it: refused

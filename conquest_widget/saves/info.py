@@ -1,7 +1,7 @@
 """What a save slot (or the autosave) holds, for slot lists and backup summaries.
 
->>> from conquest_widget.games.japan_conquest import Game, GameSetup
->>> game = Game(GameSetup.quick(["Tokyo", "Osaka"], cpu=[False, True], seed=1))
+>>> from conquest_widget.games.japan_conquest import GameSetup, JapanMatch
+>>> game = JapanMatch(GameSetup.quick(["Tokyo", "Osaka"], cpu=[False, True], seed=1))
 >>> info = SlotInfo.from_game(2, "slot-2.json", game, saved_at="2025-01-01T09:30:00Z")
 >>> info.status, info.game, info.mode, info.turn, info.player_names
 ('used', 'japan_conquest', 'standard', 1, ['Player 1', 'Player 2 (CPU)'])
@@ -60,7 +60,7 @@ class SlotInfo:
 
     @classmethod
     def from_game(cls, slot: int | None, file: str, game: Any, *, saved_at: str) -> SlotInfo:
-        """The info of a slot holding ``game`` (a Japan Conquest Game or any Match)."""
+        """The info of a slot holding ``game`` (any Match)."""
         codec = codec_of(game)
         summary = codec.summary(game)
         return cls(

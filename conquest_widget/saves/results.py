@@ -7,17 +7,17 @@ outcome against each CPU seat: a **win** if the human ranks better, a **loss** i
 worse, a **draw** if both share a rank.  They are summed per game and CPU label
 (``"japan_conquest:difficulty:strategy"``).
 
-    >>> from conquest_widget.games.japan_conquest import Game, GameSetup
+    >>> from conquest_widget.games.japan_conquest import GameSetup, JapanMatch
     >>> from conquest_widget.games.japan_conquest.cpu import cpu_action
     >>> setup = GameSetup.quick(["Tokyo", "Osaka"], cpu=[False, True], turns=5, seed=1)
-    >>> game = Game(setup)
+    >>> game = JapanMatch(setup)
     >>> while not game.is_over:
-    ...     game.apply(cpu_action(game))
+    ...     game.push(cpu_action(game))
     >>> entry = result_entry(game, recorded_at="2025-01-01T00:00:00Z")
     >>> [(r["name"], r["rank"], r["cpu"]) for r in entry["standings"]]
-    [('Player 2', 1, True), ('Player 1', 2, False)]
+    [('Player 1', 1, False), ('Player 2', 2, True)]
     >>> cpu_outcomes(entry)
-    {'japan_conquest:normal:balanced': {'wins': 0, 'losses': 1, 'draws': 0}}
+    {'japan_conquest:normal:balanced': {'wins': 1, 'losses': 0, 'draws': 0}}
 """
 
 from __future__ import annotations
@@ -35,9 +35,9 @@ def game_id(game: Any) -> str:
     The same game (recorded twice, or loaded from a save and recorded again) always has
     the same id, so it is counted once.
 
-    >>> from conquest_widget.games.japan_conquest import Game, GameSetup
-    >>> g = Game(GameSetup.quick(["Tokyo", "Osaka"], seed=1))
-    >>> game_id(g) == game_id(Game.from_dict(g.to_dict())), len(game_id(g))
+    >>> from conquest_widget.games.japan_conquest import GameSetup, JapanMatch
+    >>> g = JapanMatch(GameSetup.quick(["Tokyo", "Osaka"], seed=1))
+    >>> game_id(g) == game_id(JapanMatch.from_dict(g.to_dict())), len(game_id(g))
     (True, 32)
     """
     return codec_of(game).game_id(game)

@@ -2,13 +2,13 @@
 results, records against CPUs, preferences) and its backups.
 
     >>> import tempfile
-    >>> from conquest_widget.games.japan_conquest import Game, GameSetup
+    >>> from conquest_widget.games.japan_conquest import GameSetup, JapanMatch
     >>> store = SaveStore(tempfile.mkdtemp())
-    >>> game = Game(GameSetup.quick(["Tokyo", "Osaka"], seed=1))
+    >>> game = JapanMatch(GameSetup.quick(["Tokyo", "Osaka"], seed=1))
     >>> faces = game.roll(1)
     >>> store.save_slot(1, game).status
     'used'
-    >>> store.load_slot(1).snapshot() == game.snapshot()
+    >>> store.load_slot(1).state.snapshot() == game.state.snapshot()
     True
     >>> store.save_slot(1, game)
     Traceback (most recent call last):
@@ -414,9 +414,9 @@ class SaveStore:
         nothing is written (:class:`UnsupportedSaveVersionError` / :class:`SaveFileError`).
 
             >>> import tempfile
-            >>> from conquest_widget.games.japan_conquest import Game, GameSetup
+            >>> from conquest_widget.games.japan_conquest import GameSetup, JapanMatch
             >>> store = SaveStore(tempfile.mkdtemp())
-            >>> store.autosave(Game(GameSetup.quick(["Tokyo", "Osaka"], seed=1))).name
+            >>> store.autosave(JapanMatch(GameSetup.quick(["Tokyo", "Osaka"], seed=1))).name
             'autosave.json'
             >>> store.load_autosave().turn_number()
             1
@@ -493,9 +493,9 @@ class SaveStore:
         version's file or one the system cannot read now is not replaced at all.
 
             >>> import tempfile
-            >>> from conquest_widget.games.japan_conquest import Game, GameSetup
+            >>> from conquest_widget.games.japan_conquest import GameSetup, JapanMatch
             >>> store = SaveStore(tempfile.mkdtemp())
-            >>> game = Game(GameSetup.quick(["Tokyo", "Osaka"], seed=1))
+            >>> game = JapanMatch(GameSetup.quick(["Tokyo", "Osaka"], seed=1))
             >>> info = store.save_slot(2, game)
             >>> info.slot, info.mode, info.turn, info.player_names
             (2, 'standard', 1, ['Player 1', 'Player 2'])
@@ -516,7 +516,7 @@ class SaveStore:
 
     def load_slot(self, slot: int, game: str | None = None) -> Any:
         """The game saved in a slot, rebuilt by replaying its log (a normal
-        :class:`~conquest_widget.games.japan_conquest.Game` — or the game's Match —
+        :class:`~conquest_widget.core.match.Match` of its game, e.g. a Japan Conquest ``JapanMatch``,
         ready to explore or play on).
 
         Raises :class:`EmptySlotError` for an empty slot, :class:`CorruptSaveError`
@@ -593,9 +593,9 @@ class SaveStore:
         nothing) when the results or records file is unreadable.
 
             >>> import tempfile
-            >>> from conquest_widget.games.japan_conquest import Game, GameSetup
+            >>> from conquest_widget.games.japan_conquest import GameSetup, JapanMatch
             >>> from conquest_widget.games.japan_conquest.cpu import play_cpu_turns
-            >>> game = Game(GameSetup.quick(["Tokyo", "Osaka"], cpu=[True, True], turns=5, seed=2))
+            >>> game = JapanMatch(GameSetup.quick(["Tokyo", "Osaka"], cpu=[True, True], turns=5, seed=2))
             >>> _ = play_cpu_turns(game)
             >>> store = SaveStore(tempfile.mkdtemp())
             >>> store.record_result(game), store.record_result(game), len(store.results())
@@ -688,9 +688,9 @@ class SaveStore:
         does not know).
 
             >>> import tempfile, pathlib
-            >>> from conquest_widget.games.japan_conquest import Game, GameSetup
+            >>> from conquest_widget.games.japan_conquest import GameSetup, JapanMatch
             >>> store = SaveStore(tempfile.mkdtemp())
-            >>> _ = store.save_slot(3, Game(GameSetup.quick(["Tokyo", "Osaka"], seed=1)))
+            >>> _ = store.save_slot(3, JapanMatch(GameSetup.quick(["Tokyo", "Osaka"], seed=1)))
             >>> backup = store.export_backup(pathlib.Path(tempfile.mkdtemp()) / "backup.json")
             >>> backup["format"], backup["schema_version"], backup["slots"]["3"]["slot"], backup["slots"]["1"]
             ('conquest_widget.saves.backup', 3, 3, None)
@@ -767,9 +767,9 @@ class SaveStore:
         atomically.
 
             >>> import tempfile
-            >>> from conquest_widget.games.japan_conquest import Game, GameSetup
+            >>> from conquest_widget.games.japan_conquest import GameSetup, JapanMatch
             >>> old = SaveStore(tempfile.mkdtemp())
-            >>> _ = old.save_slot(1, Game(GameSetup.quick(["Tokyo", "Osaka"], seed=1)))
+            >>> _ = old.save_slot(1, JapanMatch(GameSetup.quick(["Tokyo", "Osaka"], seed=1)))
             >>> new = SaveStore(tempfile.mkdtemp())
             >>> new.restore_backup(old.export_backup()).slots[0].status
             'used'

@@ -31,7 +31,7 @@ import time
 import pytest
 from perfdoc import update_block
 
-from conquest_widget.games.japan_conquest import Game, GameSetup, PlayerSetup
+from conquest_widget.games.japan_conquest import GameSetup, JapanMatch, PlayerSetup, RandomDice
 from conquest_widget.games.japan_conquest.cpu import cpu_action, play_cpu_turns
 from conquest_widget.games.japan_conquest.odds import _attacker_win_probability
 from conquest_widget.games.japan_conquest.rules import DIFFICULTIES
@@ -56,6 +56,12 @@ def setup_for(index: int, seats: list[tuple[str, str]]) -> GameSetup:
     )
 
 
+def match_for(setup: GameSetup) -> JapanMatch:
+    """A match of ``setup`` rolling the dice the older engine rolled for it (``RandomDice``
+    of the setup's seed): the same games as the figures before issue 29."""
+    return JapanMatch(setup, dice=RandomDice(setup.seed))
+
+
 def percentile(xs: list[float], q: float) -> float:
     s = sorted(xs)
     return s[min(len(s) - 1, round(q * (len(s) - 1)))]
@@ -73,12 +79,12 @@ def time_turns(difficulty: str) -> tuple[list[float], list[float]]:
     cpu: list[float] = []
     for g in range(TURN_GAMES):
         seats = [(difficulty, STRATS[(i + g) % 4]) for i in range(4)]
-        game = Game(setup_for(g, seats))
+        game = match_for(setup_for(g, seats))
         while not game.is_over:
             seat = game.current_player
             t, c = time.perf_counter(), time.thread_time()
             while not game.is_over and game.current_player == seat:
-                game.apply(cpu_action(game))
+                game.push(cpu_action(game))
             wall.append((time.perf_counter() - t) * 1000)
             cpu.append((time.thread_time() - c) * 1000)
     return wall, cpu
@@ -109,11 +115,11 @@ def write_block(key: str, rows: list[tuple[str, str]], figures: dict | None = No
 @pytest.mark.benchmark
 def test_bench_cpu_turn_time_per_difficulty():
     # warm up (imports, caches of hop distances and odds)
-    warm = Game(setup_for(99, [("hard", s) for s in STRATS]))
+    warm = match_for(setup_for(99, [("hard", s) for s in STRATS]))
     for _ in range(200):
         if warm.is_over:
             break
-        warm.apply(cpu_action(warm))
+        warm.push(cpu_action(warm))
     rows = []
     figures: dict = {"turn_games": TURN_GAMES, "aim_p95": AIM_P95, "aim_max": AIM_MAX, "load_start": os.getloadavg()[0]}
     for diff in DIFFICULTIES:
@@ -151,7 +157,7 @@ def test_bench_cpu_games_per_second():
     times, actions = [], 0
     cpu_total = 0.0
     for g in range(FULL_GAMES):
-        game = Game(setup_for(100 + g, [("normal", "balanced")] * 4))
+        game = match_for(setup_for(100 + g, [("normal", "balanced")] * 4))
         t, c = time.perf_counter(), time.thread_time()
         actions += play_cpu_turns(game)
         times.append(time.perf_counter() - t)

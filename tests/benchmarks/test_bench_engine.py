@@ -25,8 +25,8 @@ from games.japan_conquest.random_play import BOARD, choose_action, random_homes
 from perfdoc import update_block
 
 from conquest_widget.games.japan_conquest import (
-    Game,
     GameSetup,
+    JapanMatch,
     RandomDice,
     ScriptedDice,
 )
@@ -54,18 +54,21 @@ def most_connected() -> int:
     return max(BOARD.codes, key=lambda c: (len(BOARD.adjacency[c]), -c))
 
 
-def mid_game_with_allowance_18(pos: int) -> Game:
+def mid_game_with_allowance_18(pos: int) -> JapanMatch:
     """A 4-player game after 20 random turns each, the current player moved to ``pos`` with
     a Triple Dice rolled as 6+6+6 (a fresh allowance of 18)."""
     rng = random.Random(SEED)
     setup = GameSetup.quick(random_homes(rng, 4), turns=50, seed=SEED)
     dice = RecordingDice(SEED)
-    game = Game(setup, dice=dice)
+    game = JapanMatch(setup, dice=dice)
     while not (game.phase == "roll" and min(p.turns_done for p in game.state.players) >= MID_GAME_TURNS):
-        game.apply(choose_action(game, rng))
+        game.push(choose_action(game, rng))
         assert not game.is_over
     # rebuild the same position with scripted dice that then roll 6, 6, 6
-    game = Game.replay(setup, game.log, ScriptedDice(dice.faces + [6, 6, 6]))
+    first = game
+    game = JapanMatch(setup, dice=ScriptedDice(dice.faces + [6, 6, 6]))
+    for action in first.actions():
+        game.push(action)
     seat = game.current_player
     game.edit_player(seat, position=pos, triples=max(1, game.items(seat)["triple"]))
     game.roll(3)
@@ -78,7 +81,7 @@ def percentile(xs: list[float], q: float) -> float:
     return s[min(len(s) - 1, round(q * (len(s) - 1)))]
 
 
-def time_legal_steps(game: Game, *, cold: bool, reps: int = REPS) -> list[float]:
+def time_legal_steps(game: JapanMatch, *, cold: bool, reps: int = REPS) -> list[float]:
     out = []
     expected = game.legal_steps()
     for _ in range(reps):
@@ -174,15 +177,15 @@ def test_bench_full_random_games():
     games = []
     for i in range(GAMES):
         setup = GameSetup.quick(random_homes(rng, 4), turns=50, seed=SEED + i)
-        games.append((Game(setup, dice=RandomDice(SEED + i)), random.Random(i)))
+        games.append((JapanMatch(setup, dice=RandomDice(SEED + i)), random.Random(i)))
     actions = 0
     times = []
     for game, choice in games:
         t = time.perf_counter()
         while not game.is_over:
-            game.apply(choose_action(game, choice))
+            game.push(choose_action(game, choice))
         times.append(time.perf_counter() - t)
-        actions += len(game.log)
+        actions += game.action_count
         assert game.state.end_reason in ("turns", "defeat")
     total = sum(times)
     ended = sum(g.state.end_reason == "turns" for g, _ in games)

@@ -12,7 +12,7 @@ turns in all (50 per player).  "50 turns" is the same game cut after its 50th tu
   into an existing explorer (no widget construction).
 - **show a point**: ``explorer.go(k)`` for random ``k`` (fixed seed): rebuild the
   position (restore the nearest checkpoint, apply the actions since) and redraw every
-  view; and the engine part alone, ``replay.branch(k).engine_game()``.
+  view; and the engine part alone, ``replay.branch(k)``.
 
 The explorer is the shell's (``conquest_widget.ReplayExplorer`` drawing Japan's board;
 issue 29 retired Japan Conquest's own): figures in docs/performance.md measured before
@@ -37,9 +37,9 @@ import pytest
 from perfdoc import update_block
 
 from conquest_widget import ReplayExplorer
-from conquest_widget.games.japan_conquest import Game, GameSetup, PlayerSetup
+from conquest_widget.core.protocol import CHANCE
+from conquest_widget.games.japan_conquest import GameSetup, JapanMatch, PlayerSetup, RandomDice
 from conquest_widget.games.japan_conquest.cpu import play_cpu_turns
-from conquest_widget.games.japan_conquest.dice import dice_from_dict
 
 SEED = 1818
 LOADS = int(os.environ.get("REPLAY_LOADS", "5"))  # explorer constructions per size
@@ -47,7 +47,7 @@ JUMPS = int(os.environ.get("REPLAY_JUMPS", "60"))  # random positions shown per 
 AIM_LOAD, AIM_SHOW = 300.0, 50.0
 
 
-def full_game() -> Game:
+def full_game() -> JapanMatch:
     strategies = ("aggressive", "expansionist", "defensive", "balanced")
     homes = ("Hokkaido", "Tokyo", "Osaka", "Fukuoka")
     setup = GameSetup(
@@ -55,18 +55,18 @@ def full_game() -> Game:
                                   strategy=s) for i, (h, s) in enumerate(zip(homes, strategies, strict=True))),
         turns=50, seed=SEED,
     )
-    g = Game(setup)
+    g = JapanMatch(setup, dice=RandomDice(SEED))  # (the dice of the older engine's game: the same game)
     play_cpu_turns(g)
     assert g.is_over
     return g
 
 
-def cut_after_turns(game: Game, turns: int) -> Game:
+def cut_after_turns(game: JapanMatch, turns: int) -> JapanMatch:
     """The game after its first ``turns`` turns (all players counted)."""
-    g = Game(game.setup, dice_from_dict(game._dice_start))
+    g = JapanMatch(game.setup, seed=game.chance.seed, forced=[e["outcome"] for e in game.log if e["seat"] == CHANCE])
     done = 0
-    for action in game.log:
-        g.apply(action)
+    for action in game.actions():
+        g.push(action)
         done = sum(p.turns_done for p in g.state.players)
         if done >= turns:
             break
@@ -107,7 +107,7 @@ def verdict(x: float, aim: float) -> str:
     return f" (aim: max <= {aim:g} ms: {'met' if x <= aim else 'NOT MET'})"
 
 
-def measure(game: Game) -> dict[str, list[tuple[float, float]]]:
+def measure(game: JapanMatch) -> dict[str, list[tuple[float, float]]]:
     out: dict[str, list[tuple[float, float]]] = {"construct": [], "load": [], "show": [], "engine": []}
     ex = None
     for _ in range(LOADS):
@@ -120,14 +120,14 @@ def measure(game: Game) -> dict[str, list[tuple[float, float]]]:
         with Clock(out["load"]):
             ex.load(game)
     rng = random.Random(SEED)
-    n = len(game.log)
+    n = game.action_count
     for _ in range(JUMPS):
         k = rng.randrange(n + 1)
         with Clock(out["show"]):
             ex.go(k)
         k = rng.randrange(n + 1)
         with Clock(out["engine"]):
-            ex.replay.branch(k).engine_game()
+            ex.replay.branch(k)
     return out
 
 
@@ -141,20 +141,20 @@ def test_bench_replay_load_and_scrub():
     for turns in (50, 200):
         g = full if turns == 200 else cut_after_turns(full, turns)
         m = measure(g)
-        figures[str(turns)] = {"actions": len(g.log), **{k: spread(v) for k, v in m.items()}}
+        figures[str(turns)] = {"actions": g.action_count, **{k: spread(v) for k, v in m.items()}}
         medians[turns] = {k: statistics.median(c for _, c in v) for k, v in m.items()}
-        label = f"{turns} turns ({len(g.log)} actions, {len(g.events)} events)"
+        label = f"{turns} turns ({g.action_count} actions, {len(g.events)} events)"
         rows.append((f"{label}: new explorer, min / median / max",
                      stats(m["construct"]) + (verdict(max(m["construct"])[0], AIM_LOAD) if turns == 200 else "")))
         rows.append((f"{turns} turns: `load(game)` into an explorer, min / median / max", stats(m["load"])))
         rows.append((f"{turns} turns: show a random point (`go(k)`, all views), min / median / max",
                      stats(m["show"]) + (verdict(max(m["show"])[0], AIM_SHOW) if turns == 200 else "")))
-        rows.append((f"{turns} turns: engine only (`replay.branch(k).engine_game()`), min / median / max", stats(m["engine"])))
+        rows.append((f"{turns} turns: engine only (`replay.branch(k)`), min / median / max", stats(m["engine"])))
     ratio = {k: medians[200][k] / medians[50][k] for k in ("construct", "load", "show")}
     rows.append(("growth 50 -> 200 turns (CPU-time medians): new explorer / load / show",
                  (f"{ratio['construct']:.1f}x / {ratio['load']:.1f}x / {ratio['show']:.1f}x "
-                  f"(log {len(full.log) / len(cut_after_turns(full, 50).log):.1f}x)")))
-    before = ("before issue 18 (checkpoints were `Game.copy()`; commit 4d39251, this benchmark, 2026-11-30, "
+                  f"(log {full.action_count / cut_after_turns(full, 50).action_count:.1f}x)")))
+    before = ("before issue 18 (checkpoints were `Game.copy()` of the older engine; commit 4d39251, this benchmark, 2026-11-30, "
               "load average ~10), 200 turns, CPU-time medians")
     rows.append((before, ("new explorer 355 ms, `load(game)` 277 ms, show a point 15.1 ms (max 28.3 ms), `game_at` "
                           "10.6 ms (max 213 ms); growth 50 -> 200 turns of `load(game)` 6.2x for a 3.7x longer log")))

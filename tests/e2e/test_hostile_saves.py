@@ -21,8 +21,8 @@ from playwright.sync_api import expect
 from conquest_widget.games.codex.engine import CodexMatch, CodexSetup
 from conquest_widget.games.codex.setup import CodexPlayer
 from conquest_widget.games.japan_conquest import (
-    Game,
     GameSetup,
+    JapanMatch,
     PlayerSetup,
 )
 from conquest_widget.games.japan_conquest.cpu import play_cpu_turns
@@ -45,18 +45,18 @@ INJECTED_JS = """() => ({
 })"""
 
 
-def _hostile_game(names: tuple[str, ...], *, finish: bool) -> Game:
+def _hostile_game(names: tuple[str, ...], *, finish: bool) -> JapanMatch:
     players = tuple(
         PlayerSetup(name=n, home=h, colour=c, cpu=True)
         for n, h, c in zip(names, (13, 27, 40), ("#d62728", "#1f77b4", "#2ca02c"), strict=True)
     )
-    game = Game(GameSetup(players, turns=10, seed=5))
+    game = JapanMatch(GameSetup(players, turns=10, seed=5))
     if finish:
         play_cpu_turns(game)
     else:
         for _ in range(6):  # a few CPU actions, so the log has lines that name the players
             from conquest_widget.games.japan_conquest.cpu import cpu_action
-            game.apply(cpu_action(game))
+            game.push(cpu_action(game))
     return game
 
 

@@ -247,7 +247,7 @@ def test_save_to_a_slot_reload_and_continue(app: AppPage, served_dir) -> None:
     app.save_to_chosen_slot()  # back on the start screen (after "overwrite?" if an earlier run used the slot)
     expect(page.get_by_text(re.compile(r"Slot 1: .*turn 2 · Player 1, Player 2"))).to_be_visible()
     assert (served_dir / "conquest_saves").is_dir()
-    saved = SaveStore(served_dir / "conquest_saves").load_slot(1).game  # what the slot holds, from the file
+    saved = SaveStore(served_dir / "conquest_saves").load_slot(1)  # what the slot holds, from the file
     scores = [str(saved.score(seat)["total"]) for seat in saved.state.order]
     app.shot("11-saved")
 

@@ -102,7 +102,7 @@ def test_a_backup_holds_every_games_autosave_and_each_game_resumes_at_the_same_p
     again = SaveStore(tmp_path / "empty")  # a new store: nothing cached
     japan = again.load_autosave()
     assert japan.to_dict() == games["japan_conquest"].to_dict() and japan.phase == "battle_defend"
-    assert japan.legal_actions() == games["japan_conquest"].legal_actions()
+    assert japan.legal_moves() == games["japan_conquest"].legal_moves()
     for game in ("codex", "japanese_risk"):
         assert same_match(again.load_autosave(game), games[game]), game
         assert again.autosave_info(game).to_dict() == store.autosave_info(game).to_dict()

@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from test_saves import finished_game, mid_battle_game, mid_route_game
 
 from conquest_widget.errors import CorruptSaveError, InvalidBackupError
-from conquest_widget.games.japan_conquest import Game, GameSetup, PlayerSetup
+from conquest_widget.games.japan_conquest import GameSetup, JapanMatch, PlayerSetup
 from conquest_widget.games.japan_conquest.widget import JapanConquestApp
 from conquest_widget.saves import SaveStore
 
@@ -153,7 +153,7 @@ def mutated_doc(draw: Any, doc: Any) -> Any:
     if isinstance(match, dict) and draw(st.booleans()):
         # an edit by someone who also recomputes the snapshot: a legal but edited game
         with contextlib.suppress(Exception):  # not replayable: the loader must refuse it anyway
-            match["snapshot"] = Game.from_dict(match, verify=False).snapshot()
+            match["snapshot"] = JapanMatch.from_dict(match, verify=False).state.snapshot()
     return doc
 
 
@@ -188,7 +188,7 @@ def open_every_screen(directory: Path, langs: tuple[str, ...] = ("ja",)) -> None
                 c.screen = "start"
                 start.resume(n)
                 if c.has_game:
-                    c.screen = "results" if c._match.game.is_over else "game"
+                    c.screen = "results" if c._match.is_over else "game"
                     app.save_exit.show_slots()
             c.screen = "setup"
             app.setup_screen.relabel()

@@ -15,7 +15,7 @@ from test_saves import expected_records, files, finished_game, mid_route_game
 from tiny_match import TinyRace, race
 
 from conquest_widget.errors import CorruptSaveError, SaveError, WrongGameError
-from conquest_widget.games.japan_conquest import Game
+from conquest_widget.games.japan_conquest import JapanMatch
 from conquest_widget.saves import SaveStore
 from conquest_widget.saves.games import codec_for, codec_of
 
@@ -40,7 +40,7 @@ def test_version_1_files_load_as_japan_conquest(v1):
     assert s.problems() == {}
     assert s.load_autosave(game="japan_conquest").phase == "route"
     slot = s.load_slot(2)
-    assert isinstance(slot, Game) and slot.is_over
+    assert isinstance(slot, JapanMatch) and slot.is_over
     assert [(i.slot, i.status, i.game) for i in s.slots()][1] == (2, "used", "japan_conquest")
     assert s.records() == {"hard:aggressive": {"wins": 0, "losses": 1, "draws": 0}}
     assert s.all_records() == {"japan_conquest:hard:aggressive": {"wins": 0, "losses": 1, "draws": 0}}

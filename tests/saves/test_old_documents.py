@@ -3,8 +3,9 @@
 before must keep loading, to the same position).
 
 The files are in ``data/b84e761/`` (``write_fixtures.py`` there says how they were made):
-Japan Conquest's two document forms (the engine document of a ``Game`` made in Python, the
-match document its app writes), a slot and an autosave of each of the other three games,
+Japan Conquest's two document forms (the engine document of format 1 that the older engine's
+``Game`` wrote, read since issue 29 by the legacy reader as a ``JapanMatch``; the match
+document its app writes), a slot and an autosave of each of the other three games,
 results, records, preferences and a backup.  ``expected.json`` holds what each game
 document read as with that code; :func:`reading` is the one definition of "read as".
 """
@@ -19,7 +20,6 @@ from typing import Any
 import pytest
 
 from conquest_widget import JapanConquestApp
-from conquest_widget.games.japan_conquest import Game
 from conquest_widget.saves import SaveStore
 from conquest_widget.ui.app import ConquestApp
 
@@ -31,12 +31,13 @@ AUTOSAVES = {"autosave.json": "japan_conquest", "autosave-conquest_cards.json": 
              "autosave-codex.json": "codex", "autosave-japanese_risk.json": "japanese_risk"}
 
 
-def reading(match: Any) -> dict[str, Any]:
+def reading(match: Any, kind: str = "match") -> dict[str, Any]:
     """What a game document reads as: whose turn, what they may do, the outcome and what
-    everyone sees (the public view); for Japan's engine document, its position."""
-    if isinstance(match, Game):
-        return {"kind": "engine_game", "phase": match.phase, "actor": match.actor, "snapshot": match.snapshot(),
-                "legal": [str(a) for a in match.legal_actions()], "log": len(match.log)}
+    everyone sees (the public view); for Japan's engine document (``kind`` "engine_game"),
+    its position (and the number of its actions: that document's log held only those)."""
+    if kind == "engine_game":
+        return {"kind": "engine_game", "phase": match.phase, "actor": match.actor, "snapshot": match.state.snapshot(),
+                "legal": [str(a) for a in match.legal_moves()], "log": match.action_count}
     out = match.outcome()
     return {
         "kind": "match",
@@ -55,7 +56,7 @@ def _json(value: Any) -> Any:
 def reads_as(match: Any, expected: dict[str, Any]) -> None:
     """``match`` reads as ``expected`` did: the same everything, except that a public view
     may have gained fields since (a game's view grows; what it showed then stays)."""
-    got = _json(reading(match))
+    got = _json(reading(match, expected["kind"]))
     view, then = got.pop("public_view", None), dict(expected)
     old_view = then.pop("public_view", None)
     assert got == then
@@ -165,7 +166,7 @@ def test_japan_conquests_app_continues_the_autosave_and_opens_both_slot_forms(fo
         assert c.screen == "game"
         match = c._match
         if expected["kind"] == "engine_game":  # the engine document opens as a match at that position
-            assert _json(match.game.snapshot()) == expected["snapshot"]
+            assert _json(match.state.snapshot()) == expected["snapshot"]
             assert [str(a) for a in match.legal_actions(match.to_act()[0])] == expected["legal"]
         else:
             n = expected["log"]

@@ -304,10 +304,10 @@ def test_save_and_exit_under_the_cover_then_resume_behind_a_cover(tmp_path) -> N
 
 
 def test_saving_over_an_occupied_slot_asks_first_naming_its_game(tmp_path) -> None:
-    from conquest_widget.games.japan_conquest import Game, GameSetup
+    from conquest_widget.games.japan_conquest import GameSetup, JapanMatch
 
     store = SaveStore(tmp_path)
-    store.save_slot(1, Game(GameSetup.quick(["Tokyo", "Osaka"], seed=1)))
+    store.save_slot(1, JapanMatch(GameSetup.quick(["Tokyo", "Osaka"], seed=1)))
     app = ToyApp(save_dir=tmp_path)
     setup_game(app, [HUMAN, "greedy"], seed=5)
     click(app, "Save")
@@ -335,9 +335,9 @@ def test_saving_over_an_occupied_slot_asks_first_naming_its_game(tmp_path) -> No
 
 
 def test_a_slot_of_another_game_is_listed_but_not_loadable(tmp_path) -> None:
-    from conquest_widget.games.japan_conquest import Game, GameSetup
+    from conquest_widget.games.japan_conquest import GameSetup, JapanMatch
 
-    SaveStore(tmp_path).save_slot(1, Game(GameSetup.quick(["Tokyo", "Osaka"], seed=1)))
+    SaveStore(tmp_path).save_slot(1, JapanMatch(GameSetup.quick(["Tokyo", "Osaka"], seed=1)))
     app = ToyApp(save_dir=tmp_path)
     labels = " ".join(w.value for w in _all(app) if isinstance(w, W.HTML))
     assert "Slot 1: Japan Conquest" in labels

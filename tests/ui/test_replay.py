@@ -395,14 +395,18 @@ def test_the_card_game_board_in_the_explorer_shows_no_card_of_another_hand() -> 
     ex.close()
 
 
-def test_load_match_reads_a_japan_engine_game() -> None:
-    from conquest_widget.games.japan_conquest import Game, GameSetup
-    from conquest_widget.games.japan_conquest.match import JapanMatch
+def test_load_match_reads_a_japan_engine_document() -> None:
+    """A document of Japan's older engine (format 1) opens as a match at its position."""
+    from conquest_widget.games.japan_conquest import GameSetup, JapanMatch, RandomDice
 
-    g = Game(GameSetup.quick(["Tokyo", "Osaka"], seed=1))
+    g = JapanMatch(GameSetup.quick(["Tokyo", "Osaka"], seed=1), dice=RandomDice(1))
     g.roll()
-    m = load_match(g)
-    assert isinstance(m, JapanMatch) and m.game.snapshot() == g.snapshot()
+    old = {"format": "conquest_widget.japan_conquest.game", "version": 1, "setup": g.setup.to_dict(),
+           "dice": {"kind": "random", "seed": 1}, "log": [a.to_dict() for a in g.actions()],
+           "snapshot": g.state.snapshot()}
+    m = load_match(old)
+    assert isinstance(m, JapanMatch) and m.state.snapshot() == g.state.snapshot() and m.log == g.log
+    assert load_match(g) is g
 
 
 HIDDEN = [s for s in ENGINES if s.hidden_information]

@@ -20,8 +20,8 @@ from traitlets import TraitError
 from conquest_widget import JapanConquestApp
 from conquest_widget.errors import CorruptSaveError, SaveError
 from conquest_widget.games.japan_conquest import (
-    Game,
     GameSetup,
+    JapanMatch,
     PlayerSetup,
     ScriptedDice,
 )
@@ -260,7 +260,7 @@ def test_a_whole_game_sounds_its_turns_claims_and_end(tmp_path):
     said = [m["text"] for m in app.sound.sent if m["type"] == "say"]
     assert effects[-1] == "game_end" and {"turn_start", "roll", "step", "claim"} <= set(effects)
     assert "battle_won" not in effects and "battle_lost" not in effects  # no human side: neutral battles only
-    winners = ", ".join(c._match.game.setup.players[s].name for s in c._match.game.events[-1]["winners"])
+    winners = ", ".join(c._match.setup.players[s].name for s in c._match.full_events()[-1]["winners"])
     assert said[-1].endswith(f"Game over. Winner: {winners}")
 
 
@@ -269,7 +269,7 @@ def _battle(attacker_cpu: bool, defender_cpu: bool, attack: int, defence: int) -
     """The players (as the view has them) and the events of a battle's last roll."""
     setup = GameSetup(players=(PlayerSetup("Aoi", 13, cpu=attacker_cpu), PlayerSetup("Ren", 27, cpu=defender_cpu)),
                       turns=10)
-    g = Game(setup, ScriptedDice([1, attack, defence], then_seed=5))
+    g = JapanMatch(setup, dice=ScriptedDice([1, attack, defence], then_seed=5))
     g.edit_prefecture("Saitama", owner=1, level="base")
     g.roll()
     g.step("Saitama")
@@ -277,7 +277,7 @@ def _battle(attacker_cpu: bool, defender_cpu: bool, attack: int, defence: int) -
     g.battle_roll()
     n = len(g.events)
     g.battle_roll()
-    return [{"name": p.name, "cpu": p.cpu} for p in setup.players], g.events[n:]
+    return [{"name": p.name, "cpu": p.cpu} for p in setup.players], g.full_events(n)
 
 
 @pytest.mark.parametrize(("attacker_cpu", "defender_cpu", "attack", "defence", "effect"), [

@@ -2,9 +2,9 @@
 
 Pure Python; imports nothing from ipywidgets or ipyleaflet.
 
-    >>> from conquest_widget.games.japan_conquest import Game, GameSetup
-    >>> game = Game(GameSetup.quick(["Tokyo", "Osaka"], seed=1))
-    >>> game.phase, [str(a) for a in game.legal_actions()]
+    >>> from conquest_widget.games.japan_conquest import GameSetup, JapanMatch
+    >>> match = JapanMatch(GameSetup.quick(["Tokyo", "Osaka"], seed=1))
+    >>> match.phase, [str(a) for a in match.legal_moves()]
     ('roll', ['roll 1', 'roll 2', 'roll 3'])
 """
 
@@ -26,7 +26,7 @@ from conquest_widget.games.japan_conquest.dice import (
     ScriptedDice,
     dice_from_dict,
 )
-from conquest_widget.games.japan_conquest.game import Game
+from conquest_widget.games.japan_conquest.match import JapanMatch
 from conquest_widget.games.japan_conquest.setup import GameSetup, PlayerSetup
 
 __all__ = [
@@ -36,8 +36,8 @@ __all__ = [
     "DiceExhaustedError",
     "DiceSource",
     "Edit",
-    "Game",
     "GameSetup",
+    "JapanMatch",
     "PlayerSetup",
     "RandomDice",
     "Roll",

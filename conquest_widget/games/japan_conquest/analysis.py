@@ -1,11 +1,11 @@
 """Exploring game states: graphs, reachability, odds, expected points, the CPUs' reasons.
 
 Pure Python (networkx, pandas and geopandas are imported on use), for notebooks and
-teaching.  Everything reads a :class:`~conquest_widget.games.japan_conquest.Game` and changes nothing.
+teaching.  Everything reads a :class:`~conquest_widget.games.japan_conquest.JapanMatch` and changes nothing.
 
-    >>> from conquest_widget.games.japan_conquest import Game, GameSetup
+    >>> from conquest_widget.games.japan_conquest import GameSetup, JapanMatch
     >>> from conquest_widget.games.japan_conquest import analysis
-    >>> game = Game(GameSetup.quick(["Tokyo", "Osaka"], seed=1))
+    >>> game = JapanMatch(GameSetup.quick(["Tokyo", "Osaka"], seed=1))
     >>> stops = analysis.reachable_stops(game, 0, allowance=1)
     >>> sorted(stops)                      # Tokyo's neighbours
     [11, 12, 14, 19]
@@ -51,22 +51,22 @@ if TYPE_CHECKING:  # pragma: no cover
     import networkx
     import pandas
 
-    from conquest_widget.games.japan_conquest.game import Game
+    from conquest_widget.games.japan_conquest.match import JapanMatch
 
 
-def _context(game: Game, seat: int) -> RouteContext:
+def _context(game: JapanMatch, seat: int) -> RouteContext:
     st = game.state
     return RouteContext(game.board, st.owner, st.level, st.region_controller, seat)
 
 
-def game_graph(game: Game | None = None, seat: int | None = None) -> networkx.Graph | networkx.DiGraph:
+def game_graph(game: JapanMatch | None = None, seat: int | None = None) -> networkx.Graph | networkx.DiGraph:
     """The game graph.  Without a game: an undirected :class:`networkx.Graph` (nodes with
     names, region and base value; edges with ``kind`` land/sea).  With a game and a seat:
     a :class:`networkx.DiGraph` whose edge ``a -> b`` also carries ``cost`` (movement to
     enter ``b`` from ``a`` for that player now) and ``toll``; nodes carry owner and level.
 
-    >>> from conquest_widget.games.japan_conquest import Game, GameSetup
-    >>> g = Game(GameSetup.quick(["Tokyo", "Osaka"]))
+    >>> from conquest_widget.games.japan_conquest import GameSetup, JapanMatch
+    >>> g = JapanMatch(GameSetup.quick(["Tokyo", "Osaka"]))
     >>> G = game_graph(g, 0)
     >>> G.edges[26, 27]["cost"], G.edges[26, 27]["toll"]   # into Osaka, an enemy home base
     (2, 50)
@@ -91,7 +91,7 @@ def game_graph(game: Game | None = None, seat: int | None = None) -> networkx.Gr
     return G
 
 
-def _effect(game: Game, seat: int, opt: RouteOption) -> tuple[str, int]:
+def _effect(game: JapanMatch, seat: int, opt: RouteOption) -> tuple[str, int]:
     """What stopping at the end of ``opt`` does, and the points it moves at once."""
     st = game.state
     code = opt.end
@@ -109,7 +109,7 @@ def _effect(game: Game, seat: int, opt: RouteOption) -> tuple[str, int]:
     return "battle", 0
 
 
-def reachable_stops(game: Game, seat: int | None = None, allowance: int = 1) -> dict[int, dict[str, Any]]:
+def reachable_stops(game: JapanMatch, seat: int | None = None, allowance: int = 1) -> dict[int, dict[str, Any]]:
     """Every prefecture where a legal route of exactly this allowance can end for ``seat``
     (from its position now), with the cheapest toll, whether it is an early stop, the
     effect on arrival (claim / upgrade / capture / battle / stay), the points that effect
@@ -130,7 +130,7 @@ def reachable_stops(game: Game, seat: int | None = None, allowance: int = 1) -> 
     return out
 
 
-def stop_probabilities(game: Game, seat: int | None = None, dice: int = 1) -> dict[int, float]:
+def stop_probabilities(game: JapanMatch, seat: int | None = None, dice: int = 1) -> dict[int, float]:
     """For a dice option (1, 2 or 3 dice), the probability that each prefecture can be the
     stop of this turn (summing over the dice totals that allow it)."""
     seat = game.current_player if seat is None else seat
@@ -159,7 +159,7 @@ def battle_odds_table(max_bonus: int = 4) -> pandas.DataFrame:
     return df
 
 
-def expected_points(game: Game, seat: int | None = None, allowance: int = 1) -> dict[int, float]:
+def expected_points(game: JapanMatch, seat: int | None = None, allowance: int = 1) -> dict[int, float]:
     """Expected change of ``seat``'s score from stopping at each reachable prefecture:
     claims and upgrades at face value, captures at the base they become, battles weighted
     by the exact odds (one attack die against the defender's best answer), minus tolls."""
@@ -178,7 +178,7 @@ def expected_points(game: Game, seat: int | None = None, allowance: int = 1) -> 
     return out
 
 
-def cpu_reasons(game: Game, seat: int | None = None, allowance: int | None = None, *, top: int = 5,
+def cpu_reasons(game: JapanMatch, seat: int | None = None, allowance: int | None = None, *, top: int = 5,
                 strategies: tuple[str, ...] = STRATEGIES, difficulty: str = "normal") -> dict[str, list[dict[str, Any]]]:
     """The teaching view of the AI: for each strategy, the best ``top`` stops a CPU of that
     strategy would consider for this allowance (default: the rolled one), with the value it
@@ -192,7 +192,7 @@ def cpu_reasons(game: Game, seat: int | None = None, allowance: int | None = Non
     out: dict[str, list[dict[str, Any]]] = {}
     for strategy in strategies:
         cpu = CpuPlayer(seat, difficulty if difficulty != "easy" else "normal", strategy)
-        cpu._cache_key = ("analysis", id(game), len(game.log))
+        cpu._cache_key = ("analysis", id(game), game.action_count)
         rows: list[dict[str, Any]] = []
         for opt in options:
             stop = cpu.stop_value(game, opt.end, opt.neutralised)
@@ -216,7 +216,7 @@ def cpu_reasons(game: Game, seat: int | None = None, allowance: int | None = Non
     return out
 
 
-def state_gdf(game: Game) -> geopandas.GeoDataFrame:
+def state_gdf(game: JapanMatch) -> geopandas.GeoDataFrame:
     """The state as a GeoDataFrame: code, names, region, owner (seat and name), level,
     points, stored prosperity, base value, geometry (EPSG:4326)."""
     from conquest_widget.maps.japan.geo import prefectures_gdf
@@ -233,7 +233,7 @@ def state_gdf(game: Game) -> geopandas.GeoDataFrame:
     return gdf
 
 
-def distances_from(game: Game, start: int, seat: int | None = None) -> dict[int, int]:
+def distances_from(game: JapanMatch, start: int, seat: int | None = None) -> dict[int, int]:
     """Least movement needed to reach every prefecture from ``start`` for ``seat`` now
     (Dijkstra over entry costs; tolls ignored)."""
     nx = require("networkx", extra="explore", feature="analysis.distances_from()")
@@ -242,7 +242,7 @@ def distances_from(game: Game, start: int, seat: int | None = None) -> dict[int,
     return dict(nx.single_source_dijkstra_path_length(G, start, weight="cost"))
 
 
-def region_control_table(game: Game) -> list[dict[str, Any]]:
+def region_control_table(game: JapanMatch) -> list[dict[str, Any]]:
     """Per region: controller, full control, owned count per seat, bonus."""
     st = game.state
     rows = []

@@ -25,7 +25,7 @@ from typing import Any
 from conquest_widget.core.bots import Bot, RandomBot
 from conquest_widget.core.protocol import Action
 from conquest_widget.games.japan_conquest.cpu import CpuPlayer
-from conquest_widget.games.japan_conquest.game import Game
+from conquest_widget.games.japan_conquest.match import JapanMatch
 from conquest_widget.games.japan_conquest.movement import NOBODY
 from conquest_widget.games.japan_conquest.rules import DIFFICULTIES, STRATEGIES
 from conquest_widget.games.japan_conquest.setup import GameSetup
@@ -36,16 +36,9 @@ from conquest_widget.games.japan_conquest.state import (
 )
 
 
-class _NoDice:
-    def roll(self, n: int) -> tuple[int, ...]:  # pragma: no cover - a CPU never rolls
-        raise RuntimeError("a CPU's reconstructed position has no dice")
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"kind": "none"}
-
-
-def game_from_view(view: Mapping[str, Any], seed: int, *, profile: tuple[int, str, str] | None = None) -> Game:
-    """A Japan ``Game`` holding the position of ``view`` (for CPUs and analysis); its
+def game_from_view(view: Mapping[str, Any], seed: int, *, profile: tuple[int, str, str] | None = None) -> JapanMatch:
+    """A :class:`~.match.JapanMatch` at the position of ``view``, with no history
+    (:meth:`~.match.JapanMatch.at_position`; for CPUs and analysis: a CPU never rolls); its
     setup seed is ``seed`` (the view carries none).  ``profile`` (seat, difficulty,
     strategy) sets the CPU profile of that seat in the setup (the CPU that chooses)."""
     pos = view["position"]
@@ -72,7 +65,7 @@ def game_from_view(view: Mapping[str, Any], seed: int, *, profile: tuple[int, st
         region_controller={k: NOBODY if v is None else v for k, v in snap["region_controller"].items()},
         region_full=dict(snap["region_full"]), end_reason=snap["end_reason"], defeated=snap["defeated"],
     )
-    return Game.at_position(setup, state, actions=pos["actions"], dice=_NoDice())
+    return JapanMatch.at_position(setup, state, actions=pos["actions"])
 
 
 class JapanCpuBot:

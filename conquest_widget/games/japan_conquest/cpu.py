@@ -15,10 +15,10 @@ Decisions are deterministic: a CPU's randomness comes from a stream derived from
 game's seed, the seat and the position in the action log, so a replay or a reloaded
 save makes the same choices.
 
-    >>> from conquest_widget.games.japan_conquest import Game, GameSetup, PlayerSetup
+    >>> from conquest_widget.games.japan_conquest import GameSetup, JapanMatch, PlayerSetup
     >>> setup = GameSetup(players=(PlayerSetup("A", 13, cpu=True, difficulty="hard"),
     ...                            PlayerSetup("B", 27, cpu=True, strategy="aggressive")), turns=5, seed=4)
-    >>> game = Game(setup)
+    >>> game = JapanMatch(setup)
     >>> actions = play_cpu_turns(game)    # CPU-only: plays to the end
     >>> game.is_over
     True
@@ -66,7 +66,7 @@ from conquest_widget.games.japan_conquest.rules import (
 )
 
 if TYPE_CHECKING:  # pragma: no cover
-    from conquest_widget.games.japan_conquest.game import Game
+    from conquest_widget.games.japan_conquest.match import JapanMatch
 
 
 @dataclass(frozen=True)
@@ -133,12 +133,12 @@ class CpuPlayer:
         self._route_memo: tuple[tuple, int, dict[int, list[RouteOption]]] | None = None
 
     # ------------------------------------------------------------ entry point
-    def choose(self, game: Game) -> Action:
+    def choose(self, game: JapanMatch) -> Action:
         """The action this CPU takes now (it must be the actor)."""
         if game.actor != self.seat or game.is_over:
             raise IllegalActionError(f"it is not seat {self.seat}'s decision")
         rng = _rng_for(game, self.seat)
-        key = (id(game), game._epoch, len(game.log) - len(game.route), game.phase)
+        key = (id(game), game._epoch, game.action_count - len(game.route), game.phase)
         if key != self._cache_key:  # values depend on the position only; reuse them within a decision
             self._cache_key = key
             self._stop_cache.clear()
@@ -159,12 +159,12 @@ class CpuPlayer:
         raise IllegalActionError(f"no CPU decision in phase {phase!r}")
 
     # ------------------------------------------------------------ evaluation
-    def _turns_left(self, game: Game) -> int:
+    def _turns_left(self, game: JapanMatch) -> int:
         if game.setup.mode == "standard" and game.setup.turns:
             return max(1, game.setup.turns - game.turn_number(self.seat) + 1)
         return 20
 
-    def _item_cost(self, game: Game, dice: int, purpose: str) -> float:
+    def _item_cost(self, game: JapanMatch, dice: int, purpose: str) -> float:
         base = ITEM_VALUE[dice]
         if not base:
             return 0.0
@@ -174,7 +174,7 @@ class CpuPlayer:
         scarcity = 1.0 if have <= 1 else 0.6
         return base * mult * scarcity * min(1.0, left / 8)
 
-    def _battle_value(self, game: Game, code: int, *, win_p: float) -> float:
+    def _battle_value(self, game: JapanMatch, code: int, *, win_p: float) -> float:
         st = game.state
         owner, lv = st.owner[code], st.level[code]
         value = game.board.prefectures[code - 1].base_value * LEVEL_MULTIPLIER[lv]
@@ -185,7 +185,7 @@ class CpuPlayer:
             gain += st.stored[code] * 0.8
         return p.battle * (win_p * gain - (1 - win_p) * loss)
 
-    def _region_swing(self, game: Game, code: int, loser: int) -> float:
+    def _region_swing(self, game: JapanMatch, code: int, loser: int) -> float:
         """Value of taking ``code`` away from ``loser``: breaking their region control and
         (for the mover) completing one's own."""
         st = game.state
@@ -199,10 +199,10 @@ class CpuPlayer:
             swing += bonus + (ITEM_VALUE[2] if rid not in st.players[self.seat].regions_ever else 0)
         return swing
 
-    def _defence_bonus(self, game: Game, code: int) -> int:
+    def _defence_bonus(self, game: JapanMatch, code: int) -> int:
         return sum(game.defence_bonus_parts(code).values())
 
-    def _win_probability(self, game: Game, code: int, *, best_item: bool) -> float:
+    def _win_probability(self, game: JapanMatch, code: int, *, best_item: bool) -> float:
         st = game.state
         owner = st.owner[code]
         mine = st.players[self.seat]
@@ -215,7 +215,7 @@ class CpuPlayer:
             p = max(p, 0.65)  # reckless: little regard for the odds
         return p
 
-    def stop_value(self, game: Game, code: int, neutralised: int = 0) -> float:
+    def stop_value(self, game: JapanMatch, code: int, neutralised: int = 0) -> float:
         """Value, in (weighted) points, of ending the movement on ``code`` after a route
         that neutralised the territories in the bitmask ``neutralised``.
 
@@ -229,7 +229,7 @@ class CpuPlayer:
             v = self._stop_cache[key] = self._stop_value(game, code, neutralised & (1 << code))
         return v
 
-    def _stop_value(self, game: Game, code: int, neutralised: int) -> float:
+    def _stop_value(self, game: JapanMatch, code: int, neutralised: int) -> float:
         st = game.state
         pref = game.board.prefectures[code - 1]
         base = pref.base_value
@@ -253,7 +253,7 @@ class CpuPlayer:
             return self._battle_value(game, code, win_p=self._win_probability(game, code, best_item=aggressive))
         return -1e9  # enemy home base: never a legal end anyway
 
-    def _completion_bonus(self, game: Game, code: int, neutralised: int) -> float:
+    def _completion_bonus(self, game: JapanMatch, code: int, neutralised: int) -> float:
         st = game.state
         rid = game.board.prefectures[code - 1].region
         members = game.board.regions[rid].members
@@ -261,7 +261,7 @@ class CpuPlayer:
             return REGION_BONUS_PER_PREFECTURE * len(members) + (ITEM_VALUE[2] if rid not in st.players[self.seat].regions_ever else 0)
         return 0.0
 
-    def _full_bonus(self, game: Game, code: int) -> float:
+    def _full_bonus(self, game: JapanMatch, code: int) -> float:
         st = game.state
         rid = game.board.prefectures[code - 1].region
         members = game.board.regions[rid].members
@@ -269,7 +269,7 @@ class CpuPlayer:
             return REGION_BONUS_PER_PREFECTURE * len(members) * min(self._turns_left(game) - 1, 4) * 0.6 + ITEM_VALUE[3]
         return 0.0
 
-    def _neutralise_value(self, game: Game, mask: int) -> float:
+    def _neutralise_value(self, game: JapanMatch, mask: int) -> float:
         if not mask:
             return 0.0
         v = self._neut_cache.get(mask)
@@ -277,7 +277,7 @@ class CpuPlayer:
             v = self._neut_cache[mask] = self._neutralise_points(game, mask)
         return v
 
-    def _neutralise_points(self, game: Game, mask: int) -> float:
+    def _neutralise_points(self, game: JapanMatch, mask: int) -> float:
         st = game.state
         total = 0.0
         broken: set[str] = set()
@@ -290,7 +290,7 @@ class CpuPlayer:
         total += sum(REGION_BONUS_PER_PREFECTURE * len(game.board.regions[r].members) for r in broken)
         return self.profile.harm * total
 
-    def option_value(self, game: Game, opt: RouteOption) -> float:
+    def option_value(self, game: JapanMatch, opt: RouteOption) -> float:
         """Value of a complete route: its stop, neutralisations, tolls and (hard) what it sets up."""
         value = self.stop_value(game, opt.end, opt.neutralised)
         value += self._neutralise_value(game, opt.neutralised)
@@ -301,7 +301,7 @@ class CpuPlayer:
             value += self._conquest_progress(game, opt.end, opt.neutralised)
         return value
 
-    def _conquest_progress(self, game: Game, end: int, neutralised: int) -> float:
+    def _conquest_progress(self, game: JapanMatch, end: int, neutralised: int) -> float:
         """Conquest modes end when every prefecture is a base (castle) or better: value a
         stop that brings one more prefecture there, and being near those still missing,
         more strongly as the country nears the goal (otherwise remote stragglers such as
@@ -332,7 +332,7 @@ class CpuPlayer:
         self._progress_cache[key] = value
         return value
 
-    def _potential(self, game: Game, start: int, neutralised: int) -> float:
+    def _potential(self, game: JapanMatch, start: int, neutralised: int) -> float:
         """Expected best stop value next turn (one die), by hop distance, minus toll exposure:
         for each route length ``k`` of 1-6, the best stop value (at least 0) among the
         prefectures a route of ``k`` steps from ``start`` can end on, enemy home bases
@@ -375,7 +375,7 @@ class CpuPlayer:
         value = self._pot_cache[(start, neutralised)] = sum(best_at[1:]) / 6 - exposure
         return value
 
-    def _stop_values(self, game: Game) -> list[float]:
+    def _stop_values(self, game: JapanMatch) -> list[float]:
         """Every prefecture's stop value without neutralisations (index = JIS code), enemy
         home bases as ``-inf`` (never a stop), for this decision."""
         values = self._stop_row
@@ -390,7 +390,7 @@ class CpuPlayer:
         return values
 
     def _potential_table(
-        self, game: Game, start: int, values: list[float]
+        self, game: JapanMatch, start: int, values: list[float]
     ) -> tuple[list[float], float, list[list[tuple[float, int]] | None]]:
         """For :meth:`_potential`: per route length ``k`` the best stop value (at least 0)
         without neutralisations, the toll exposure at ``start``, and room for the stops
@@ -410,7 +410,7 @@ class CpuPlayer:
         return best0, exposure, [None] * 7
 
     # ------------------------------------------------------------ decisions
-    def _options(self, game: Game, max_allowance: int) -> dict[int, list[RouteOption]]:
+    def _options(self, game: JapanMatch, max_allowance: int) -> dict[int, list[RouteOption]]:
         """Route options for allowances ``1..max_allowance``.  The search of the dice
         choice (allowances up to 18) is kept and reused by the route choice once the dice
         are rolled: the options for allowance ``a`` do not depend on how far the search
@@ -428,7 +428,7 @@ class CpuPlayer:
         self._route_memo = (where, max_allowance, found)
         return found
 
-    def _best(self, game: Game, options: list[RouteOption], rng: random.Random) -> tuple[float, RouteOption | None]:
+    def _best(self, game: JapanMatch, options: list[RouteOption], rng: random.Random) -> tuple[float, RouteOption | None]:
         if not options:
             return -math.inf, None
         scored = []
@@ -443,7 +443,7 @@ class CpuPlayer:
         v, _, _, opt = max(scored, key=lambda s: (s[0], -s[1], s[2]))
         return v, opt
 
-    def _choose_move_dice(self, game: Game, rng: random.Random) -> int:
+    def _choose_move_dice(self, game: JapanMatch, rng: random.Random) -> int:
         me = game.state.players[self.seat]
         # aggressive CPUs save dice items for battles: one of each kind is never spent on movement
         keep = 1 if self.strategy == "aggressive" else 0
@@ -464,9 +464,9 @@ class CpuPlayer:
                 choice, choice_ev = d, ev
         return choice
 
-    def _next_route_action(self, game: Game, rng: random.Random) -> Action:
+    def _next_route_action(self, game: JapanMatch, rng: random.Random) -> Action:
         route = tuple(game.route)
-        base_len = len(game.log) - len(route)
+        base_len = game.action_count - len(route)
         if self._plan is not None:
             at, steps = self._plan
             if at == base_len and steps[: len(route)] == route:
@@ -491,7 +491,7 @@ class CpuPlayer:
             return Step(best.steps[len(route)])
         return ConfirmRoute()
 
-    def _choose_attack_dice(self, game: Game, rng: random.Random) -> int:
+    def _choose_attack_dice(self, game: JapanMatch, rng: random.Random) -> int:
         st = game.state
         b = st.battle
         assert b is not None
@@ -511,7 +511,7 @@ class CpuPlayer:
                 best, best_ev = d, ev
         return best
 
-    def _choose_defence_dice(self, game: Game, rng: random.Random) -> int:
+    def _choose_defence_dice(self, game: JapanMatch, rng: random.Random) -> int:
         st = game.state
         b = st.battle
         assert b is not None
@@ -589,18 +589,18 @@ def _near(adjacency: tuple[tuple[int, ...], ...]) -> tuple[_Near, ...]:
     return tuple(out)
 
 
-_PLAYERS: weakref.WeakKeyDictionary[Game, dict[int, CpuPlayer]] = weakref.WeakKeyDictionary()
+_PLAYERS: weakref.WeakKeyDictionary[JapanMatch, dict[int, CpuPlayer]] = weakref.WeakKeyDictionary()
 
 
-def _rng_for(game: Game, seat: int, at: int | None = None) -> random.Random:
+def _rng_for(game: JapanMatch, seat: int, at: int | None = None) -> random.Random:
     """The CPU's random stream for the decision at log position ``at`` (default: now)."""
     seed = game.setup.seed
     if seed is None:
-        seed = getattr(game.dice, "seed", None) or 0
-    return random.Random(f"cpu:{seed}:{seat}:{len(game.log) if at is None else at}")
+        seed = game.chance.seed or 0
+    return random.Random(f"cpu:{seed}:{seat}:{game.action_count if at is None else at}")
 
 
-def cpu_for(game: Game, seat: int) -> CpuPlayer:
+def cpu_for(game: JapanMatch, seat: int) -> CpuPlayer:
     """The :class:`CpuPlayer` for a seat, with the seat's difficulty and strategy (cached per game)."""
     players = _PLAYERS.setdefault(game, {})
     p = game.setup.players[seat]
@@ -610,17 +610,17 @@ def cpu_for(game: Game, seat: int) -> CpuPlayer:
     return cpu
 
 
-def cpu_action(game: Game, seat: int | None = None) -> Action:
+def cpu_action(game: JapanMatch, seat: int | None = None) -> Action:
     """The action the CPU of ``seat`` (default: the actor) would take now."""
     return cpu_for(game, game.actor if seat is None else seat).choose(game)
 
 
-def play_cpu_turns(game: Game, *, max_actions: int = 1_000_000) -> int:
+def play_cpu_turns(game: JapanMatch, *, max_actions: int = 1_000_000) -> int:
     """Apply CPU decisions while the actor is a CPU seat; returns the number of actions.
     Stops at the game end or when a human must act."""
     n = 0
     while not game.is_over and game.setup.players[game.actor].cpu and n < max_actions:
-        game.apply(cpu_action(game))
+        game.push(cpu_action(game))
         n += 1
     return n
 

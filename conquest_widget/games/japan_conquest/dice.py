@@ -1,7 +1,11 @@
-"""Dice sources: every random event of a game comes from one of these.
+"""Dice sources: scripts of die faces for a match, and the dice of old documents.
 
-A dice source is injectable: the default is :class:`RandomDice` seeded from the
-game setup; tests, teaching notebooks and replays use :class:`ScriptedDice`.
+A match rolls through its logged chance (``JapanMatch.chance``); a dice source given as
+``JapanMatch(setup, dice=...)`` decides the faces instead (tests and teaching notebooks use
+:class:`ScriptedDice`), and each face is logged as a chance outcome all the same.  The
+older engine's documents (format 1, :mod:`.legacy`) name the dice source they were played
+with (:func:`dice_from_dict`: :class:`RandomDice` of a seed, or a script); reading one
+replays its actions with that source.
 
     >>> d = ScriptedDice([6, 1, 3])
     >>> d.roll(2), d.roll(1)

@@ -1,10 +1,13 @@
-"""Japan Conquest on the shared match protocol.
+"""Japan Conquest on the shared match protocol: :class:`JapanMatch` and its per-seat view.
 
-:class:`JapanMatch` runs the Japan engine (:class:`~.game.Game`) with dice that come from
-the match's logged :class:`~conquest_widget.core.chance.Chance`: every face is in the log,
-so a replay never re-derives a roll from a generator.  Its :meth:`JapanMatch.view` is
-built by inclusion and hides the Final Showdown totals from everyone (scores, banked
-points, stored prosperity, point changes in the event log) until the game ends.
+:class:`JapanMatch` is a :class:`~conquest_widget.core.match.Match` like the other games:
+its ``state`` is Japan's :class:`~.state.GameState`, its rules are :mod:`.engine` (how an
+action changes the state) and :mod:`.queries` (what can be asked of a position, and the
+convenience moves of a notebook).  Every die is a logged chance outcome, so a replay never
+re-derives a roll from a generator; a :class:`~.dice.ScriptedDice` given as ``dice`` (tests,
+lessons) decides the faces, which are logged all the same.  The view is built by inclusion
+and hides the Final Showdown totals from everyone (scores, banked points, stored
+prosperity, point changes in the event log) until the game ends.
 
     >>> from conquest_widget.games.japan_conquest import GameSetup
     >>> m = JapanMatch(GameSetup.quick(["Tokyo", "Osaka"], seed=1))
@@ -21,55 +24,60 @@ from __future__ import annotations
 
 import copy
 import random
+from collections import deque
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from conquest_widget.core.match import Match
-from conquest_widget.core.protocol import CHANCE, ActionCodec, Outcome
+from conquest_widget.core.protocol import CHANCE, ActionCodec, Event, Outcome
 from conquest_widget.core.protocol import Action as CoreAction
-from conquest_widget.errors import IllegalActionError, SerializationError
+from conquest_widget.errors import (
+    DiceSourceError,
+    GameOverError,
+    IllegalActionError,
+    SerializationError,
+    WrongGameError,
+)
 from conquest_widget.games.japan_conquest.actions import Action as JapanAction
-from conquest_widget.games.japan_conquest.actions import (
-    BattleRoll,
-    ConfirmRoute,
-    Edit,
-    Roll,
-    Step,
-    UndoStep,
-    action_from_dict,
+from conquest_widget.games.japan_conquest.actions import BattleRoll, ConfirmRoute, Edit, Roll, Step, UndoStep, action_from_dict
+from conquest_widget.games.japan_conquest.dice import DiceExhaustedError, DiceSource
+from conquest_widget.games.japan_conquest.engine import (
+    POINT_FIELDS,
+    JapanRules,
+    NeedsDice,
+    in_showdown,
+    redacted,
 )
-from conquest_widget.games.japan_conquest.dice import (
-    DiceSource,
-    ScriptedDice,
-    dice_from_dict,
-)
-from conquest_widget.games.japan_conquest.game import FORMAT, Game
 from conquest_widget.games.japan_conquest.movement import NOBODY
-from conquest_widget.games.japan_conquest.rules import (
-    DIE_FACES,
-    FINAL_SHOWDOWN_TURNS,
-    LEVEL_NAMES,
-    STANDARD_TURNS,
-)
+from conquest_widget.games.japan_conquest.rules import DICE_OPTIONS, LEVEL_NAMES, STANDARD_TURNS
 from conquest_widget.games.japan_conquest.setup import GameSetup, PlayerSetup, random_homes
 from conquest_widget.games.japan_conquest.spec import SPEC
+from conquest_widget.games.japan_conquest.state import GameState, copy_dice
+from conquest_widget.maps.japan.board import japan
 
-#: event fields that reveal points; during the Final Showdown nobody sees them
-POINT_FIELDS = ("points", "amount")
-
-
-def in_showdown(setup: GameSetup, ev: Mapping[str, Any]) -> bool:
-    """Was ``ev`` emitted during the Final Showdown (when totals are hidden)?"""
-    if setup.mode != "standard" or setup.turns is None or ev.get("type") == "game_end":
-        return False
-    return int(ev.get("turn", 0)) > setup.turns - FINAL_SHOWDOWN_TURNS
+__all__ = ["CODEC", "POINT_FIELDS", "JapanMatch", "MatchPoint", "in_showdown", "redacted"]
 
 
-def redacted(setup: GameSetup, ev: Mapping[str, Any]) -> dict[str, Any]:
-    """``ev`` as every player sees it: without point figures during the Final Showdown."""
-    if in_showdown(setup, ev):
-        return {k: v for k, v in ev.items() if k not in POINT_FIELDS}
-    return dict(ev)
+@dataclass(frozen=True, eq=False)
+class MatchPoint:
+    """A point of a match's history (:meth:`JapanMatch.snapshot`): the state (a private
+    copy), the log and the events so far (their entries are shared: a log entry or an
+    emitted event is never changed afterwards), the chance and script positions.
+    ``position`` is the number of actions applied."""
+
+    setup: GameSetup
+    state: GameState
+    log: tuple[Any, ...]
+    events: tuple[Any, ...]
+    draws: int
+    actions: int
+    script: Any
+
+    @property
+    def position(self) -> int:
+        """Number of actions applied at this point."""
+        return self.actions
 
 
 class _JapanCodec(ActionCodec):
@@ -89,28 +97,7 @@ for _cls in (Roll, Step, UndoStep, ConfirmRoute, BattleRoll, Edit):
     CODEC.register(_cls)
 
 
-class _LoggedDice:
-    """A dice source that draws from (and logs into) the match's chance."""
-
-    def __init__(self, match: JapanMatch) -> None:
-        self._match = match
-
-    @property
-    def seed(self) -> int:
-        return self._match.chance.seed
-
-    def roll(self, n: int) -> tuple[int, ...]:
-        m = self._match
-        if m.script is not None and not m.chance.forced:
-            # scripted faces (tests, lessons) become logged chance outcomes like any roll
-            m.chance.forced.append(list(m.script.roll(n)))
-        return m.chance.roll(n, DIE_FACES)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"kind": "random", "seed": self._match.chance.seed}
-
-
-class JapanMatch(Match):
+class JapanMatch(JapanRules, Match):
     """A Japan Conquest match (see the module docstring)."""
 
     spec = SPEC
@@ -118,88 +105,151 @@ class JapanMatch(Match):
     setup_class = GameSetup
 
     def __init__(self, setup: GameSetup, *, seed: int | None = None, forced: list[Any] | tuple[Any, ...] = (),
-                 dice: DiceSource | None = None) -> None:
+                 dice: DiceSource | None = None, position: tuple[GameState, int] | None = None) -> None:
         """``dice`` (e.g. :class:`~.dice.ScriptedDice`) decides the rolls not forced by
         ``forced``; every face is logged as a chance outcome all the same, so the match's
-        document replays without it."""
-        if seed is None:
-            seed = setup.seed if setup.seed is not None else getattr(dice, "seed", None)
-        #: the dice that decide new rolls instead of the seed (None = the seed)
-        self.script: DiceSource | None = dice
+        document replays without it.  ``position`` (a state and the number of actions that
+        led to it) starts the match there, with no history: see :meth:`at_position`."""
+        if seed is None:  # a script without a seed of its own (ScriptedDice) counts as seed 0
+            seed = setup.seed if setup.seed is not None else None if dice is None else getattr(dice, "seed", 0)
+        self.script = dice
+        self.board = japan()
+        #: the number of actions applied (edits included), the history's length
+        self._actions = 0
+        #: bumped by :meth:`restore`, so that caches keyed on a match (the CPUs') see a new position
+        self._epoch = 0
+        self._position = position
+        #: the dice of the older engine's document this match was read from (see
+        #: :mod:`.legacy`), or None: a save keeps such a game's id (``saves.py``)
+        self.legacy_dice: dict[str, Any] | None = None
         super().__init__(setup, seed=seed, forced=forced)
+
+    @classmethod
+    def at_position(cls, setup: GameSetup, state: GameState, *, actions: int = 0) -> JapanMatch:
+        """A match at a position with no history and no dice (CPUs choosing from a view:
+        :func:`~conquest_widget.games.japan_conquest.bots.game_from_view`): ``setup`` is
+        taken as valid, ``state`` as the position after ``actions`` actions (only their
+        number is known).  A roll draws from the setup's seed (0 without one)."""
+        return cls(setup, seed=setup.seed if setup.seed is not None else 0, position=(state, actions))
 
     # ------------------------------------------------------------ protocol
     def _start(self) -> None:
-        self.game = Game(self.setup, dice=_LoggedDice(self))
-        self._sync_events()
-
-    @property
-    def state(self) -> Any:  # the snapshot/restore hooks of Match
-        return self.game.state
-
-    @state.setter
-    def state(self, value: Any) -> None:
-        self.game.state = value
-        self.game._invalidate()
+        if self._position is None:
+            self._begin()
+            return
+        self.state, self._actions = self._position
+        self._position = None
+        self._invalidate()
 
     def to_act(self) -> tuple[int, ...]:
-        return () if self.game.is_over else (self.game.actor,)
+        return () if self.is_over else (self.actor,)
 
     def _legal_actions(self, seat: int) -> list[CoreAction]:
-        if self.game.is_over or seat != self.game.actor:
+        if self.is_over or seat != self.actor:
             return []
-        return list(self.game.legal_actions())
+        return list(self.legal_moves())
 
     def _explain(self, seat: int, action: CoreAction) -> IllegalActionError | None:
         if not isinstance(action, JapanAction):
             return IllegalActionError(f"not an action of Japan Conquest: {action!r}")
-        if action in self.game.legal_actions():
+        if self._quick_legal(action):  # one of legal_moves(), found without listing them all
             return None
-        if isinstance(action, Step) and self.game.phase == "route":
-            err = self.game.explain_step(action.to) if isinstance(action.to, int) else None
+        if isinstance(action, Step) and self.phase == "route":
+            err = self.explain_step(action.to) if isinstance(action.to, int) else None
             if err is not None:
                 return err
-        dice, self.game.dice = self.game.dice, _ExhaustedDice()
-        try:  # a trial on a copy, only for actions not on the legal list (rare)
-            trial = self.game.copy()  # shares the immutable board and setup
-        finally:
-            self.game.dice = dice
+        # a trial, undone at once, only for actions not on the legal list (rare: edits)
+        snap, epoch = self.snapshot(), self._epoch
+        self._trial = True
         try:
-            trial.apply(action)
+            self._dispatch(action)
         except IllegalActionError as exc:
             return exc
-        except _NeedsDice:
+        except NeedsDice:
             return None
         except (TypeError, ValueError) as exc:
             return IllegalActionError(f"{action!r} is malformed: {exc}", "malformed")
+        finally:
+            self._trial = False
+            self.restore(snap)
+            self._epoch = epoch
         return None
 
+    def _quick_legal(self, action: JapanAction) -> bool:
+        """Is ``action`` one of :meth:`legal_moves` (checked as the rules check it, without
+        building the list: ``apply`` asks this before every action)?"""
+        st, kind = self.state, type(action)
+        if kind is Roll or kind is BattleRoll:
+            phase_ok = st.phase == "roll" if kind is Roll else st.phase in ("battle_attack", "battle_defend")
+            dice = action.dice  # type: ignore[attr-defined]
+            return phase_ok and dice in DICE_OPTIONS and st.players[self.actor].items(dice) > 0
+        if st.phase != "route":
+            return False
+        if kind is Step:
+            return self.explain_step(action.to) is None  # type: ignore[attr-defined]
+        if kind is UndoStep:
+            return bool(st.route)
+        return kind is ConfirmRoute and self.can_confirm()
+
+    def explain(self, seat: int, action: CoreAction) -> IllegalActionError | None:
+        """As :meth:`Match.explain`; after the end it is a :class:`GameOverError`."""
+        err = super().explain(seat, action)
+        if err is not None and err.reason == "game_over":
+            return GameOverError(f"the game is over; {action} is not possible", "game_over")
+        return err
+
     def _apply(self, action: CoreAction, seat: int) -> None:
-        self.game.apply(action)  # type: ignore[arg-type]
-        self._sync_events()
+        self._dispatch(action)  # type: ignore[arg-type]
+        self._actions += 1
+
+    def apply(self, action: CoreAction, seat: int) -> None:
+        """Apply a legal action of ``seat`` (see :meth:`Match.apply`); :meth:`push` acts as
+        the seat to act.  Scripted dice that run out (or give no die faces) raise
+        :class:`~.dice.DiceExhaustedError` (or :class:`DiceSourceError`) with nothing changed."""
+        n = len(self.log)
+        try:
+            super().apply(action, seat)
+        except (DiceExhaustedError, DiceSourceError):
+            del self.log[n:]  # nothing else changed: a roll comes before any change
+            raise
 
     def outcome(self) -> Outcome | None:
-        g = self.game
-        if not g.is_over:
+        if not self.is_over:
             return None
         ranks = [0] * len(self.setup.players)
-        for row in g.ranking():
+        for row in self.ranking():
             ranks[row["seat"]] = row["rank"]
-        return Outcome(tuple(ranks), g.state.end_reason or "", {"scores": [g.score(s)["total"] for s in range(len(ranks))]})
+        return Outcome(tuple(ranks), self.state.end_reason or "", {"scores": [self.score(s)["total"] for s in range(len(ranks))]})
 
-    # ------------------------------------------------------------ events and views
-    def _sync_events(self) -> None:
-        for ev in self.game.events[len(self.events):]:
-            public = redacted(self.setup, ev)
-            if public != ev:
-                self.emit(ev, visible_to=(), public=public)
-            else:
-                self.emit(ev)
+    def emit(self, data: Mapping[str, Any], *, visible_to: tuple[int, ...] | None = None,
+             public: Mapping[str, Any] | None = None) -> None:
+        """As :meth:`Match.emit`, copying one level only: the rules' events hold fresh
+        values, never a list or dict of the state (see ``engine._emit``), and the deep
+        copy was a fifth of an action's time."""
+        self.events.append(Event(dict(data), visible_to, None if public is None else dict(public)))
 
+    # ------------------------------------------------------------ history
+    @property
+    def action_count(self) -> int:
+        """The number of actions applied so far (edits included; chance outcomes not)."""
+        return self._actions
+
+    def actions(self) -> list[JapanAction]:
+        """The actions of the log, in order (not for a match made by :meth:`at_position`,
+        which knows only their number)."""
+        return [self.codec.from_dict(e["action"]) for e in self.log if e["seat"] != CHANCE]  # type: ignore[misc]
+
+    def full_events(self, since: int = 0) -> list[dict[str, Any]]:
+        """Every event from index ``since`` on, in full (the Final Showdown's point figures
+        included): the whole truth, for the story of a finished game and for tests.  A
+        player's screen reads :meth:`events_for` instead."""
+        return [dict(e.data) for e in self.events[since:]]
+
+    # ------------------------------------------------------------ the view
     def _view(self, seat: int | None) -> dict[str, Any]:
         """Everything on the board; totals, banked points and stored prosperity only while
         they are shown (not during the Final Showdown)."""
-        g = self.game
+        g = self
         st = g.state
         hidden = g.totals_hidden
         players = []
@@ -259,47 +309,58 @@ class JapanMatch(Match):
             for s, p in enumerate(snap["players"]):
                 if s != seat:  # a player knows their own purse (tolls are paid from it)
                     p["banked"] = 0
-        out["position"] = {"setup": setup, "state": snap, "actions": len(g.log)}
+        out["position"] = {"setup": setup, "state": snap, "actions": self.action_count}
         return out
 
-    def snapshot(self) -> Any:
-        g = self.game
-        return (copy.deepcopy(g.state), len(self.log), len(self.events), self.chance.draws, len(g.log), len(g.events))
+    # ------------------------------------------------------------ snapshots and copies
+    def snapshot(self) -> MatchPoint:
+        """A small record of this point to come back to with :meth:`restore`: a copy of
+        the state, the log and events so far (tuples of the shared entries: no entry is
+        copied), the chance and script positions.  No copy of the board or the match."""
+        return MatchPoint(self.setup, self.state.copy(), tuple(self.log), tuple(self.events),
+                          self.chance.draws, self._actions, None if self.script is None else copy_dice(self.script))
 
-    def history(self) -> list[list[Any]]:
-        return [self.log, self.events, self.game.log, self.game.events]
+    def restore(self, snap: Any) -> None:
+        """Make this match exactly what it was at a :meth:`snapshot` (of this match, or of
+        another match with the same setup; backwards or forwards): state, log, events,
+        chance and script positions.  The snapshot is left unchanged (it can be restored
+        again); anything else raises :class:`WrongGameError` and changes nothing."""
+        if not isinstance(snap, MatchPoint):
+            raise WrongGameError(f"restore() takes a MatchPoint from JapanMatch.snapshot(), got {type(snap).__name__}")
+        if snap.setup != self.setup:
+            raise WrongGameError("the snapshot belongs to a game with another setup")
+        self.state = snap.state.copy()
+        self.log[:] = snap.log  # (the same list: the chance records into it)
+        self.events[:] = snap.events
+        self.chance.draws = snap.draws
+        self._actions = snap.actions
+        self.script = None if snap.script is None else copy_dice(snap.script)
+        self._invalidate()
+        self._epoch += 1
+
+    def copy(self) -> JapanMatch:
+        """An independent copy at the same point (same chance and script positions); the
+        board, the setup and the log's entries and events (never changed once made) are shared."""
+        twin = copy.copy(self)
+        twin.state = self.state.copy()
+        twin.log = list(self.log)
+        twin.events = list(self.events)
+        twin.chance = copy.copy(self.chance)
+        twin.chance.entries = twin.log
+        twin.chance.forced = deque(self.chance.forced)
+        twin.script = None if self.script is None else copy_dice(self.script)
+        twin._invalidate()
+        return twin
 
     @classmethod
     def adopt(cls, obj: object) -> JapanMatch | None:
-        """A match from an engine :class:`~.game.Game` (see :meth:`from_game`), its
-        ``to_dict()`` document, or a save of format 1 holding either under ``"game"``; None
-        for anything else.  A bad game document raises :class:`SerializationError`."""
-        if isinstance(obj, Mapping) and obj.get("format") != FORMAT and isinstance(obj.get("game"), Mapping):
-            inner = obj["game"]  # save format 1
-            if inner.get("game") == cls.spec.id:  # ... holding a match document
-                return cls.from_dict(inner)
-            obj = inner
-        if isinstance(obj, Mapping) and obj.get("format") == FORMAT:
-            try:
-                obj = Game.from_dict(dict(obj))
-            except SerializationError:
-                raise
-            except RecursionError:
-                raise SerializationError("the game data is nested too deeply") from None
-            except Exception as exc:  # anything else the engine trips over is also bad data
-                raise SerializationError(f"the game cannot be loaded: {exc!r}") from exc
-        return cls.from_game(obj) if isinstance(obj, Game) else None
+        """A match from a document of the older engine (Japan document format 1, or a
+        save of format 1 holding it or a match document under ``"game"``: see
+        :mod:`.legacy`), or None for anything else.  A bad document raises
+        :class:`SerializationError`."""
+        from conquest_widget.games.japan_conquest.legacy import adopt_legacy
 
-    def restore(self, snap: Any) -> None:
-        state, n_log, n_events, draws, g_log, g_events = snap
-        g = self.game
-        g.state = copy.deepcopy(state)
-        g._invalidate()
-        del g.log[g_log:]
-        del g.events[g_events:]
-        del self.log[n_log:]
-        del self.events[n_events:]
-        self.chance.draws = draws
+        return adopt_legacy(cls, obj)
 
     # ------------------------------------------------------------ conformance hooks
     @classmethod
@@ -311,61 +372,6 @@ class JapanMatch(Match):
                         for i, h in enumerate(homes))
         return GameSetup(players, mode="standard", turns=rng.choice(STANDARD_TURNS[:2]), seed=rng.randrange(2**31))
 
-    def engine_game(self) -> Game:
-        """An independent engine ``Game`` with this match's setup, actions and dice (its
-        dice scripted from the logged faces): what the engine-level tools (the story of
-        the game, analysis) read."""
-        faces = [f for e in self.log if e["seat"] == CHANCE for f in e["outcome"]]
-        game = Game(self.setup, dice=ScriptedDice(faces, then_seed=self.chance.seed))
-        for action in self.game.log:
-            game.apply(action)
-        return game
-
-    @classmethod
-    def from_game(cls, game: Game) -> JapanMatch:
-        """A match with the same setup, actions and dice faces as an engine ``Game`` (for
-        saves of format version 1, whose dice were re-derived from a seed).  The engine
-        game of a match gives a copy of that match."""
-        if isinstance(game.dice, _LoggedDice):  # (edits made on the engine game directly included)
-            match = game.dice._match
-            return copy.deepcopy(match, memo={id(game.board): game.board})
-        recording = _RecordingDice(dice_from_dict(game.to_dict()["dice"]))
-        replayed = Game(game.setup, dice=recording)
-        for action in game.log:
-            replayed.apply(action)
-        seed = game.setup.seed if game.setup.seed is not None else getattr(game.dice, "seed", None)
-        m = cls(game.setup, seed=seed if isinstance(seed, int) else 0, forced=recording.faces)
-        for action in game.log:
-            m.apply(action, m.game.actor)
-        if isinstance(game.dice, ScriptedDice):
-            m.script = game.dice  # the faces it has left decide the next rolls, as they would have
-        return m
-
-
-class _NeedsDice(Exception):
-    pass
-
-
-class _ExhaustedDice:
-    """Dice for trial applications in :meth:`JapanMatch._explain`: an action that gets
-    as far as rolling is legal."""
-
-    def roll(self, n: int) -> tuple[int, ...]:
-        raise _NeedsDice
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"kind": "trial"}
-
-
-class _RecordingDice:
-    def __init__(self, inner: Any) -> None:
-        self.inner = inner
-        self.faces: list[list[int]] = []
-
-    def roll(self, n: int) -> tuple[int, ...]:
-        out = self.inner.roll(n)
-        self.faces.append(list(out))
-        return out
-
-    def to_dict(self) -> dict[str, Any]:
-        return self.inner.to_dict()
+    def __repr__(self) -> str:
+        names = ", ".join(p.name for p in self.setup.players)
+        return f"<JapanMatch {self.setup.mode} [{names}] phase={self.phase} turn={self.turn_number()}>"

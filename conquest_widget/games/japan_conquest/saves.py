@@ -1,18 +1,21 @@
 """Japan Conquest in the saves: what the shared :class:`~conquest_widget.saves.games.MatchCodec`
 does not know of it (the registry's ``GameSpec.saves`` points here).
 
-- Documents of the older engine (``Game.to_dict()``, format
-  ``conquest_widget.japan_conquest.game``: version-1 files and early slots) are read and
-  written by :class:`JapanCodec`, with their schemas (:data:`JAPAN_MATCH`, ...).
+- Documents of the older engine (Japan document format 1, ``"format":
+  "conquest_widget.japan_conquest.game"``: version-1 files and early slots) are read by
+  :class:`JapanCodec`, checked against their schemas (:data:`JAPAN_MATCH`, ...), as a
+  :class:`~.match.JapanMatch` (:mod:`.legacy`); nothing writes them any more.
 - A :class:`~.match.JapanMatch` is stored like every match, and shown in slot lists
   with its turn and phase (:class:`JapanMatchCodec`).
-- Results are checked against Japan's modes, CPU levels and styles.
+- Setups and results are checked against Japan's modes, CPU levels and styles.
 
-    >>> from conquest_widget.games.japan_conquest import Game, GameSetup
-    >>> SAVES.codec_of(Game(GameSetup.quick(["Tokyo", "Osaka"], seed=1))).game
-    'japan_conquest'
+    >>> from conquest_widget.games.japan_conquest import GameSetup, JapanMatch
+    >>> type(SAVES.codec_of(JapanMatch(GameSetup.quick(["Tokyo", "Osaka"], seed=1)))).__name__
+    'JapanMatchCodec'
     >>> type(SAVES.codec_for({"game": "japan_conquest", "version": 2})).__name__
     'JapanMatchCodec'
+    >>> type(SAVES.codec_for({"format": "conquest_widget.japan_conquest.game"})).__name__
+    'JapanCodec'
 """
 
 from __future__ import annotations
@@ -21,10 +24,10 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
-from conquest_widget.core import registry
 from conquest_widget.core.match import Match
 from conquest_widget.errors import CorruptSaveError, SaveError
-from conquest_widget.games.japan_conquest.game import Game
+from conquest_widget.games.japan_conquest.legacy import FORMAT as JAPAN_ENGINE_FORMAT
+from conquest_widget.games.japan_conquest.legacy import match_from_legacy
 from conquest_widget.games.japan_conquest.match import JapanMatch
 from conquest_widget.games.japan_conquest.rules import (
     DIFFICULTIES,
@@ -39,8 +42,6 @@ from conquest_widget.saves.games import GameCodec, GameSaves, MatchCodec, canoni
 from conquest_widget.saves.schemas import MAX_LOG, NAME, fields, integer
 
 JAPAN = "japan_conquest"
-#: ``Game.to_dict()["format"]``: a document of the older engine
-JAPAN_ENGINE_FORMAT = "conquest_widget.japan_conquest.game"
 
 #: one seat of a Japan Conquest setup
 JAPAN_PLAYER = fields(
@@ -97,8 +98,9 @@ JAPAN_ACTIONS = {
     }.items()
 }
 
-#: the engine data of a Japan Conquest save (``Game.to_dict()``).  The dice are the
-#: seeded random dice the app plays with: scripted dice (chosen future rolls) are refused.
+#: the engine data of a Japan Conquest save of format 1 (the older engine's document:
+#: :mod:`.legacy`).  The dice are the seeded random dice the app played with: scripted dice
+#: (chosen future rolls) are refused.
 JAPAN_MATCH = fields(
     {
         "format": {"const": "conquest_widget.japan_conquest.game"},
@@ -116,8 +118,8 @@ JAPAN_MATCH = fields(
 )
 
 
-def japan_summary(game: Game) -> dict[str, Any]:
-    """What the slot list shows of a Japan Conquest game (engine game or match's)."""
+def japan_summary(game: JapanMatch) -> dict[str, Any]:
+    """What the slot list shows of a Japan Conquest match."""
     setup = game.setup
     return {
         "mode": setup.mode,
@@ -137,123 +139,21 @@ def japan_summary(game: Game) -> dict[str, Any]:
     }
 
 
-class JapanCodec(GameCodec):
-    """Japan Conquest's :class:`~conquest_widget.games.japan_conquest.Game`.
+def _check_japan_setup(data: Any, source: object, *, at: str = "$") -> dict[str, Any]:
+    """A Japan setup from a file, checked against :data:`JAPAN_SETUP` and the rules."""
+    schemas.validate(data, JAPAN_SETUP, source, at=at)
+    try:
+        return GameSetup.from_dict(data).to_dict()
+    except Exception as exc:
+        raise CorruptSaveError(source, f"{at}: not a valid game setup: {str(exc)[:300]}") from None
 
-    Decision (issue 17, item 14): a saved game holds the seeded random dice of its
-    setup (``{"kind": "random", "seed": n}``), as every game the app plays does.  Scripted
-    dice would let a file choose the future rolls, so they are neither saved nor loaded.
-    """
 
-    game = JAPAN
-    players = range(2, 5)
-
-    def __init__(self) -> None:
-        self.version = registry.get(JAPAN).version
-
-    def owns(self, match: object) -> bool:
-        return isinstance(match, Game)
-
-    def encode(self, match: Game) -> dict[str, Any]:
-        owner = getattr(match.dice, "_match", None)
-        if owner is not None:  # the engine game of a JapanMatch: its dice are the match's logged chance
-            return MatchCodec(type(owner)).encode(owner)
-        try:
-            data = match.to_dict()
-        except Exception as exc:
-            raise SaveError(f"this game cannot be saved: {exc}") from exc
-        if data["dice"].get("kind") != "random":
-            raise SaveError(
-                "this game cannot be saved: it plays with scripted dice; saves hold games with the "
-                "seeded random dice of their setup (a file must not choose future rolls)"
-            )
-        return data
-
-    def decode(self, data: Any, source: object, *, at: str = "$") -> Game:
-        dice = data.get("dice") if isinstance(data, dict) else None
-        if isinstance(dice, dict) and dice.get("kind") == "scripted":
-            raise CorruptSaveError(
-                source,
-                f"{at}.dice: scripted dice (chosen future rolls) are not accepted in a save; "
-                "a saved game uses the seeded random dice of its setup",
-            )
-        schemas.validate(data, JAPAN_MATCH, source, at=at)
-        for i, action in enumerate(data["log"]):
-            schemas.validate(action, JAPAN_ACTIONS[action["type"]], source, at=f"{at}.log[{i}]")
-        try:
-            game = Game.from_dict(data)
-        except RecursionError:
-            raise CorruptSaveError(source, "the game cannot be loaded: its log is too long to replay") from None
-        except Exception as exc:
-            raise CorruptSaveError(source, f"the game cannot be loaded: {str(exc)[:300]}") from None
-        if canonical(game.snapshot()) != canonical(data["snapshot"]):
-            raise CorruptSaveError(
-                source,
-                "the game cannot be loaded: the saved snapshot does not match the replayed action log (corrupt or edited save)",
-            )
-        return game
-
-    def summary(self, match: Game) -> dict[str, Any]:
-        return japan_summary(match)
-
-    def game_id(self, match: Game) -> str:
-        data = match.to_dict()
-        return fingerprint({"setup": data["setup"], "dice": data["dice"], "log": data["log"]})
-
-    def result(self, match: Game, *, recorded_at: str) -> dict[str, Any]:
-        if not match.is_over:
-            raise SaveError("only a finished game has a result: this game is not over")
-        players = match.setup.players
-        standings = []
-        for row in match.ranking():
-            p = players[row["seat"]]
-            standings.append(
-                {
-                    "seat": row["seat"],
-                    "name": row["name"],
-                    "score": row["score"],
-                    "rank": row["rank"],
-                    "defeated": bool(row["defeated"]),
-                    "cpu": p.cpu,
-                    "difficulty": p.difficulty if p.cpu else None,
-                    "strategy": p.strategy if p.cpu else None,
-                }
-            )
-        return {
-            "game": self.game,
-            "game_version": self.version,
-            "game_id": self.game_id(match),
-            "recorded_at": recorded_at,
-            "mode": match.setup.mode,
-            "turns": match.setup.turns,
-            "end_reason": match.state.end_reason,
-            "actions": len(match.log),
-            "standings": standings,
-            "winners": [r["name"] for r in standings if r["rank"] == 1],
-        }
-
-    def check_setup(self, data: Any, source: object, *, at: str = "$") -> dict[str, Any]:
-        schemas.validate(data, JAPAN_SETUP, source, at=at)
-        try:
-            return GameSetup.from_dict(data).to_dict()
-        except Exception as exc:
-            raise CorruptSaveError(source, f"{at}: not a valid game setup: {str(exc)[:300]}") from None
-
-    def setup_dict(self, setup: Any) -> dict[str, Any]:
-        data = setup.to_dict() if isinstance(setup, GameSetup) else setup
-        try:
-            return self.check_setup(data, "setup")
-        except CorruptSaveError as exc:
-            raise SaveError(f"not a valid Japan Conquest setup: {exc.problem}") from None
-
-    def setup_from_dict(self, data: Mapping[str, Any]) -> GameSetup:
-        return GameSetup.from_dict(dict(data))
-
-    def record_label_ok(self, label: str) -> bool:
-        return _record_label_ok(label)
-
-    def check_result(self, entry: Mapping[str, Any], source: object, where: str) -> None:
-        _check_japan_result(self, entry, source, where)
+def _japan_setup_dict(setup: Any) -> dict[str, Any]:
+    data = setup.to_dict() if isinstance(setup, GameSetup) else setup
+    try:
+        return _check_japan_setup(data, "setup")
+    except CorruptSaveError as exc:
+        raise SaveError(f"not a valid Japan Conquest setup: {exc.problem}") from None
 
 
 def _check_japan_result(codec: GameCodec, entry: Mapping[str, Any], source: object, where: str) -> None:
@@ -286,7 +186,26 @@ class JapanMatchCodec(MatchCodec):
 
     def summary(self, match: Match) -> dict[str, Any]:
         assert isinstance(match, JapanMatch)
-        return japan_summary(match.game)
+        return japan_summary(match)
+
+    def game_id(self, match: Match) -> str:
+        """The match's id; for a game read from the older engine's document (format 1), the
+        id that document had (its setup, dice and actions), so that a result recorded
+        before is recognised (and counts once)."""
+        assert isinstance(match, JapanMatch)
+        if match.legacy_dice is not None:
+            return fingerprint({"setup": match.setup.to_dict(), "dice": match.legacy_dice,
+                                "log": [a.to_dict() for a in match.actions()]})
+        return super().game_id(match)
+
+    def check_setup(self, data: Any, source: object, *, at: str = "$") -> dict[str, Any]:
+        return _check_japan_setup(data, source, at=at)
+
+    def setup_dict(self, setup: Any) -> dict[str, Any]:
+        return _japan_setup_dict(setup)
+
+    def setup_from_dict(self, data: Mapping[str, Any]) -> GameSetup:
+        return GameSetup.from_dict(dict(data))
 
     def record_label_ok(self, label: str) -> bool:
         return _record_label_ok(label)
@@ -295,22 +214,62 @@ class JapanMatchCodec(MatchCodec):
         _check_japan_result(self, entry, source, where)
 
 
+class JapanCodec(JapanMatchCodec):
+    """Japan Conquest's documents of the older engine (format 1, see :mod:`.legacy`): read
+    as a :class:`~.match.JapanMatch`, never written (a match is saved as a match document).
+
+    Everything else (summaries, ids, results, setups) is :class:`JapanMatchCodec`'s.
+
+    Decision (issue 17, item 14): a saved game holds the seeded random dice of its
+    setup (``{"kind": "random", "seed": n}``), as every game the app plays does.  Scripted
+    dice would let a file choose the future rolls, so they are not loaded.
+    """
+
+    def owns(self, match: object) -> bool:
+        return False  # nothing is written in format 1 any more
+
+    def encode(self, match: Any) -> dict[str, Any]:
+        raise SaveError("Japan document format 1 is no longer written: a match is saved as a match document")
+
+    def decode(self, data: Any, source: object, *, at: str = "$") -> JapanMatch:
+        dice = data.get("dice") if isinstance(data, dict) else None
+        if isinstance(dice, dict) and dice.get("kind") == "scripted":
+            raise CorruptSaveError(
+                source,
+                f"{at}.dice: scripted dice (chosen future rolls) are not accepted in a save; "
+                "a saved game uses the seeded random dice of its setup",
+            )
+        schemas.validate(data, JAPAN_MATCH, source, at=at)
+        for i, action in enumerate(data["log"]):
+            schemas.validate(action, JAPAN_ACTIONS[action["type"]], source, at=f"{at}.log[{i}]")
+        try:
+            match = match_from_legacy(data, verify=False)
+        except RecursionError:
+            raise CorruptSaveError(source, "the game cannot be loaded: its log is too long to replay") from None
+        except Exception as exc:
+            raise CorruptSaveError(source, f"the game cannot be loaded: {str(exc)[:300]}") from None
+        if canonical(match.state.snapshot()) != canonical(data["snapshot"]):
+            raise CorruptSaveError(
+                source,
+                "the game cannot be loaded: the saved snapshot does not match the replayed action log (corrupt or edited save)",
+            )
+        return match
+
+
 class JapanSaves(GameSaves):
     """Japan Conquest's hook into the saves (``GameSpec.saves``)."""
 
     def codec_for(self, data: Any = None) -> GameCodec:
-        """The engine codec for a document of the older engine (or no document), else the
+        """The codec of the older engine's documents for one of them (format 1), else the
         match codec."""
-        if not isinstance(data, Mapping) or data.get("format") == JAPAN_ENGINE_FORMAT or "game" not in data:
+        if isinstance(data, Mapping) and (data.get("format") == JAPAN_ENGINE_FORMAT or "game" not in data):
             return _engine_codec()
         return _match_codec()
 
     def rules(self) -> GameCodec:
-        return _engine_codec()
+        return _match_codec()
 
     def codec_of(self, match: object) -> GameCodec | None:
-        if isinstance(match, Game):
-            return _engine_codec()
         if isinstance(match, JapanMatch):
             return _match_codec()
         return None

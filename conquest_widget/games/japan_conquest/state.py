@@ -1,13 +1,13 @@
 """Mutable game state containers, their plain-data snapshots and cheap copies.
 
 :meth:`GameState.copy` is the small state record that
-:meth:`Game.checkpoint() <conquest_widget.games.japan_conquest.game.Game.checkpoint>` keeps
-(the way python-chess keeps a stack of small board-state records instead of copies of
-the whole game); :meth:`GameState.snapshot` is the plain-data form, equal for equal
+:meth:`JapanMatch.snapshot() <conquest_widget.games.japan_conquest.match.JapanMatch.snapshot>`
+keeps (the way python-chess keeps a stack of small board-state records instead of copies
+of the whole game); :meth:`GameState.snapshot` is the plain-data form, equal for equal
 states, and :meth:`GameState.from_snapshot` its inverse.
 
-    >>> from conquest_widget.games.japan_conquest import Game, GameSetup
-    >>> st = Game(GameSetup.quick(["Tokyo", "Osaka"])).state
+    >>> from conquest_widget.games.japan_conquest import GameSetup, JapanMatch
+    >>> st = JapanMatch(GameSetup.quick(["Tokyo", "Osaka"])).state
     >>> c = st.copy(); c.owner[11] = 0; c.players[0].banked = 9
     >>> st.owner[11], st.players[0].banked           # the copy shares no mutable part
     (-1, 0)
@@ -167,27 +167,6 @@ class GameState:
             "end_reason": self.end_reason,
             "defeated": self.defeated,
         }
-
-
-@dataclass(frozen=True, eq=False)
-class GameCheckpoint:
-    """A point of a game's history to come back to (:meth:`Game.checkpoint()
-    <conquest_widget.games.japan_conquest.game.Game.checkpoint>` /
-    :meth:`Game.restore() <conquest_widget.games.japan_conquest.game.Game.restore>`):
-    the state (a private copy), the action log and events so far (their entries are
-    shared: an action or an emitted event is never changed afterwards) and the dice
-    source at that point.  ``position`` is the number of actions applied."""
-
-    setup: Any
-    state: GameState
-    log: tuple
-    events: tuple
-    dice: Any
-
-    @property
-    def position(self) -> int:
-        """Number of actions applied at this point."""
-        return len(self.log)
 
 
 def copy_dice(dice: Any) -> Any:

@@ -1,16 +1,17 @@
 """The story of a game in numbers: score by turn, final holdings, battles.
 
-:func:`game_story` replays a game's action log from its setup and its dice source as
-created (exactly what :meth:`Game.from_dict` does: the logged actions are applied to a
-fresh game, and the dice source re-rolls the same faces), and samples every player's
-score total (:meth:`Game.score`, the scoreboard's number) at the end of every turn.
-Battles come from the replayed game's events.  Pure Python; widget-free.
+:func:`game_story` replays a match's log from its setup (exactly what
+:meth:`JapanMatch.from_dict <conquest_widget.core.match.Match.from_dict>` does: the logged
+actions are applied to a fresh match, and the logged dice faces come back as forced
+chance outcomes), and samples every player's score total (:meth:`JapanMatch.score
+<.queries.JapanQueries.score>`, the scoreboard's number) at the end of every turn.
+Battles come from the replayed match's events.  Pure Python; widget-free.
 
 The story holds every total of every turn, including the Final Showdown's, which are
 hidden while it is played: show it only once the game is over (the results screen does).
 
-    >>> from conquest_widget.games.japan_conquest import Game, GameSetup, ScriptedDice
-    >>> g = Game(GameSetup.quick(["Tokyo", "Osaka"], turns=5), dice=ScriptedDice([2]))
+    >>> from conquest_widget.games.japan_conquest import GameSetup, JapanMatch, ScriptedDice
+    >>> g = JapanMatch(GameSetup.quick(["Tokyo", "Osaka"], turns=5), dice=ScriptedDice([2]))
     >>> g.roll(); g.step("Saitama"); g.step("Gunma"); g.confirm_route()
     (2,)
     >>> story = game_story(g)
@@ -27,10 +28,10 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from conquest_widget.core.protocol import CHANCE
 from conquest_widget.errors import ConquestError
 from conquest_widget.games.japan_conquest.actions import Edit
-from conquest_widget.games.japan_conquest.dice import DiceExhaustedError, dice_from_dict
-from conquest_widget.games.japan_conquest.game import Game
+from conquest_widget.games.japan_conquest.match import JapanMatch
 from conquest_widget.games.japan_conquest.movement import NOBODY
 from conquest_widget.games.japan_conquest.rules import (
     FINAL_SHOWDOWN_TURNS,
@@ -166,14 +167,15 @@ class GameStory:
         return data
 
 
-def _replay(game: Game) -> tuple[Game, list[int], list[list[int]]] | None:
-    """Replay ``game``'s log on a fresh game, sampling every total at the end of each round.
-    None when it cannot be replayed to the same position."""
-    start = getattr(game, "_dice_start", None)
-    if start is None or any(a is None for a in game.log):
+def _replay(game: JapanMatch) -> tuple[JapanMatch, list[int], list[list[int]]] | None:
+    """Replay ``game``'s log on a fresh match, sampling every total at the end of each round.
+    None when it cannot be replayed to the same position (a match made at a position has
+    no history)."""
+    log = game.log
+    if sum(e["seat"] != CHANCE for e in log) != game.action_count:
         return None
     try:
-        fresh = Game(game.setup, dice_from_dict(start))
+        fresh = JapanMatch(game.setup, seed=game.chance.seed, forced=[e["outcome"] for e in log if e["seat"] == CHANCE])
     except ConquestError:
         return None
     n = len(game.setup.players)
@@ -183,11 +185,14 @@ def _replay(game: Game) -> tuple[Game, list[int], list[list[int]]] | None:
 
     turns, samples = [0], [totals()]
     setting_up = True  # editor actions before the first move set up the starting position
-    for action in game.log:
+    for entry in log:
+        if entry["seat"] == CHANCE:
+            continue
         seen = len(fresh.events)
         try:
-            fresh.apply(action)
-        except (ConquestError, DiceExhaustedError):
+            action = fresh.codec.from_dict(entry["action"])
+            fresh.apply(action, entry["seat"])
+        except ConquestError:
             return None
         setting_up = setting_up and isinstance(action, Edit)
         if setting_up:
@@ -195,8 +200,8 @@ def _replay(game: Game) -> tuple[Game, list[int], list[list[int]]] | None:
         done = min(p.turns_done for p in fresh.state.players)
         if done > turns[-1]:
             turns.append(done)
-            samples.append(_at_turn_end(totals(), fresh.events[seen:]))
-    if fresh.snapshot() != game.snapshot():
+            samples.append(_at_turn_end(totals(), fresh.full_events(seen)))
+    if fresh.state.snapshot() != game.state.snapshot():
         return None
     if max(p.turns_done for p in fresh.state.players) > turns[-1] or (fresh.is_over and samples[-1] != totals()):
         turns.append(turns[-1] + 1)  # a round in progress, or a game that ended within one
@@ -224,7 +229,7 @@ def _at_turn_end(totals: list[int], events: list[dict[str, Any]]) -> list[int]:
     return out
 
 
-def _battles(game: Game, events: list[dict[str, Any]]) -> list[Battle]:
+def _battles(game: JapanMatch, events: list[dict[str, Any]]) -> list[Battle]:
     out = []
     for ev in events:
         if ev.get("type") != "battle_result":
@@ -261,17 +266,17 @@ def _best_turn(turns: list[int], samples: list[list[int]]) -> BestTurn | None:
     return best
 
 
-def game_story(game: Game) -> GameStory:
+def game_story(game: JapanMatch) -> GameStory:
     """The :class:`GameStory` of ``game`` (finished or not), computed by replaying its log.
 
     Each point of the chart is the totals at the end of a turn, before the start of the next
     turn pays anything out (stored prosperity, full-control payouts); the last point of a game
-    still in progress is the present.  The game itself is not changed.  Games whose log cannot be replayed (no serializable
-    dice source, or a log that does not reach the same position) still get a story: the
+    still in progress is the present.  The game itself is not changed.  Games whose log cannot be replayed (a match made
+    at a position, or a log that does not reach the same position) still get a story: the
     holdings and battles of the present position, and one point per player on the chart.
 
-        >>> from conquest_widget.games.japan_conquest import Game, GameSetup
-        >>> story = game_story(Game(GameSetup.quick(["Tokyo", "Osaka"], seed=1)))
+        >>> from conquest_widget.games.japan_conquest import GameSetup, JapanMatch
+        >>> story = game_story(JapanMatch(GameSetup.quick(["Tokyo", "Osaka"], seed=1)))
         >>> story.turns, [p.scores for p in story.players], story.biggest_battle
         ((0,), [(150,), (135,)], None)
     """
@@ -285,7 +290,7 @@ def game_story(game: Game) -> GameStory:
     st = source.state
     board = source.board
     regions = tuple(board.regions)
-    battles = _battles(source, source.events)
+    battles = _battles(source, source.full_events())
     ranks = {r["seat"]: r["rank"] for r in source.ranking()}
     players = []
     for seat, p in enumerate(source.setup.players):

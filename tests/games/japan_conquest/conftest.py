@@ -1,6 +1,6 @@
 """Small helpers for the Japan Conquest rule scenario tests (tests/games/japan_conquest/test_rules_*.py).
 
-Every scenario is built the same way: a :class:`Game` from ``GameSetup.quick`` with
+Every scenario is built the same way: a :class:`JapanMatch` from ``GameSetup.quick`` with
 :class:`ScriptedDice`, then the position editor, then actions.  Expected numbers in
 the tests are worked out by hand from the rules (issue 3); the base values used are
 the board data's (Tokyo 50, Osaka 45, ...) and are spelled out in each test.
@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from conquest_widget.games.japan_conquest import Game, GameSetup, ScriptedDice
+from conquest_widget.games.japan_conquest import GameSetup, JapanMatch, ScriptedDice
 from conquest_widget.maps.japan.board import japan
 
 BOARD = japan()
@@ -31,26 +31,26 @@ def new_game(
     mode: str = "standard",
     turns: int | None = 10,
     roll_for_order: bool = False,
-) -> Game:
+) -> JapanMatch:
     """A game with scripted dice (the script must hold every die the test rolls)."""
     setup = GameSetup.quick(list(homes), mode=mode, turns=turns, roll_for_order=roll_for_order, seed=0)
-    return Game(setup, dice=ScriptedDice(list(dice)))
+    return JapanMatch(setup, dice=ScriptedDice(list(dice)))
 
 
-def events(game: Game, kind: str | None = None, since: int = 0) -> list[dict[str, Any]]:
+def events(game: JapanMatch, kind: str | None = None, since: int = 0) -> list[dict[str, Any]]:
     """Events of one type (or all) emitted from index ``since`` on."""
-    return [e for e in game.events[since:] if kind is None or e["type"] == kind]
+    return [e for e in game.full_events(since) if kind is None or e["type"] == kind]
 
 
-def owner(game: Game, name: str | int) -> int | None:
+def owner(game: JapanMatch, name: str | int) -> int | None:
     return game.prefecture_info(name)["owner"]
 
 
-def level(game: Game, name: str | int) -> str:
+def level(game: JapanMatch, name: str | int) -> str:
     return game.prefecture_info(name)["level"]
 
 
-def own(game: Game, seat: int | None, level_name: str, *names: str, stored: int | None = None) -> None:
+def own(game: JapanMatch, seat: int | None, level_name: str, *names: str, stored: int | None = None) -> None:
     """Editor shortcut: give every named prefecture to ``seat`` at ``level_name``."""
     for n in names:
         if seat is None:
@@ -61,7 +61,7 @@ def own(game: Game, seat: int | None, level_name: str, *names: str, stored: int 
             game.edit_prefecture(n, owner=seat, level=level_name, stored=stored)
 
 
-def move(game: Game, route: Sequence[str], dice: int = 1) -> None:
+def move(game: JapanMatch, route: Sequence[str], dice: int = 1) -> None:
     """Roll (``dice`` dice from the script) and walk ``route``, then confirm."""
     game.plan_route(list(route), dice=dice)
 

@@ -15,8 +15,8 @@ from typing import Any
 from conquest_widget.games.japan_conquest import (
     BattleRoll,
     ConfirmRoute,
-    Game,
     GameSetup,
+    JapanMatch,
     RandomDice,
     Roll,
     Step,
@@ -60,7 +60,7 @@ BASE_VALUE = [0] + [p.base_value for p in BOARD.prefectures]
 REGION_MEMBERS = {rid: tuple(r.members) for rid, r in BOARD.regions.items()}
 
 
-def recompute_regions(game: Game) -> tuple[dict[str, int], dict[str, bool]]:
+def recompute_regions(game: JapanMatch) -> tuple[dict[str, int], dict[str, bool]]:
     """Regional control from the owner/level lists alone: a seat controls a region when
     it owns every member; control is full when every member is a castle or home base."""
     st = game.state
@@ -74,7 +74,7 @@ def recompute_regions(game: Game) -> tuple[dict[str, int], dict[str, bool]]:
     return ctrl, full
 
 
-def recompute_scores(game: Game) -> list[dict[str, int]]:
+def recompute_scores(game: JapanMatch) -> list[dict[str, int]]:
     """For every seat: Σ base value × {1,2,3,3} by level over owned prefectures + 30 × members
     for each region the seat owns entirely + banked points."""
     st = game.state
@@ -97,11 +97,11 @@ def recompute_scores(game: Game) -> list[dict[str, int]]:
     return out
 
 
-def recompute_score(game: Game, seat: int) -> dict[str, int]:
+def recompute_score(game: JapanMatch, seat: int) -> dict[str, int]:
     return recompute_scores(game)[seat]
 
 
-def check_invariants(game: Game, *, awards: bool = True, legal: bool = True) -> None:
+def check_invariants(game: JapanMatch, *, awards: bool = True, legal: bool = True) -> None:
     """Assert everything that must hold after any action.
 
     ``awards``: also check that every region a player controls (fully) is in their
@@ -133,10 +133,10 @@ def check_invariants(game: Game, *, awards: bool = True, legal: bool = True) -> 
             )
         assert (st.owner[c] == NOBODY) == (st.level[c] == 0), f"prefecture {c}: owner {st.owner[c]} level {st.level[c]}"
     if legal:
-        check_legal(game, game.legal_actions())
+        check_legal(game, game.legal_moves())
 
 
-def check_legal(game: Game, acts) -> None:
+def check_legal(game: JapanMatch, acts) -> None:
     """A game not over always offers an action; a planned route never reaches a dead end."""
     st = game.state
     if st.phase == "over":
@@ -147,13 +147,13 @@ def check_legal(game: Game, acts) -> None:
         assert any(isinstance(a, (Step, ConfirmRoute)) for a in acts), f"dead end: route {st.route}, actions {acts}"
 
 
-def check_event_ledger(game: Game) -> None:
+def check_event_ledger(game: JapanMatch) -> None:
     """Banked points and dice items recomputed from the event log alone (games without edits)."""
     n = len(game.setup.players)
     banked = [0] * n
     doubles = [1] * n
     triples = [1] * n
-    for ev in game.events:
+    for ev in game.full_events():
         t = ev["type"]
         if t in ("prosperity_collected", "full_control_paid"):
             banked[ev["player"]] += ev["amount"]
@@ -174,10 +174,10 @@ def check_event_ledger(game: Game) -> None:
 
 
 # ------------------------------------------------------------------ random play
-def choose_action(game: Game, rng: random.Random, *, confirm_bias: float = 0.8, undo_rate: float = 0.05, acts=None):
+def choose_action(game: JapanMatch, rng: random.Random, *, confirm_bias: float = 0.8, undo_rate: float = 0.05, acts=None):
     """A random legal action, biased towards confirming a route so games progress."""
     if acts is None:
-        acts = game.legal_actions()
+        acts = game.legal_moves()
     if game.phase == "route":
         confirm = [a for a in acts if isinstance(a, ConfirmRoute)]
         if confirm and rng.random() < confirm_bias:
@@ -192,7 +192,7 @@ def choose_action(game: Game, rng: random.Random, *, confirm_bias: float = 0.8, 
 
 
 def play_random(
-    game: Game,
+    game: JapanMatch,
     rng: random.Random,
     *,
     max_actions: int | None = None,
@@ -215,11 +215,11 @@ def play_random(
                 f"levels >= base: {sum(lv >= BASE for lv in st.level[1:])}/47, "
                 f">= castle: {sum(lv >= CASTLE for lv in st.level[1:])}/47)"
             )
-        acts = game.legal_actions()
+        acts = game.legal_moves()
         if check:
             check_legal(game, acts)
         action = choose_action(game, rng, acts=acts)
-        game.apply(action)
+        game.push(action)
         n += 1
         if check:
             if isinstance(action, (Step, UndoStep)):
@@ -233,25 +233,27 @@ def play_random(
     return n
 
 
-def new_random_game(seed: int, n_players: int = 4, mode: str = "standard", turns: int = 50) -> Game:
+def new_random_game(seed: int, n_players: int = 4, mode: str = "standard", turns: int = 50) -> JapanMatch:
     rng = random.Random(seed)
     setup = GameSetup.quick(random_homes(rng, n_players), mode=mode, turns=turns, seed=seed)
-    return Game(setup, dice=RandomDice(seed))
+    return JapanMatch(setup, dice=RandomDice(seed))
 
 
-def fingerprint(game: Game) -> dict[str, Any]:
+def fingerprint(game: JapanMatch) -> dict[str, Any]:
     """Everything an illegal action must leave unchanged."""
-    dice = game.dice
+    dice = game.script
     pos: Any = getattr(dice, "rolled", None)
     rng = getattr(dice, "_rng", None)
     return {
-        "snapshot": copy.deepcopy(game.snapshot()),
+        "snapshot": copy.deepcopy(game.state.snapshot()),
         "log": len(game.log),
+        "actions": game.action_count,
+        "chance": game.chance.draws,
         "events": len(game.events),
         "dice_rolled": pos,
         "dice_rng": rng.getstate() if rng is not None else None,
         "route": game.route,
-        "legal": [str(a) for a in game.legal_actions()],
+        "legal": [str(a) for a in game.legal_moves()],
     }
 
 
@@ -279,7 +281,7 @@ __all__ = [
 REGION_OF = [""] + [p.region for p in BOARD.prefectures]
 
 
-def expected_route(game: Game) -> dict[str, Any]:
+def expected_route(game: JapanMatch) -> dict[str, Any]:
     """Recompute, from the rules text, what confirming the planned route must do: the
     movement it uses, the tolls it pays, the prefectures it neutralises, and the stop."""
     st = game.state
@@ -318,7 +320,7 @@ def expected_route(game: Game) -> dict[str, Any]:
             "end_owner": owner[end], "end_level": level[end], "owner": owner, "level": level}
 
 
-def check_confirm(game: Game, exp: dict[str, Any], before: dict[str, Any]) -> None:
+def check_confirm(game: JapanMatch, exp: dict[str, Any], before: dict[str, Any]) -> None:
     """After a ConfirmRoute: movement used, end point legality, and the stopping table."""
     st = game.state
     me, end = exp["mover"], exp["end"]
@@ -357,7 +359,7 @@ def check_confirm(game: Game, exp: dict[str, Any], before: dict[str, Any]) -> No
         )
 
 
-def apply_checked(game: Game, action) -> None:
+def apply_checked(game: JapanMatch, action) -> None:
     """Apply ``action`` and check the movement, stopping and battle rules it triggers."""
     st = game.state
     if isinstance(action, ConfirmRoute):
@@ -373,7 +375,7 @@ def apply_checked(game: Game, action) -> None:
         before = {"allowance": st.allowance, "route": list(st.route), "owner": list(st.owner),
                   "level": list(st.level), "ctrl_after_route": (ctrl_after, full_after),
                   "banked": [p.banked for p in st.players]}
-        game.apply(action)
+        game.push(action)
         check_confirm(game, exp, before)
         return
     if isinstance(action, BattleRoll) and st.phase == "battle_defend":
@@ -381,16 +383,16 @@ def apply_checked(game: Game, action) -> None:
         pref, attacker, defender, level = b.pref, b.attacker, b.defender, st.level[b.pref]
         attack, bonus = sum(b.attack_roll), b.bonus
         n_events = len(game.events)
-        game.apply(action)
-        faces = next(e for e in game.events[n_events:] if e["type"] == "battle_roll")["faces"]
+        game.push(action)
+        faces = next(e for e in game.full_events(n_events) if e["type"] == "battle_roll")["faces"]
         defence = sum(faces) + bonus
-        result = next(e for e in game.events[n_events:] if e["type"] == "battle_result")
+        result = next(e for e in game.full_events(n_events) if e["type"] == "battle_result")
         winner = attacker if attack > defence else defender  # ties go to the defender
         assert result["winner"] == winner, f"attack {attack} vs defence {defence}: winner {result['winner']}, expected {winner}"
         assert game.state.owner[pref] == winner, f"after the battle {pref} belongs to {game.state.owner[pref]}, expected {winner}"
         assert game.state.level[pref] == level, "a battle never changes the level"
         return
-    game.apply(action)
+    game.push(action)
 
 
 # --------------------------------------------------- an independent route planner
@@ -398,7 +400,7 @@ class Planner:
     """Route feasibility written from the rules text, independently of the engine's
     movement module: which next steps can still be completed into a legal route."""
 
-    def __init__(self, game: Game, mover: int | None = None) -> None:
+    def __init__(self, game: JapanMatch, mover: int | None = None) -> None:
         st = game.state
         self.me = st.current if mover is None else mover
         self.owner, self.level = list(st.owner), list(st.level)
@@ -444,7 +446,7 @@ class Planner:
             self.memo[key] = ok
         return self.memo[key]
 
-    def route_state(self, game: Game):
+    def route_state(self, game: JapanMatch):
         """(pos, remaining, banked, broken, visited) after the planned route."""
         st = game.state
         pos, remaining, banked, broken = st.players[self.me].position, st.allowance, st.players[self.me].banked, frozenset()
@@ -455,7 +457,7 @@ class Planner:
             pos = to
         return pos, remaining, banked, broken
 
-    def next_steps(self, game: Game) -> set[int]:
+    def next_steps(self, game: JapanMatch) -> set[int]:
         pos, remaining, banked, broken = self.route_state(game)
         out = set()
         for nxt in BOARD.adjacency[pos]:
@@ -464,7 +466,7 @@ class Planner:
                 out.add(nxt)
         return out
 
-    def confirmable(self, game: Game) -> bool:
+    def confirmable(self, game: JapanMatch) -> bool:
         st = game.state
         if not st.route:
             return False

@@ -25,8 +25,8 @@ import pytest
 from conquest_widget.cli import main as cli_main
 from conquest_widget.games.japan_conquest import (
     BattleRoll,
-    Game,
     GameSetup,
+    JapanMatch,
     PlayerSetup,
     Roll,
     ScriptedDice,
@@ -156,21 +156,21 @@ def cpu_setup(
     return GameSetup(players=tuple(players), turns=turns, seed=seed)
 
 
-def scripted_game(dice, **kw) -> Game:
+def scripted_game(dice, **kw) -> JapanMatch:
     """A scripted-dice game in which seat 0 holds no dice items (so it rolls one die)."""
-    game = Game(cpu_setup(**kw), dice=ScriptedDice(list(dice)))
+    game = JapanMatch(cpu_setup(**kw), dice=ScriptedDice(list(dice)))
     game.edit_player(0, doubles=0, triples=0)
     return game
 
 
-def play_turn(game: Game) -> list:
+def play_turn(game: JapanMatch) -> list:
     """Let the actor (a CPU) play until the turn passes (or a battle needs the defender)."""
     seat = game.current_player
     actions = []
     while not game.is_over and game.current_player == seat and game.actor == seat:
         a = cpu_action(game)
         actions.append(a)
-        game.apply(a)
+        game.push(a)
     return actions
 
 
@@ -196,14 +196,14 @@ def mixed_setup(seed: int, diff: str, strat: str, turns: int = 5) -> GameSetup:
 @pytest.mark.parametrize("diff", DIFFICULTIES)
 def test_cpu_decisions_are_always_legal(diff, strat):
     for seed in (11, 12, 13):
-        game = Game(mixed_setup(seed, diff, strat))
+        game = JapanMatch(mixed_setup(seed, diff, strat))
         n = 0
         while not game.is_over:
             action = cpu_action(game)
             if isinstance(action, Step):
                 assert action.to in game.legal_steps(), (seed, n, action)
-            assert action in game.legal_actions(), (seed, n, action, game.phase)
-            game.apply(action)
+            assert action in game.legal_moves(), (seed, n, action, game.phase)
+            game.push(action)
             n += 1
         assert game.state.end_reason in ("turns", "defeat")
         assert n > 40
@@ -213,7 +213,7 @@ def test_play_cpu_turns_stops_when_a_human_must_act():
     setup = GameSetup(
         players=(PlayerSetup("CPU", "Tokyo", cpu=True), PlayerSetup("Human", "Osaka", cpu=False)), turns=5, seed=3
     )
-    game = Game(setup)
+    game = JapanMatch(setup)
     n = play_cpu_turns(game)
     assert n > 0 and not game.is_over
     assert game.actor == 1  # the human's turn (or the human defends)
@@ -233,8 +233,8 @@ def det_setup(seed: int) -> GameSetup:
     )
 
 
-def run(setup: GameSetup) -> Game:
-    game = Game(setup)
+def run(setup: GameSetup) -> JapanMatch:
+    game = JapanMatch(setup)
     play_cpu_turns(game)
     assert game.is_over
     return game
@@ -264,59 +264,59 @@ def test_cpu_decisions_are_identical_to_the_recorded_games(index):
     """Every CPU action of a recorded game is taken again, given the same dice faces
     (scripted, so a change in the dice generator cannot hide or fake a difference)."""
     rec = recorded_games()[index]
-    game = Game(GameSetup.from_dict(rec["setup"]), dice=ScriptedDice(rec["faces"]))
+    game = JapanMatch(GameSetup.from_dict(rec["setup"]), dice=ScriptedDice(rec["faces"]))
     for i, expected in enumerate(rec["actions"]):
         assert not game.is_over, f"game {index} ended after {i} actions, the recording has {len(rec['actions'])}"
         action = cpu_action(game)
         assert str(action) == expected, f"game {index}, action {i}: {action} instead of {expected}"
-        game.apply(action)
+        game.push(action)
     assert game.is_over and game.state.end_reason == rec["end_reason"]
     assert [s["total"] for s in game.scores()] == rec["scores"]
-    assert game.dice.remaining == 0
+    assert game.script.remaining == 0
 
 
 @pytest.mark.parametrize("seed", [5, 77])
 def test_same_setup_and_seed_give_the_same_game(seed):
     a, b = run(det_setup(seed)), run(det_setup(seed))
-    assert [x.to_dict() for x in a.log] == [x.to_dict() for x in b.log]
-    assert a.snapshot() == b.snapshot()
+    assert [x.to_dict() for x in a.actions()] == [x.to_dict() for x in b.actions()]
+    assert a.state.snapshot() == b.state.snapshot()
     assert a.to_dict() == b.to_dict()
     c = run(det_setup(seed + 1))
-    assert [x.to_dict() for x in c.log] != [x.to_dict() for x in a.log]
+    assert [x.to_dict() for x in c.actions()] != [x.to_dict() for x in a.actions()]
 
 
 @pytest.mark.parametrize("seed", [5, 77])
 def test_a_saved_game_continued_by_the_cpus_finishes_identically(seed):
     full = run(det_setup(seed))
-    full_log = [x.to_dict() for x in full.log]
+    full_log = [x.to_dict() for x in full.actions()]
     cuts = list(range(1, len(full_log), max(1, len(full_log) // 12)))
     # make sure some saves are taken mid-route and mid-battle
-    probe = Game(det_setup(seed))
+    probe = JapanMatch(det_setup(seed))
     mid_route = mid_battle = None
     for i in range(len(full_log)):
         if probe.phase == "route" and probe.route and mid_route is None:
             mid_route = i
         if probe.phase == "battle_defend" and mid_battle is None:
             mid_battle = i
-        probe.apply(cpu_action(probe))
+        probe.push(cpu_action(probe))
     cuts += [c for c in (mid_route, mid_battle) if c is not None]
     assert mid_route is not None
     for cut in cuts:
-        game = Game(det_setup(seed))
+        game = JapanMatch(det_setup(seed))
         for _ in range(cut):
-            game.apply(cpu_action(game))
+            game.push(cpu_action(game))
         saved = json.loads(json.dumps(game.to_dict()))
-        resumed = Game.from_dict(saved)
+        resumed = JapanMatch.from_dict(saved)
         play_cpu_turns(resumed)
-        assert [x.to_dict() for x in resumed.log] == full_log, f"diverged after a save at action {cut}"
-        assert resumed.snapshot() == full.snapshot()
+        assert [x.to_dict() for x in resumed.actions()] == full_log, f"diverged after a save at action {cut}"
+        assert resumed.state.snapshot() == full.state.snapshot()
 
 
 # =============================================================== behaviour scenarios
 def battle_position(
     *, level: str, region: str, attack: list[int], defender_items: tuple[int, int], strategy: str = "balanced",
     difficulty: str = "normal",
-) -> Game:
+) -> JapanMatch:
     """Seat 0 (Tokyo) attacks Hyogo, held by seat 1 (home Osaka, the CPU under test), from
     Okayama; the attack roll is ``attack``.  ``region``: "none" (seat 1 owns only Hyogo in
     Kinki), "control" (seat 1 owns all Kinki) or "full" (all Kinki are seat-1 castles)."""
@@ -330,7 +330,7 @@ def battle_position(
         turns=50,
         seed=0,
     )
-    game = Game(setup, dice=ScriptedDice([move_cost, *attack]))
+    game = JapanMatch(setup, dice=ScriptedDice([move_cost, *attack]))
     game.edit_prefecture("Hyogo", owner=1, level=level)
     if region != "none":
         for c in kinki:
@@ -412,7 +412,7 @@ def test_odds_for_the_battle_position_match_the_engine_bonus():
         assert g.state.battle.bonus == bonus
 
 
-def region_completion_game(difficulty: str, strategy: str) -> Game:
+def region_completion_game(difficulty: str, strategy: str) -> JapanMatch:
     """Seat 0 owns Kagawa, Ehime and Kochi (Shikoku minus Tokushima), stands on Kagawa and
     rolls a 3.  Claiming Tokushima completes Shikoku (+120 region bonus and a Double Dice)."""
     game = scripted_game([3], difficulty=difficulty, strategy=strategy)
@@ -445,7 +445,7 @@ def test_easy_cpu_sometimes_settles_for_a_weaker_stop():
     assert 0 < completed < 30
 
 
-def early_stop_game(difficulty: str, strategy: str) -> Game:
+def early_stop_game(difficulty: str, strategy: str) -> JapanMatch:
     """Seat 0 at Tokyo with a base at Kanagawa rolls a 6.  Its other neighbours are seat-1
     castles (toll 20, 2 movement, +2 in battle); reaching Kanagawa with exactly 6 movement
     means paying a toll, stopping there early does not."""
@@ -463,15 +463,15 @@ def test_cpu_stops_early_at_its_own_base_when_that_is_best(difficulty, strategy)
     game = early_stop_game(difficulty, strategy)
     start = len(game.events)
     play_turn(game)
-    moves = [e for e in game.events[start:] if e["type"] == "move"]
+    moves = [e for e in game.full_events(start) if e["type"] == "move"]
     assert moves[-1]["pref"] == code("Kanagawa")
     assert sum(e["cost"] for e in moves) < 6  # an early stop
     assert game.prefecture_info("Kanagawa")["level"] == "castle"
-    assert not [e for e in game.events[start:] if e["type"] == "toll"]
+    assert not [e for e in game.full_events(start) if e["type"] == "toll"]
     assert game.state.players[0].banked == 100
 
 
-def toll_game(difficulty: str, strategy: str) -> Game:
+def toll_game(difficulty: str, strategy: str) -> JapanMatch:
     """Seat 0 on Okayama rolls a 3 and wants Tokushima (it completes Shikoku).  Okayama ->
     Hyogo (a seat-1 castle: 2 movement, toll 20) -> Tokushima costs 3; so does the toll-free
     Okayama -> Kagawa -> Ehime -> Tokushima."""
@@ -490,7 +490,7 @@ def test_cpu_avoids_a_toll_when_an_equal_route_without_toll_exists(difficulty, s
     start = len(game.events)
     play_turn(game)
     assert game.prefecture_info("Tokushima")["owner"] == 0
-    assert not [e for e in game.events[start:] if e["type"] == "toll"]
+    assert not [e for e in game.full_events(start) if e["type"] == "toll"]
     assert game.state.players[0].banked == 60
 
 
@@ -508,7 +508,7 @@ def test_aggressive_cpu_keeps_its_last_item_for_battle(difficulty):
     # a 13+ roll would reach far targets, but the only Triple / Double is saved for battles
     for doubles, triples in ((1, 0), (0, 1), (1, 1)):
         for seed in range(5):
-            game = Game(cpu_setup(difficulty=difficulty, strategy="aggressive", seed=seed), dice=ScriptedDice([2] * 3))
+            game = JapanMatch(cpu_setup(difficulty=difficulty, strategy="aggressive", seed=seed), dice=ScriptedDice([2] * 3))
             game.edit_player(0, doubles=doubles, triples=triples)
             assert cpu_action(game) == Roll(1)
 
@@ -517,7 +517,7 @@ def test_aggressive_cpu_keeps_its_last_item_for_battle(difficulty):
 def test_aggressive_cpus_never_spend_their_last_item_on_movement(difficulty):
     for seed in (1, 2):
         homes = mixed_setup(seed, difficulty, "aggressive").players
-        game = Game(GameSetup(
+        game = JapanMatch(GameSetup(
             players=tuple(PlayerSetup(p.name, p.home, cpu=True, difficulty=difficulty, strategy="aggressive")
                           for p in homes), turns=30, seed=seed))
         while not game.is_over:
@@ -525,9 +525,9 @@ def test_aggressive_cpus_never_spend_their_last_item_on_movement(difficulty):
             if isinstance(action, Roll) and action.dice > 1:
                 held = game.state.players[game.actor].items(action.dice)
                 assert held >= 2, f"seat {game.actor} spent its last {action.dice}-dice item on movement"
-            game.apply(action)
+            game.push(action)
         # the items were kept for something: aggressive CPUs do spend them in battles
-        assert any(e["type"] == "item_used" and e["purpose"] == "battle" for e in game.events)
+        assert any(e["type"] == "item_used" and e["purpose"] == "battle" for e in game.full_events())
 
 
 # =============================================================== strategy signatures
@@ -705,7 +705,7 @@ def test_cpu_only_conquest_games_reach_their_goal(mode):
         setup = GameSetup(players=tuple(PlayerSetup(f"P{i + 1}", home, cpu=True, difficulty=d, strategy=s)
                                         for i, (home, (d, s)) in enumerate(zip(random_homes(4, rng), profiles, strict=True))),
                           mode=mode, turns=None, seed=rng.randrange(2**31))
-        game = Game(setup)
+        game = JapanMatch(setup)
         play_cpu_turns(game, max_actions=20_000)
         assert game.is_over and game.state.end_reason == mode, f"not finished after {game.turn_number(0)} turns"
         need = 2 if mode == "conquest" else 3

@@ -15,27 +15,31 @@ from conquest_widget.errors import (
 )
 from conquest_widget.games.japan_conquest import (
     BattleRoll,
-    Game,
     GameSetup,
+    JapanMatch,
     Roll,
     ScriptedDice,
 )
 from conquest_widget.games.japan_conquest.dice import dice_from_dict
+from conquest_widget.games.japan_conquest.legacy import match_from_legacy
+
+from .legacy_docs import legacy_doc
 
 
-def _game(dice=None) -> Game:
-    return Game(GameSetup.quick(["Tokyo", "Osaka"], seed=3), dice=dice)
+def _game(dice=None) -> JapanMatch:
+    return JapanMatch(GameSetup.quick(["Tokyo", "Osaka"], seed=3), dice=dice)
 
 
 @pytest.mark.parametrize("bad", [2.0, "2", True, None, 4, -1])
 def test_a_roll_with_a_non_integer_or_unknown_dice_option_is_refused_and_changes_nothing(bad) -> None:
     g = _game(ScriptedDice([2, 3, 4]))
-    before = (copy.deepcopy(g.snapshot()), len(g.log), len(g.events), g.dice.rolled)
-    with pytest.raises(IllegalActionError, match="dice option must be 1, 2 or 3"):
-        g.apply(Roll(bad))
-    assert (g.snapshot(), len(g.log), len(g.events), g.dice.rolled) == before
+    before = (copy.deepcopy(g.state.snapshot()), g.action_count, len(g.events), g.script.rolled)
+    # (a value that is not an int is refused by the match's type check of every field)
+    with pytest.raises(IllegalActionError, match="dice option must be 1, 2 or 3|field 'dice' must be int"):
+        g.push(Roll(bad))
+    assert (g.state.snapshot(), g.action_count, len(g.events), g.script.rolled) == before
     with pytest.raises(IllegalActionError):
-        g.apply(BattleRoll(bad))
+        g.push(BattleRoll(bad))
 
 
 @pytest.mark.parametrize("seat", [9, 2, -1, "0", True])
@@ -61,10 +65,10 @@ def test_a_dice_source_that_gives_no_faces_is_reported_not_followed() -> None:
             return {"kind": "loaded"}
 
     g = _game(Loaded())
-    before = copy.deepcopy(g.snapshot())
+    before = copy.deepcopy(g.state.snapshot())
     with pytest.raises(DiceSourceError, match="faces must be integers 1-6"):
         g.roll(1)
-    assert g.snapshot() == before
+    assert g.state.snapshot() == before
 
 
 @pytest.mark.parametrize("dice", [
@@ -78,24 +82,30 @@ def test_a_dice_source_that_gives_no_faces_is_reported_not_followed() -> None:
 def test_hostile_dice_data_is_a_serialization_error(dice) -> None:
     with pytest.raises(SerializationError):
         dice_from_dict(dice)
-    data = _game().to_dict()
+    data = legacy_doc(_game())  # a document of the older engine (format 1) names its dice
     data["dice"] = dice
     with pytest.raises(SerializationError):
-        Game.from_dict(data)
+        match_from_legacy(data)
 
 
 def test_a_seed_of_infinity_or_endless_tied_order_rolls_are_serialization_errors() -> None:
-    data = _game().to_dict()
-    data["setup"]["seed"] = float("inf")
-    with pytest.raises(SerializationError):
-        Game.from_dict(data)
+    for data in (_game().to_dict(), legacy_doc(_game())):
+        data["setup"]["seed"] = float("inf")
+        with pytest.raises(SerializationError):
+            JapanMatch.adopt(data) if "format" in data else JapanMatch.from_dict(data)
     # thousands of tied roll-for-order dice: a clear error, not a crash
     setup = GameSetup.quick(["Tokyo", "Osaka"], roll_for_order=True, seed=1)
-    data = Game(setup, dice=ScriptedDice([3, 4])).to_dict()
+    data = legacy_doc(JapanMatch(setup, dice=ScriptedDice([3, 4])))
     data["dice"] = {"kind": "scripted", "values": [3] * 20000}
     data.pop("snapshot")
     with pytest.raises(SerializationError):
-        Game.from_dict(data)
+        match_from_legacy(data)
+    match = JapanMatch(setup, dice=ScriptedDice([3, 4])).to_dict()  # the same in a match document
+    match["log"][0]["outcome"] = [3]
+    match["log"][1]["outcome"] = [3]
+    match["log"][2:2] = [{"seat": -1, "kind": "roll", "outcome": [3]}] * 20000
+    with pytest.raises(SerializationError):
+        JapanMatch.from_dict(match)
 
 
 def test_log_values_must_be_integers_not_look_alikes() -> None:
@@ -103,9 +113,13 @@ def test_log_values_must_be_integers_not_look_alikes() -> None:
     g.roll(1)
     for bad in ("1", True, 1.9):
         data = g.to_dict()
+        data["log"][0]["action"]["dice"] = bad
+        with pytest.raises(SerializationError):
+            JapanMatch.from_dict(data)
+        data = legacy_doc(g)
         data["log"][0]["dice"] = bad
         with pytest.raises(SerializationError):
-            Game.from_dict(data)
+            match_from_legacy(data)
 
 
 def test_roll_and_battle_roll_return_their_faces_and_getters_answer() -> None:

@@ -15,6 +15,7 @@ Plus deterministic round trips mid-route, mid-battle, at game end and via a JSON
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 
@@ -24,13 +25,15 @@ from hypothesis import strategies as st
 
 from conquest_widget.games.japan_conquest import (
     BattleRoll,
-    Game,
     GameSetup,
+    JapanMatch,
     RandomDice,
     Roll,
     ScriptedDice,
 )
+from conquest_widget.games.japan_conquest.legacy import match_from_legacy
 
+from .legacy_docs import legacy_doc
 from .random_play import (
     BOARD,
     CONQUEST_ACTION_CAP,
@@ -60,24 +63,34 @@ def setups(draw, modes=("standard",), turns=(5, 10), players=(2, 3, 4)):
     return GameSetup.quick(homes, mode=mode, turns=t, roll_for_order=draw(st.booleans()), seed=draw(SEEDS))
 
 
-def roundtrip(game: Game) -> Game:
-    """``from_dict`` of the JSON text of ``to_dict``."""
-    return Game.from_dict(json.loads(json.dumps(game.to_dict())))
+def roundtrip(game: JapanMatch) -> JapanMatch:
+    """``from_dict`` of the JSON text of ``to_dict``, given a copy of the game's dice
+    script at its position (a script decides future rolls and is not in the document)."""
+    loaded = JapanMatch.from_dict(json.loads(json.dumps(game.to_dict())))
+    loaded.script = copy.deepcopy(game.script)
+    return loaded
 
 
-def assert_reproduced(game: Game) -> None:
-    """Replay from the action log and a JSON round trip both reproduce the game exactly."""
-    replayed = Game.replay(game.setup, game.log, RandomDice(game.setup.seed))
-    assert replayed.snapshot() == game.snapshot()
-    assert replayed.events == game.events
+def assert_reproduced(game: JapanMatch) -> None:
+    """Replay from the action log (with the dice re-rolled, as the older engine's
+    document did, and through the legacy reader) and a JSON round trip all reproduce the
+    game exactly."""
+    if isinstance(game.script, RandomDice):  # (a match without a script: the seed decides the rolls)
+        replayed = JapanMatch(game.setup, dice=RandomDice(game.setup.seed))
+        for action in game.actions():
+            replayed.push(action)
+        assert replayed.state.snapshot() == game.state.snapshot()
+        assert replayed.full_events() == game.full_events()
+        legacy = match_from_legacy(legacy_doc(game, {"kind": "random", "seed": game.setup.seed}))
+        assert legacy.to_dict() == game.to_dict() and legacy.full_events() == game.full_events()
     loaded = roundtrip(game)
-    assert loaded.snapshot() == game.snapshot()
+    assert loaded.state.snapshot() == game.state.snapshot()
     assert loaded.log == game.log
-    assert loaded.events == game.events
-    assert [str(a) for a in loaded.legal_actions()] == [str(a) for a in game.legal_actions()]
+    assert loaded.full_events() == game.full_events()
+    assert [str(a) for a in loaded.legal_moves()] == [str(a) for a in game.legal_moves()]
 
 
-def assert_standard_end(game: Game) -> None:
+def assert_standard_end(game: JapanMatch) -> None:
     st_ = game.state
     assert game.is_over
     assert st_.end_reason in ("turns", "defeat"), st_.end_reason
@@ -85,11 +98,11 @@ def assert_standard_end(game: Game) -> None:
         assert all(p.turns_done == game.setup.turns for p in st_.players)
     else:
         assert st_.defeated is not None and st_.players[st_.defeated].defeated
-    assert [e["type"] for e in game.events].count("game_end") == 1
-    assert game.events[-1]["type"] == "game_end"
+    assert [e["type"] for e in game.full_events()].count("game_end") == 1
+    assert game.full_events()[-1]["type"] == "game_end"
 
 
-def assert_conquest_end(game: Game) -> None:
+def assert_conquest_end(game: JapanMatch) -> None:
     st_ = game.state
     mode = game.setup.mode
     assert game.is_over
@@ -106,7 +119,7 @@ def assert_conquest_end(game: Game) -> None:
 def test_random_short_standard_games(setup, choice_seed):
     """Short (5/10-turn) standard games, 2-4 players: invariants after every action,
     termination by the turn limit, replay and JSON round trip at the end."""
-    game = Game(setup, dice=RandomDice(setup.seed))
+    game = JapanMatch(setup, dice=RandomDice(setup.seed))
     check_invariants(game)
     play_random(game, random.Random(choice_seed), max_actions=20_000)
     assert_standard_end(game)
@@ -118,21 +131,22 @@ def test_random_short_standard_games(setup, choice_seed):
 @given(setup=setups(turns=(15, 30)), choice_seed=SEEDS, cut=st.floats(0.05, 0.95))
 def test_random_standard_games_round_trip_midway(setup, choice_seed, cut):
     """Longer standard games, saved and reloaded at a random point along the way; the
-    reloaded game then continues identically to the original."""
-    game = Game(setup, dice=RandomDice(setup.seed))
+    reloaded game then continues identically to the original (the match's seed decides
+    the rolls: a dice script is not part of the document)."""
+    game = JapanMatch(setup)
     rng = random.Random(choice_seed)
     target = int(cut * 4 * len(setup.players) * setup.turns * 8)
-    play_random(game, rng, until=lambda g: len(g.log) >= target)
+    play_random(game, rng, until=lambda g: g.action_count >= target)
     if not game.is_over:
         loaded = roundtrip(game)
-        assert loaded.snapshot() == game.snapshot()
+        assert loaded.state.snapshot() == game.state.snapshot()
         # both continue with the same choices
         rng_state = rng.getstate()
         play_random(game, rng, max_actions=50_000)
         rng.setstate(rng_state)
         play_random(loaded, rng, max_actions=50_000, check=False)
-        assert loaded.snapshot() == game.snapshot()
-        assert loaded.events == game.events
+        assert loaded.state.snapshot() == game.state.snapshot()
+        assert loaded.full_events() == game.full_events()
     assert_standard_end(game)
     check_event_ledger(game)
     assert_reproduced(game)
@@ -145,7 +159,7 @@ def test_random_conquest_games_terminate(setup, choice_seed):
     """Conquest and Total Conquest: no turn limit; the game must end (all prefectures base /
     castle or higher, or a defeat) within CONQUEST_ACTION_CAP actions -- hitting the cap fails
     the test with a 'SAFETY CAP HIT' message."""
-    game = Game(setup, dice=RandomDice(setup.seed))
+    game = JapanMatch(setup, dice=RandomDice(setup.seed))
     check_invariants(game)
     play_random(game, random.Random(choice_seed), max_actions=CONQUEST_ACTION_CAP)
     assert_conquest_end(game)
@@ -159,7 +173,7 @@ def test_random_conquest_games_terminate(setup, choice_seed):
 def test_random_games_with_position_edits(setup, choice_seed):
     """Random editor changes between moves: the score and region control still match the
     recomputation after every action, and replay (edits are logged) reproduces the game."""
-    game = Game(setup, dice=RandomDice(setup.seed))
+    game = JapanMatch(setup, dice=RandomDice(setup.seed))
     rng = random.Random(choice_seed)
     n = len(setup.players)
     homes = {p.home for p in setup.players}
@@ -185,7 +199,7 @@ def test_random_games_with_position_edits(setup, choice_seed):
                     triples=rng.randrange(0, 3),
                 )
         else:
-            game.apply(choose_action(game, rng))
+            game.push(choose_action(game, rng))
         check_invariants(game, awards=False)
     assert_standard_end(game)
     assert_reproduced(game)
@@ -193,7 +207,7 @@ def test_random_games_with_position_edits(setup, choice_seed):
 
 # ------------------------------------------------------------- deterministic round trips
 def _two_player(dice, **kw):
-    return Game(GameSetup.quick(["Tokyo", "Osaka"], seed=5, **kw), dice=dice)
+    return JapanMatch(GameSetup.quick(["Tokyo", "Osaka"], seed=5, **kw), dice=dice)
 
 
 def test_round_trip_mid_route():
@@ -203,20 +217,20 @@ def test_round_trip_mid_route():
     game.step("Gunma")
     assert game.phase == "route" and game.remaining == 1
     loaded = roundtrip(game)
-    assert loaded.snapshot() == game.snapshot()
+    assert loaded.state.snapshot() == game.state.snapshot()
     assert loaded.route == [11, 10] and loaded.remaining == 1 and loaded.allowance == 3
     assert sorted(loaded.legal_steps()) == sorted(game.legal_steps())
-    assert loaded.legal_actions() == game.legal_actions()
+    assert loaded.legal_moves() == game.legal_moves()
     # undo works across the round trip, and both finish the route identically
     loaded.undo_step()
     game.undo_step()
-    assert loaded.snapshot() == game.snapshot()
+    assert loaded.state.snapshot() == game.state.snapshot()
     for g in (game, loaded):
         g.step("Gunma")
         g.step(g.legal_steps()[0])
         g.confirm_route()
-    assert loaded.snapshot() == game.snapshot()
-    assert loaded.events == game.events
+    assert loaded.state.snapshot() == game.state.snapshot()
+    assert loaded.full_events() == game.full_events()
 
 
 def test_round_trip_mid_battle_defence_pending():
@@ -232,16 +246,16 @@ def test_round_trip_mid_battle_defence_pending():
     game.battle_roll(2)  # attacker spends the Double Dice: 5 + 2
     assert game.phase == "battle_defend" and game.actor == 1
     loaded = roundtrip(game)
-    assert loaded.snapshot() == game.snapshot()
+    assert loaded.state.snapshot() == game.state.snapshot()
     assert loaded.phase == "battle_defend" and loaded.actor == 1
     assert loaded.state.battle.attack_roll == [5, 2]
     assert loaded.state.battle.bonus == game.state.battle.bonus == 2  # castle
-    assert loaded.legal_actions() == game.legal_actions()
+    assert loaded.legal_moves() == game.legal_moves()
     assert loaded.items(0) == {"double": 0, "triple": 1}
     for g in (game, loaded):
         g.battle_roll(1)  # defender: 4 + 2 castle = 6 < 7
-    assert loaded.snapshot() == game.snapshot()
-    assert loaded.events == game.events
+    assert loaded.state.snapshot() == game.state.snapshot()
+    assert loaded.full_events() == game.full_events()
     assert game.prefecture_info("Saitama")["owner"] == 0
     assert game.prefecture_info("Saitama")["level"] == "castle"
 
@@ -254,55 +268,58 @@ def test_round_trip_mid_battle_attack_pending():
     game.confirm_route()
     assert game.phase == "battle_attack"
     loaded = roundtrip(game)
-    assert loaded.snapshot() == game.snapshot()
-    assert loaded.actor == 0 and loaded.legal_actions() == [BattleRoll(1), BattleRoll(2), BattleRoll(3)]
+    assert loaded.state.snapshot() == game.state.snapshot()
+    assert loaded.actor == 0 and loaded.legal_moves() == [BattleRoll(1), BattleRoll(2), BattleRoll(3)]
 
 
 @pytest.mark.parametrize("mode", ["standard", "conquest"])
 def test_round_trip_at_game_end(mode):
     rng = random.Random(11)
-    game = Game(GameSetup.quick(["Hokkaido", "Fukuoka", "Tokyo", "Osaka"], mode=mode, turns=5, seed=4), dice=RandomDice(4))
+    game = JapanMatch(GameSetup.quick(["Hokkaido", "Fukuoka", "Tokyo", "Osaka"], mode=mode, turns=5, seed=4), dice=RandomDice(4))
     play_random(game, rng, max_actions=CONQUEST_ACTION_CAP, check=False)
     assert game.is_over
     loaded = roundtrip(game)
-    assert loaded.snapshot() == game.snapshot()
-    assert loaded.is_over and loaded.legal_actions() == []
+    assert loaded.state.snapshot() == game.state.snapshot()
+    assert loaded.is_over and loaded.legal_moves() == []
     assert loaded.ranking() == game.ranking()
     assert loaded.scores() == game.scores()
-    assert loaded.events == game.events
+    assert loaded.full_events() == game.full_events()
 
 
 def test_round_trip_through_a_json_file(tmp_path):
-    game = Game(GameSetup.quick(["Miyagi", "Hiroshima", "Kagoshima"], turns=5, roll_for_order=True, seed=8), dice=RandomDice(8))
-    play_random(game, random.Random(2), until=lambda g: len(g.log) >= 60)
+    # (no dice script: the match's seed decides the rolls, so the loaded match plays on alike)
+    game = JapanMatch(GameSetup.quick(["Miyagi", "Hiroshima", "Kagoshima"], turns=5, roll_for_order=True, seed=8))
+    play_random(game, random.Random(2), until=lambda g: g.action_count >= 60)
     if game.phase == "roll":
         game.edit_player(1, banked=123)
     path = tmp_path / "save.json"
     path.write_text(json.dumps(game.to_dict(), ensure_ascii=False), encoding="utf-8")
-    loaded = Game.from_dict(json.loads(path.read_text(encoding="utf-8")))
-    assert loaded.snapshot() == game.snapshot()
-    assert loaded.log == game.log and loaded.events == game.events
+    loaded = JapanMatch.from_dict(json.loads(path.read_text(encoding="utf-8")))
+    assert loaded.state.snapshot() == game.state.snapshot()
+    assert loaded.log == game.log and loaded.full_events() == game.full_events()
     assert loaded.setup == game.setup
     # and the loaded game plays on like the original
     a, b = random.Random(3), random.Random(3)
     play_random(game, a, check=False)
     play_random(loaded, b, check=False)
-    assert loaded.snapshot() == game.snapshot()
+    assert loaded.state.snapshot() == game.state.snapshot()
 
 
 def test_round_trip_scripted_dice_game():
-    """A game driven entirely by scripted dice round-trips (the script is saved from its start)."""
+    """A game driven entirely by scripted dice round-trips (its faces are logged chance
+    outcomes; the script itself is not saved)."""
     faces = [random.Random(1).randint(1, 6) for _ in range(3000)]
-    game = Game(GameSetup.quick(["Niigata", "Kagoshima"], turns=5, seed=1), dice=ScriptedDice(faces))
+    game = JapanMatch(GameSetup.quick(["Niigata", "Kagoshima"], turns=5, seed=1), dice=ScriptedDice(faces))
     play_random(game, random.Random(5))
     loaded = roundtrip(game)
-    assert loaded.snapshot() == game.snapshot()
-    assert isinstance(loaded.dice, ScriptedDice) and loaded.dice.rolled == game.dice.rolled
+    assert loaded.state.snapshot() == game.state.snapshot()
+    assert loaded.log == game.log
+    assert JapanMatch.from_dict(game.to_dict()).script is None
 
 
 def test_safety_cap_is_reported():
     """The safety cap fails loudly rather than passing silently."""
-    game = Game(GameSetup.quick(["Tokyo", "Osaka"], mode="conquest", seed=1), dice=RandomDice(1))
+    game = JapanMatch(GameSetup.quick(["Tokyo", "Osaka"], mode="conquest", seed=1), dice=RandomDice(1))
     with pytest.raises(AssertionError, match="SAFETY CAP HIT"):
         play_random(game, random.Random(1), max_actions=10)
 
@@ -330,7 +347,7 @@ def test_random_routes_follow_movement_stopping_and_battle_rules(setup, choice_s
     neutralised, and the stopping table (neutral -> territory, own territory -> base,
     own base -> castle, enemy territory -> captured as a base, enemy base/castle -> battle with
     the recomputed defence bonus); every battle is won by the strictly greater total."""
-    game = Game(setup, dice=RandomDice(setup.seed))
+    game = JapanMatch(setup, dice=RandomDice(setup.seed))
     rng = random.Random(choice_seed)
     for _ in range(20_000):
         if game.is_over:
@@ -349,7 +366,7 @@ def test_minimal_repro_stopping_on_enemy_territory_captures_it_as_a_base():
     game.step("Saitama")
     game.confirm_route()
     info = game.prefecture_info("Saitama")
-    kinds = [e["type"] for e in game.events]
+    kinds = [e["type"] for e in game.full_events()]
     assert (info["owner"], info["level"]) == (0, "base"), f"got {info['owner']}, {info['level']}; events {kinds[-6:]}"
     assert "captured" in kinds and "neutralised" not in kinds
 
@@ -361,7 +378,7 @@ def test_route_planner_agrees_with_an_independent_search(setup, choice_seed):
     may be confirmed equal those of an independent search written from the rules text; a roll
     with no complete route ends the turn exactly when the search finds none; a defeat happens
     exactly when no obtainable allowance has a route."""
-    game = Game(setup, dice=RandomDice(setup.seed))
+    game = JapanMatch(setup, dice=RandomDice(setup.seed))
     rng = random.Random(choice_seed)
     for _ in range(20_000):
         if game.is_over:
@@ -388,15 +405,15 @@ def test_route_planner_agrees_with_an_independent_search(setup, choice_seed):
             p = st_.players[seat]
             pos, banked = p.position, p.banked
             planner = Planner(game)
-            game.apply(action)
-            new = game.events[n_events:]
+            game.push(action)
+            new = game.full_events(n_events)
             allowance = next(e for e in new if e["type"] == "roll")["allowance"]
             stuck = any(e["type"] == "no_route" for e in new)
             assert stuck == (not planner.any_route(pos, allowance, banked)), (
                 f"seat {seat} at {pos} rolled {allowance}: engine no_route={stuck}"
             )
         else:
-            game.apply(action)
+            game.push(action)
         if game.state.end_reason == "defeat":
             seat = game.state.defeated
             p = game.state.players[seat]
@@ -412,7 +429,7 @@ def test_planner_and_route_rules_in_conquest_games(setup, choice_seed):
     """Conquest games reach crowded boards (enemy castles, tolls, opponents' regional control):
     there too the planner matches the independent search and every route, stop and battle
     follows the rules recomputation."""
-    game = Game(setup, dice=RandomDice(setup.seed))
+    game = JapanMatch(setup, dice=RandomDice(setup.seed))
     rng = random.Random(choice_seed)
     for _ in range(CONQUEST_ACTION_CAP):
         if game.is_over:

@@ -118,7 +118,7 @@ def test_conquest_ends_the_moment_all_47_prefectures_are_bases_or_higher():
     n = len(g.events)
     g.plan_route(["Saitama"], dice=1)  # territory -> base: the 47th base
     assert g.is_over and g.state.end_reason == "conquest"
-    kinds = [e["type"] for e in g.events[n:]]
+    kinds = [e["type"] for e in g.full_events(n)]
     assert kinds[-1] == "game_end"
     assert "turn_end" not in kinds  # the game ends at once, not at the end of the turn
     assert events(g, "game_end")[-1]["reason"] == "conquest"
@@ -216,8 +216,8 @@ def test_no_action_is_possible_after_the_game_ends():
     g = new_game(HOMES, dice=[1, 1, 1], turns=5)
     g.edit_turn(0, turn=5)
     _shuttle(g, 2)
-    assert g.legal_actions() == []
+    assert g.legal_moves() == []
     with pytest.raises(GameOverError):
-        g.apply(Roll(1))
+        g.push(Roll(1))
     with pytest.raises(GameOverError):
         g.edit_player(0, banked=1)

@@ -41,7 +41,7 @@ def test_triple_dice_item_rolls_three_dice_and_is_used_up():
 def test_dice_item_cannot_be_used_without_holding_one():
     g = new_game(dice=[2])
     g.edit_player(0, doubles=0)
-    assert Roll(2) not in g.legal_actions() and Roll(3) in g.legal_actions()
+    assert Roll(2) not in g.legal_moves() and Roll(3) in g.legal_moves()
     with pytest.raises(IllegalActionError):
         g.roll(2)
     assert g.phase == "roll"
@@ -101,7 +101,7 @@ def test_undo_step_removes_the_last_prefecture_and_gives_back_its_movement():
     assert g.route == [11] and g.remaining == 2
     g.undo_step()
     assert g.route == [] and g.remaining == 3
-    assert UndoStep() not in g.legal_actions()
+    assert UndoStep() not in g.legal_moves()
     with pytest.raises(IllegalActionError):
         g.undo_step()
 
@@ -110,7 +110,7 @@ def test_route_must_use_the_whole_allowance():
     g = new_game(dice=[3])
     g.roll(1)
     g.step("Saitama")  # neutral, 2 movement left
-    assert not g.can_confirm() and ConfirmRoute() not in g.legal_actions()
+    assert not g.can_confirm() and ConfirmRoute() not in g.legal_moves()
     with pytest.raises(IllegalActionError):
         g.confirm_route()
     g.step("Gunma")
@@ -158,7 +158,7 @@ def test_route_must_contain_at_least_one_step():
     # standing at one's own home base does not count as stopping there early
     g = new_game(dice=[3])
     g.roll(1)
-    assert not g.can_confirm() and ConfirmRoute() not in g.legal_actions()
+    assert not g.can_confirm() and ConfirmRoute() not in g.legal_moves()
     with pytest.raises(IllegalActionError):
         g.confirm_route()
     assert g.phase == "route" and g.current_player == 0
@@ -422,7 +422,7 @@ def test_planner_never_offers_a_step_into_a_dead_end():
     g.edit_player(0, position="Iwate", banked=100)
     g.roll(1)
     assert sorted(g.legal_steps()) == [code("Miyagi"), code("Akita")]
-    assert Step(code("Aomori")) not in g.legal_actions()
+    assert Step(code("Aomori")) not in g.legal_moves()
     with pytest.raises(IllegalActionError):
         g.step("Aomori")
 

@@ -11,8 +11,8 @@ import pytest
 
 from conquest_widget.errors import IllegalActionError, SetupError
 from conquest_widget.games.japan_conquest import (
-    Game,
     GameSetup,
+    JapanMatch,
     PlayerSetup,
     ScriptedDice,
 )
@@ -116,7 +116,7 @@ def test_roll_for_order_higher_roll_goes_first():
     g = new_game(["Tokyo", "Osaka", "Hokkaido"], dice=[2, 6, 4], roll_for_order=True)
     assert g.state.order == [1, 2, 0]
     assert g.current_player == 1
-    assert g.dice.rolled == 3
+    assert g.script.rolled == 3
 
 
 def test_roll_for_order_only_tied_players_roll_again():
@@ -124,7 +124,7 @@ def test_roll_for_order_only_tied_players_roll_again():
     # only seats 0 and 2 re-roll: 2, 4 -> seat 2 before seat 0.
     g = new_game(["Hokkaido", "Tokyo", "Osaka", "Okinawa"], dice=[3, 5, 3, 2, 2, 4], roll_for_order=True)
     assert g.state.order == [1, 2, 0, 3]
-    assert g.dice.rolled == 6
+    assert g.script.rolled == 6
     rolls = [e["rolls"] for e in events(g, "order_roll")]
     assert rolls == [{"0": 3, "1": 5, "2": 3, "3": 2}, {"0": 2, "2": 4}]
 
@@ -133,7 +133,7 @@ def test_roll_for_order_repeats_until_order_is_strict():
     # all three tie twice (4,4,4 then 2,2,2), then 1, 5, 3 -> seats 1, 2, 0
     g = new_game(["Tokyo", "Osaka", "Hokkaido"], dice=[4, 4, 4, 2, 2, 2, 1, 5, 3], roll_for_order=True)
     assert g.state.order == [1, 2, 0]
-    assert g.dice.rolled == 9
+    assert g.script.rolled == 9
 
 
 def test_roll_for_order_nested_ties_are_resolved_within_their_group():
@@ -141,7 +141,7 @@ def test_roll_for_order_nested_ties_are_resolved_within_their_group():
     # low group re-rolls 3,3 (tie again) then 6,1 -> 2,3.
     g = new_game(["Hokkaido", "Tokyo", "Osaka", "Okinawa"], dice=[6, 6, 1, 1, 2, 5, 3, 3, 6, 1], roll_for_order=True)
     assert g.state.order == [1, 0, 2, 3]
-    assert g.dice.rolled == 10
+    assert g.script.rolled == 10
 
 
 def test_scoreboard_order_is_the_turn_order_fixed_at_the_start():
@@ -249,7 +249,7 @@ def test_edit_turn_applies_no_start_of_turn_effects():
     assert g.items(0) == {"double": 1, "triple": 1}
     assert g.score(0)["banked"] == 0
     assert sum(g.prefecture_info(c)["stored"] for c in ("Tokushima", "Kagawa", "Ehime")) == 45
-    assert [e["type"] for e in g.events[n:]] == ["edited"]
+    assert [e["type"] for e in g.full_events(n)] == ["edited"]
 
 
 def test_edit_turn_sets_whose_turn_and_turn_number():
@@ -264,6 +264,6 @@ def test_game_setup_round_trip_with_explicit_players():
         players=(PlayerSetup("Ann", "Tokyo", cpu=True, difficulty="easy", strategy="aggressive"), PlayerSetup("Ben", "大阪")),
         mode="conquest",
     )
-    g = Game(s, dice=ScriptedDice([]))
+    g = JapanMatch(s, dice=ScriptedDice([]))
     assert g.state.players[1].position == 27
     assert GameSetup.from_dict(s.to_dict()) == s

@@ -107,7 +107,7 @@ def test_attacker_rolls_first_then_defender_chooses_after_seeing_the_roll():
     g.edit_prefecture("Saitama", owner=1, level="base")
     g.plan_route(["Saitama"], dice=1)
     assert g.phase == "battle_attack" and g.actor == 0 and g.current_player == 0
-    assert set(g.legal_actions()) == {BattleRoll(1), BattleRoll(2), BattleRoll(3)}
+    assert set(g.legal_moves()) == {BattleRoll(1), BattleRoll(2), BattleRoll(3)}
     g.battle_roll(1)
     assert g.phase == "battle_defend" and g.actor == 1
     seen = events(g, "battle_roll")[-1]
@@ -125,7 +125,7 @@ def test_defender_cannot_use_an_item_they_do_not_hold():
     g.edit_player(1, doubles=0, triples=0)
     g.plan_route(["Saitama"], dice=1)
     g.battle_roll(1)
-    assert g.legal_actions() == [BattleRoll(1)]
+    assert g.legal_moves() == [BattleRoll(1)]
     with pytest.raises(IllegalActionError):
         g.battle_roll(2)
     assert g.phase == "battle_defend"

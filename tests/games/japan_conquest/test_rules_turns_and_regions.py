@@ -76,7 +76,7 @@ def test_start_of_turn_effects_in_order_collect_payout_triple_dice():
     n = len(g.events)
     g.plan_route(["Saitama"], dice=1)  # seat 1's 10th turn
     assert g.current_player == 0 and g.turn_number(0) == 11
-    kinds = [e["type"] for e in g.events[n:]]
+    kinds = [e["type"] for e in g.full_events(n)]
     start = kinds.index("turn_start", kinds.index("turn_end"))
     assert kinds[start:] == ["turn_start", "prosperity_collected", "full_control_paid", "item_received"]
     assert g.score(0)["banked"] == 45 + 120
@@ -365,7 +365,7 @@ def test_turn_end_event_reports_the_turn_that_ended():
     # seat 0's first turn: every event of it, the turn_end included, belongs to turn 1
     g = new_game(dice=[1])
     g.plan_route(["Saitama"], dice=1)
-    mine = [e for e in g.events if e.get("player") == 0 and e["type"] in ("roll", "claimed", "prosperity_stored", "turn_end")]
+    mine = [e for e in g.full_events() if e.get("player") == 0 and e["type"] in ("roll", "claimed", "prosperity_stored", "turn_end")]
     assert [(e["type"], e["turn"]) for e in mine] == [
         ("roll", 1),
         ("claimed", 1),

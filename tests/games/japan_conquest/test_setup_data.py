@@ -15,9 +15,11 @@ import json
 import pytest
 
 from conquest_widget.errors import CorruptSaveError, SerializationError, SetupError
-from conquest_widget.games.japan_conquest import Game, GameSetup
-from conquest_widget.games.japan_conquest.match import JapanMatch
+from conquest_widget.games.japan_conquest import GameSetup, JapanMatch
+from conquest_widget.games.japan_conquest.legacy import match_from_legacy
 from conquest_widget.saves.store import SaveStore
+
+from .legacy_docs import legacy_doc
 
 
 def _set(path: str, value):
@@ -65,10 +67,10 @@ def test_a_bad_setup_is_refused_by_every_loader_naming_the_problem(what, change,
     doc["setup"] = copy.deepcopy(data)
     with pytest.raises(SerializationError, match="bad setup"):
         JapanMatch.from_dict(doc)
-    game = Game(_setup()).to_dict()                            # the engine format
+    game = JapanMatch(_setup()).to_dict()                            # the engine format
     game["setup"] = copy.deepcopy(data)
     with pytest.raises(SerializationError, match="setup"):
-        Game.from_dict(game)
+        JapanMatch.from_dict(game)
 
 
 @pytest.mark.parametrize("what,change,words", BAD_SETUPS[:4], ids=[b[0] for b in BAD_SETUPS[:4]])
@@ -88,8 +90,8 @@ def test_well_typed_setups_still_load_in_both_formats() -> None:
         assert GameSetup.from_dict(json.loads(json.dumps(setup.to_dict()))) == setup
         m = JapanMatch(setup)
         assert JapanMatch.from_dict(json.loads(json.dumps(m.to_dict()))).to_dict() == m.to_dict()
-        g = Game(setup)
-        assert Game.from_dict(json.loads(json.dumps(g.to_dict()))).snapshot() == g.snapshot()
+        g = JapanMatch(setup)
+        assert JapanMatch.from_dict(json.loads(json.dumps(g.to_dict()))).state.snapshot() == g.state.snapshot()
 
 
 def test_the_python_constructor_refuses_what_it_used_to_coerce() -> None:
@@ -107,8 +109,8 @@ def test_the_python_constructor_refuses_what_it_used_to_coerce() -> None:
 def test_roll_for_order_with_too_few_scripted_dice_is_a_serialization_error(values) -> None:
     """Item 9: the start itself rolls for the order; a game whose script cannot cover it is
     a bad document (SerializationError), not a DiceExhaustedError."""
-    data = Game(GameSetup.quick(["Tokyo", "Osaka"], roll_for_order=True, seed=1)).to_dict()
+    data = legacy_doc(JapanMatch(GameSetup.quick(["Tokyo", "Osaka"], roll_for_order=True, seed=1)))
     data["dice"] = {"kind": "scripted", "values": values, "then_seed": None}
     data.pop("snapshot")
     with pytest.raises(SerializationError, match="more dice than were saved"):
-        Game.from_dict(data)
+        match_from_legacy(data)

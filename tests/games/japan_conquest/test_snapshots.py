@@ -1,8 +1,9 @@
 """Cheap state records (issue 18, item 2): ``GameState.copy`` / ``from_snapshot``,
-``Game.checkpoint`` / ``Game.restore`` and ``Game.copy`` without copying the board.
+``JapanMatch.snapshot`` / ``JapanMatch.restore`` and ``JapanMatch.copy`` without copying the
+board (before issue 29 the older engine's ``Game.checkpoint``/``restore``/``copy``).
 
 Every check compares against the slow, obviously right way: replaying the action log
-from the start with the same dice.
+from the start with the same dice (its logged chance outcomes).
 """
 
 from __future__ import annotations
@@ -11,23 +12,24 @@ import random
 
 import pytest
 
+from conquest_widget.core.protocol import CHANCE
 from conquest_widget.errors import SerializationError, WrongGameError
 from conquest_widget.games.japan_conquest import (
-    Game,
     GameSetup,
+    JapanMatch,
     PlayerSetup,
     ScriptedDice,
 )
 from conquest_widget.games.japan_conquest import cpu as cpu_module
 from conquest_widget.games.japan_conquest.cpu import cpu_action, play_cpu_turns
-from conquest_widget.games.japan_conquest.dice import dice_from_dict
+from conquest_widget.games.japan_conquest.match import MatchPoint
 from conquest_widget.games.japan_conquest.setup import random_homes
-from conquest_widget.games.japan_conquest.state import GameCheckpoint, GameState
+from conquest_widget.games.japan_conquest.state import GameState
 
 STRATS = ("balanced", "aggressive", "expansionist", "defensive")
 
 
-def cpu_game(seed: int, players: int = 3, turns: int = 10) -> Game:
+def cpu_game(seed: int, players: int = 3, turns: int = 10) -> JapanMatch:
     """A finished CPU-only game (every difficulty and strategy appear over the seeds)."""
     homes = random_homes(players, random.Random(seed))
     setup = GameSetup(
@@ -38,14 +40,18 @@ def cpu_game(seed: int, players: int = 3, turns: int = 10) -> Game:
         ),
         turns=turns, seed=seed, roll_for_order=seed % 2 == 1,
     )
-    g = Game(setup)
+    g = JapanMatch(setup)
     play_cpu_turns(g)
     assert g.is_over
     return g
 
 
-def replayed(game: Game, k: int) -> Game:
-    return Game.replay(game.setup, game.log[:k], dice_from_dict(game._dice_start))
+def replayed(game: JapanMatch, k: int) -> JapanMatch:
+    """``game`` after its first ``k`` actions, replayed from the start with its dice faces."""
+    m = JapanMatch(game.setup, seed=game.chance.seed, forced=[e["outcome"] for e in game.log if e["seat"] == CHANCE])
+    for action in game.actions()[:k]:
+        m.push(action)
+    return m
 
 
 def positions(n: int, rng: random.Random, count: int = 25) -> list[int]:
@@ -53,14 +59,14 @@ def positions(n: int, rng: random.Random, count: int = 25) -> list[int]:
 
 
 @pytest.fixture(scope="module")
-def games() -> list[Game]:
+def games() -> list[JapanMatch]:
     return [cpu_game(seed, players=2 + seed % 3) for seed in (3, 8, 13, 21)]
 
 
 # ------------------------------------------------------------------ GameState
 def test_state_copy_is_equal_and_shares_nothing_mutable(games):
     for game in games:
-        for k in positions(len(game.log), random.Random(1), 10):
+        for k in positions(game.action_count, random.Random(1), 10):
             st = replayed(game, k).state
             c = st.copy()
             assert c == st and c.snapshot() == st.snapshot()
@@ -74,19 +80,19 @@ def test_state_copy_is_equal_and_shares_nothing_mutable(games):
 
 
 def test_state_copy_of_a_battle_is_independent(games):
-    game = next(g for g in games if any(e["type"] == "battle_start" for e in g.events))
-    k = next(i for i in range(len(game.log)) if replayed(game, i).phase == "battle_defend")
+    game = next(g for g in games if any(e["type"] == "battle_start" for e in g.full_events()))
+    k = next(i for i in range(game.action_count) if replayed(game, i).phase == "battle_defend")
     st = replayed(game, k).state
     c = st.copy()
     c.battle.attack_roll.append(6)
     c.battle.bonus_parts["castle"] = 99
     c.players[0].regions_ever.append("x")
-    assert st.snapshot() == replayed(game, k).snapshot()
+    assert st.snapshot() == replayed(game, k).state.snapshot()
 
 
 def test_from_snapshot_inverts_snapshot(games):
     for game in games:
-        for k in positions(len(game.log), random.Random(2), 10):
+        for k in positions(game.action_count, random.Random(2), 10):
             st = replayed(game, k).state
             back = GameState.from_snapshot(st.snapshot())
             assert back == st and back.snapshot() == st.snapshot()
@@ -103,7 +109,7 @@ def test_from_snapshot_inverts_snapshot(games):
     ],
 )
 def test_from_snapshot_refuses_malformed_data_with_a_clear_error(breakage, problem):
-    data = Game(GameSetup.quick(["Tokyo", "Osaka"])).snapshot()
+    data = JapanMatch(GameSetup.quick(["Tokyo", "Osaka"])).state.snapshot()
     breakage(data)
     with pytest.raises(SerializationError, match=problem):
         GameState.from_snapshot(data)
@@ -114,47 +120,47 @@ def test_restore_gives_exactly_the_replayed_position_in_any_order(games):
     """Checkpoints taken along a game, restored in random order (backwards and forwards)
     into the finished game: state, log, events and dice position equal a replay."""
     for game in games:
-        n = len(game.log)
+        n = game.action_count
         g = replayed(game, 0)
-        points = {0: g.checkpoint()}
-        for i, action in enumerate(game.log, 1):
-            g.apply(action)
+        points = {0: g.snapshot()}
+        for i, action in enumerate(game.actions(), 1):
+            g.push(action)
             if i % 7 == 0 or i == n:
-                points[i] = g.checkpoint()
-        assert g.snapshot() == game.snapshot()
+                points[i] = g.snapshot()
+        assert g.state.snapshot() == game.state.snapshot()
         order = list(points)
         random.Random(n).shuffle(order)
         for k in order:
             g.restore(points[k])
             ref = replayed(game, k)
-            assert g.snapshot() == ref.snapshot() and g.log == ref.log and g.events == ref.events, k
-            assert g.legal_actions() == ref.legal_actions()
+            assert g.state.snapshot() == ref.state.snapshot() and g.log == ref.log and g.events == ref.events, k
+            assert g.legal_moves() == ref.legal_moves() and g.action_count == ref.action_count
         # the dice continue as recorded: play the rest of the log from a restored point
         g.restore(points[max(k for k in points if k <= n // 2)])
-        for action in game.log[len(g.log):]:
-            g.apply(action)
-        assert g.snapshot() == game.snapshot() and g.events == game.events
+        for action in game.actions()[g.action_count:]:
+            g.push(action)
+        assert g.state.snapshot() == game.state.snapshot() and g.events == game.events
 
 
 def test_a_checkpoint_restores_into_another_game_of_the_same_setup(games):
     game = games[0]
-    k = len(game.log) // 2
-    point = replayed(game, k).checkpoint()
+    k = game.action_count // 2
+    point = replayed(game, k).snapshot()
     other = replayed(game, 3)
     other.restore(point)
-    assert other.snapshot() == replayed(game, k).snapshot() and other.events == replayed(game, k).events
+    assert other.state.snapshot() == replayed(game, k).state.snapshot() and other.events == replayed(game, k).events
     other.restore(point)  # a checkpoint can be restored again: restoring copied it
-    assert point.position == k == len(other.log)
+    assert point.position == k == other.action_count
 
 
 def test_restoring_does_not_change_the_checkpoint(games):
     game = games[1]
     g = replayed(game, 10)
-    point = g.checkpoint()
+    point = g.snapshot()
     before = (point.state.snapshot(), point.log, point.events)
     g.restore(point)
-    for action in game.log[10:]:
-        g.apply(action)
+    for action in game.actions()[10:]:
+        g.push(action)
     g.state.owner[13] = 3
     assert (point.state.snapshot(), point.log, point.events) == before
 
@@ -166,54 +172,57 @@ def test_cpus_decide_the_same_after_a_restore(games):
     for game in games:
         g = replayed(game, 0)
         points = []
-        for i, action in enumerate(game.log):
+        for i, action in enumerate(game.actions()):
             if g.phase in ("route", "battle_defend") and i % 5 == 0:
-                points.append(g.checkpoint())
-            g.apply(cpu_action(g))
-            assert g.log[-1] == action
+                points.append(g.snapshot())
+            g.push(cpu_action(g))
+            assert g.actions()[-1] == action
         for point in points[:: max(1, len(points) // 6)]:
             g.restore(point)
             play_cpu_turns(g)
-            assert g.log == game.log and g.snapshot() == game.snapshot()
+            assert g.log == game.log and g.state.snapshot() == game.state.snapshot()
 
 
 @pytest.mark.parametrize("bad", [{"state": 1}, None, "checkpoint"])
 def test_restore_refuses_what_is_not_a_checkpoint_and_changes_nothing(bad):
-    g = Game(GameSetup.quick(["Tokyo", "Osaka"], seed=1))
+    g = JapanMatch(GameSetup.quick(["Tokyo", "Osaka"], seed=1))
     g.roll()
-    before = (g.snapshot(), list(g.log), list(g.events))
-    with pytest.raises(WrongGameError, match="GameCheckpoint"):
+    before = (g.state.snapshot(), list(g.log), list(g.events))
+    with pytest.raises(WrongGameError, match="MatchPoint"):
         g.restore(bad)
-    assert (g.snapshot(), g.log, g.events) == before
+    assert (g.state.snapshot(), g.log, g.events) == before
 
 
 def test_restore_refuses_a_checkpoint_of_another_setup():
-    a = Game(GameSetup.quick(["Tokyo", "Osaka"], seed=1))
-    b = Game(GameSetup.quick(["Tokyo", "Kyoto"], seed=1))
-    before = b.snapshot()
+    a = JapanMatch(GameSetup.quick(["Tokyo", "Osaka"], seed=1))
+    b = JapanMatch(GameSetup.quick(["Tokyo", "Kyoto"], seed=1))
+    before = b.state.snapshot()
     with pytest.raises(WrongGameError, match="another setup"):
-        b.restore(a.checkpoint())
-    assert b.snapshot() == before
+        b.restore(a.snapshot())
+    assert b.state.snapshot() == before
+
 
 
 def test_checkpoint_with_scripted_dice_keeps_the_dice_position():
-    g = Game(GameSetup.quick(["Tokyo", "Osaka"], seed=0), dice=ScriptedDice([1, 2, 3, 4]))
-    point = g.checkpoint()
+    g = JapanMatch(GameSetup.quick(["Tokyo", "Osaka"], seed=0), dice=ScriptedDice([1, 2, 3, 4]))
+    point = g.snapshot()
     g.roll()
     assert g.allowance == 1
     g.restore(point)
     g.roll()
-    assert g.allowance == 1 and isinstance(point, GameCheckpoint) and point.dice.rolled == 0
+    assert g.allowance == 1 and isinstance(point, MatchPoint) and point.script.rolled == 0
 
 
-# ------------------------------------------------------------------- Game.copy
+# ------------------------------------------------------------- JapanMatch.copy
 def test_copy_shares_the_board_and_setup_and_nothing_that_changes(games):
     game = games[2]
     c = game.copy()
     assert c.board is game.board and c.setup is game.setup
     assert c.state is not game.state and c.log is not game.log and c.events is not game.events
-    assert c.events[0] is not game.events[0] and c.dice is not game.dice
-    assert c.snapshot() == game.snapshot() and c.to_dict() == game.to_dict()
+    assert c.chance is not game.chance and c.chance.entries is c.log
+    assert c.state.snapshot() == game.state.snapshot() and c.to_dict() == game.to_dict()
+    c.state.owner[13] = 3
+    assert game.state.owner[13] != 3
 
 
 def test_copies_do_not_grow_the_cpu_distance_cache():
@@ -222,11 +231,11 @@ def test_copies_do_not_grow_the_cpu_distance_cache():
     setup = GameSetup(players=(PlayerSetup("A", 13, cpu=True, difficulty="hard"),
                                PlayerSetup("B", 27, cpu=True, difficulty="hard", strategy="aggressive")),
                       mode="conquest", turns=None, seed=5)
-    g = Game(setup)
+    g = JapanMatch(setup)
     for _ in range(40):
         g = g.copy()
         if g.is_over:
             break
-        g.apply(cpu_action(g))  # hard CPUs and conquest mode use the hop distances
+        g.push(cpu_action(g))  # hard CPUs and conquest mode use the hop distances
     assert cpu_module._hop_distances.cache_info().currsize == 1
     assert cpu_module._near.cache_info().currsize == 1

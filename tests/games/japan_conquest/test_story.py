@@ -9,11 +9,12 @@ from __future__ import annotations
 import json
 
 from conquest_widget.games.japan_conquest import (
-    Game,
     GameSetup,
+    JapanMatch,
     RandomDice,
     ScriptedDice,
 )
+from conquest_widget.games.japan_conquest.bots import game_from_view
 from conquest_widget.games.japan_conquest.cpu import cpu_action
 from conquest_widget.games.japan_conquest.setup import PlayerSetup
 from conquest_widget.games.japan_conquest.story import Battle, BestTurn, game_story
@@ -21,7 +22,7 @@ from conquest_widget.games.japan_conquest.story import Battle, BestTurn, game_st
 from .conftest import code, move, new_game, own
 
 
-def scripted_game() -> Game:
+def scripted_game() -> JapanMatch:
     """Saitama starts as Ben's base (editor); Aki attacks it in turn 1 and wins 6 to 1;
     Ben claims Kyoto; Aki collects Tokyo's 30 and claims Gunma in turn 2; Ben's turn 2
     has started (he collected Osaka's 30) when the story is told."""
@@ -84,23 +85,23 @@ def test_regional_control_at_the_end():
     assert story.turns == (0,) and story.players[0].scores == (g.score(0)["total"],)  # editor set-up = the start
 
 
-def _live_cpu_game(turns: int, seed: int) -> tuple[Game, list[int], list[list[int]], list[bool]]:
+def _live_cpu_game(turns: int, seed: int) -> tuple[JapanMatch, list[int], list[list[int]], list[bool]]:
     """Play CPUs action by action, writing down the totals (as the engine scores them at that
     moment, less what the next turn's start has just paid out: stored prosperity collected,
     full control paid) whenever every player has completed one more turn, and whether totals
     were then hidden."""
     setup = GameSetup(players=(PlayerSetup("A", 13, cpu=True), PlayerSetup("B", 27, cpu=True, strategy="aggressive"),
                                PlayerSetup("C", 40, cpu=True, colour="#2ca02c")), turns=turns, seed=seed)
-    g = Game(setup)
+    g = JapanMatch(setup)
     turns_seen, totals, hidden = [0], [[g.score(s)["total"] for s in range(3)]], [False]
     while not g.is_over:
         seen = len(g.events)
-        g.apply(cpu_action(g))
+        g.push(cpu_action(g))
         done = min(p.turns_done for p in g.state.players)
         if done > turns_seen[-1]:
             turns_seen.append(done)
             row = [g.score(s)["total"] for s in range(3)]
-            new = g.events[seen:]
+            new = g.full_events(seen)
             start = max(i for i, e in enumerate(new) if e["type"] == "turn_end")
             for e in new[start:]:
                 if e["type"] in ("prosperity_collected", "full_control_paid"):
@@ -124,10 +125,10 @@ def test_final_showdown_totals_appear_turn_by_turn():
 
 def test_story_of_a_saved_game_is_the_same_and_the_game_is_unchanged():
     g, *_ = _live_cpu_game(turns=5, seed=9)
-    before, log_length = g.snapshot(), len(g.log)
+    before, log_length = g.state.snapshot(), g.action_count
     story = game_story(g)
-    assert g.snapshot() == before and len(g.log) == log_length
-    loaded = Game.from_dict(json.loads(json.dumps(g.to_dict())))
+    assert g.state.snapshot() == before and g.action_count == log_length
+    loaded = JapanMatch.from_dict(json.loads(json.dumps(g.to_dict())))
     assert game_story(loaded) == story
     data = json.loads(json.dumps(story.to_dict()))
     assert data["players"][0]["scores"] == list(story.players[0].scores)
@@ -150,23 +151,25 @@ class RollOnlyDice:
 
 
 def test_a_game_that_cannot_be_replayed_gets_a_story_of_its_present():
-    g = Game(GameSetup.quick(["Tokyo", "Osaka"]), dice=RollOnlyDice())  # type: ignore[arg-type]
-    g.roll()
-    g.step(g.legal_steps()[0])
-    while g.phase == "route" and not g.can_confirm():
-        g.step(g.legal_steps()[0])
-    g.confirm_route()
+    """A match made at a position (a CPU's, from a view) has no history to replay."""
+    m = JapanMatch(GameSetup.quick(["Tokyo", "Osaka"], seed=2), dice=RollOnlyDice())  # type: ignore[arg-type]
+    m.roll()
+    m.step(m.legal_steps()[0])
+    while m.phase == "route" and not m.can_confirm():
+        m.step(m.legal_steps()[0])
+    m.confirm_route()
+    g = game_from_view(m.view(0), 2)
     story = game_story(g)
     assert not story.replayed
     assert story.turns == (1,) and [p.scores for p in story.players] == [(g.score(0)["total"],), (g.score(1)["total"],)]
 
 
 def test_a_log_that_does_not_reach_the_position_is_not_charted():
-    """Dice replaced after the start (their rolls are not the dice source's): the replay does
-    not reach the game's position, so no wrong history is drawn."""
-    g = Game(GameSetup.quick(["Tokyo", "Osaka"]), dice=ScriptedDice([1]))
-    g.dice = ScriptedDice([3])
+    """A state changed behind the log's back: the replay does not reach the game's
+    position, so no wrong history is drawn."""
+    g = JapanMatch(GameSetup.quick(["Tokyo", "Osaka"]), dice=ScriptedDice([3]))
     g.roll()
     g.plan_route(["Saitama", "Gunma", "Nagano"])
+    g.state.players[0].banked += 7
     story = game_story(g)
     assert not story.replayed and story.players[0].final_score == g.score(0)["total"]

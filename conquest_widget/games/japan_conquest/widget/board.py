@@ -40,7 +40,7 @@ from typing import Any
 import ipywidgets as W
 
 from conquest_widget.games.japan_conquest.actions import Action, Step
-from conquest_widget.games.japan_conquest.game import Game
+from conquest_widget.games.japan_conquest.match import JapanMatch
 from conquest_widget.games.japan_conquest.widget.controller import GameController, battle_summary
 from conquest_widget.games.japan_conquest.widget.map_view import MapView
 from conquest_widget.games.japan_conquest.widget.panels import BattlePanel, JapanPanels, PanelText, TurnPanel
@@ -229,8 +229,8 @@ class JapanBoard(W.HBox):
         self.next_turn_button.disabled = k >= n
 
     # ------------------------------------------------------------ replay: overlays
-    def shown_game(self) -> Game:
-        """The shown position as an engine game built from the published view alone
+    def shown_game(self) -> JapanMatch:
+        """The shown position as a match (with no history) built from the published view alone
         (:func:`~.replay.public_game`: hidden totals stay hidden), for the analysis API."""
         return public_game(self.inner.view)
 

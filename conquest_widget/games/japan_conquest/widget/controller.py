@@ -47,7 +47,6 @@ from conquest_widget.games.japan_conquest.actions import (
 )
 from conquest_widget.games.japan_conquest.bots import JapanCpuBot
 from conquest_widget.games.japan_conquest.dice import DiceSource
-from conquest_widget.games.japan_conquest.game import Game
 from conquest_widget.games.japan_conquest.match import JapanMatch
 from conquest_widget.games.japan_conquest.rules import PREFECTURES
 from conquest_widget.games.japan_conquest.setup import GameSetup
@@ -163,7 +162,7 @@ class GameController(PublishedTraits):
 
         if self._match is None or not self._match.is_over:
             return None
-        return game_story(self._match.engine_game())
+        return game_story(self._match)
 
     # ------------------------------------------------------------ game life
     def new_game(self, setup: GameSetup, dice: DiceSource | None = None, *, demo: bool = False) -> None:
@@ -171,15 +170,15 @@ class GameController(PublishedTraits):
         ``demo``: the watched all-CPU game, see :attr:`demo`)."""
         self.load_game(JapanMatch(setup, dice=dice), demo=demo)
 
-    def load_game(self, game: JapanMatch | Game, *, demo: bool = False) -> None:
+    def load_game(self, game: JapanMatch, *, demo: bool = False) -> None:
         """Show an existing game (a resumed save, a branch from a replay, ...): a
-        :class:`JapanMatch`, or an engine ``Game`` (read as a match with the same dice).
+        :class:`JapanMatch`.
 
         A CPU run of the game shown before is stopped first, so the new game's CPU turns
         start at once (issue 16: Resume during "CPU ... is playing" froze)."""
-        match = JapanMatch.from_game(game) if isinstance(game, Game) else game
+        match = game
         if not isinstance(match, JapanMatch):
-            raise ConquestError(f"expected a Japan Conquest match or game, got {type(game).__name__}")
+            raise ConquestError(f"expected a Japan Conquest match, got {type(game).__name__}")
         self.stop_cpu()
         self.battle_report = {}
         self._match = match
@@ -566,7 +565,7 @@ def battle_summary(events: list[dict[str, Any]], since: int, *, humans: set[int]
     >>> from conquest_widget.games.japan_conquest import ScriptedDice
     >>> from conquest_widget.games.japan_conquest.match import JapanMatch
     >>> m = JapanMatch(GameSetup.quick(["Tokyo", "Osaka"]), dice=ScriptedDice([1, 6, 1], then_seed=5))
-    >>> m.game.edit_prefecture("Saitama", owner=1, level="base")
+    >>> m.edit_prefecture("Saitama", owner=1, level="base")
     >>> for a in (Roll(1), Step(11), ConfirmRoute(), BattleRoll(1)): m.apply(a, m.to_act()[0])
     >>> n = len(m.events); m.apply(BattleRoll(1), 1)
     >>> r = battle_summary(m.events_for(0), n, humans={0, 1})

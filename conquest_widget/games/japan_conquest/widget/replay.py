@@ -33,7 +33,7 @@ from conquest_widget.errors import SerializationError
 from conquest_widget.games.japan_conquest import analysis
 from conquest_widget.games.japan_conquest.actions import Action
 from conquest_widget.games.japan_conquest.bots import game_from_view
-from conquest_widget.games.japan_conquest.game import FORMAT, Game
+from conquest_widget.games.japan_conquest.legacy import FORMAT, match_from_legacy
 from conquest_widget.games.japan_conquest.match import JapanMatch
 from conquest_widget.games.japan_conquest.text import pref_name, region_name, t
 from conquest_widget.games.japan_conquest.widget.controller import GameController
@@ -59,15 +59,12 @@ def _t(key: str, lang: str, **fmt: Any) -> str:
 
 
 # --------------------------------------------------------------------------- loading
-def game_from_data(data: Any, source: object = None) -> Game:
-    """A game from ``Game.to_dict()`` data, or from an envelope (e.g. a save-slot
-    document) holding it under ``"match"`` (or ``"game"`` in save format 1).  Raises :class:`SerializationError` naming
-    ``source`` when the data is not a loadable game.
+def game_from_data(data: Any, source: object = None) -> JapanMatch:
+    """A match from a document of the older engine (Japan document format 1: see
+    :mod:`~conquest_widget.games.japan_conquest.legacy`), or from an envelope (e.g. a
+    save-slot document) holding it under ``"match"`` (or ``"game"`` in save format 1).
+    Raises :class:`SerializationError` naming ``source`` when the data is not a loadable game.
 
-    >>> from conquest_widget.games.japan_conquest import Game, GameSetup
-    >>> g = Game(GameSetup.quick(["Tokyo", "Osaka"], seed=1)); _ = g.roll()
-    >>> game_from_data({"kind": "slot", "game": g.to_dict()}).snapshot() == g.snapshot()
-    True
     >>> game_from_data({"hello": 1}, "x.json")
     Traceback (most recent call last):
     ...
@@ -79,7 +76,7 @@ def game_from_data(data: Any, source: object = None) -> Game:
             data = inner
     prefix = f"{source}: " if source is not None else ""
     try:
-        return Game.from_dict(dict(data) if isinstance(data, Mapping) else data)
+        return match_from_legacy(data)
     except SerializationError as exc:
         raise SerializationError(f"{prefix}{exc}") from exc
     except RecursionError:
@@ -88,9 +85,9 @@ def game_from_data(data: Any, source: object = None) -> Game:
         raise SerializationError(f"{prefix}the game cannot be loaded: {exc!r}") from exc
 
 
-def load_game_file(path: str | os.PathLike) -> Game:
-    """Read an engine game from a JSON file: ``json.dump(game.to_dict(), f)`` output, or
-    a save document with the game under ``"game"``.  Errors are :class:`SerializationError`
+def load_game_file(path: str | os.PathLike) -> JapanMatch:
+    """Read a match from a JSON file of the older engine (Japan document format 1), or a
+    save document with such a document under ``"game"``.  Errors are :class:`SerializationError`
     naming the file::
 
         game = load_game_file("saves/slot-1.json")
@@ -100,8 +97,8 @@ def load_game_file(path: str | os.PathLike) -> Game:
 
 
 def match_from_data(data: Any, source: object = None) -> JapanMatch:
-    """A match from a match document (``JapanMatch.to_dict()``), an engine game's
-    ``Game.to_dict()`` data, or a save document holding either under ``"match"``
+    """A match from a match document (``JapanMatch.to_dict()``), a document of the older
+    engine (format 1), or a save document holding either under ``"match"``
     (``"game"`` in save format 1).  Raises :class:`SerializationError` naming ``source``.
 
     >>> from conquest_widget.games.japan_conquest import GameSetup
@@ -121,7 +118,7 @@ def match_from_data(data: Any, source: object = None) -> JapanMatch:
             raise SerializationError(f"{prefix}{exc}") from exc
         except RecursionError:
             raise SerializationError(f"{prefix}the game data is nested too deeply") from None
-    return JapanMatch.from_game(game_from_data(data, source))
+    return game_from_data(data, source)
 
 
 # --------------------------------------------------------------------------- overlays
@@ -160,15 +157,15 @@ def _legend(title: str, rows: list[str]) -> str:
             f"<b>{html.escape(title)}</b>{''.join(rows)}</div>")
 
 
-def reachable_overlay(game: Game, seat: int | None = None, allowance: int = 1, lang: str = "en",
+def reachable_overlay(game: JapanMatch, seat: int | None = None, allowance: int = 1, lang: str = "en",
                       note: str = "") -> tuple[dict[int, dict], str]:
     """Overlay of :func:`analysis.reachable_stops`: each reachable prefecture filled with
     the colour of its effect on arrival (claim, upgrade, capture, battle, stay), the rest
     faded, the start outlined.  Returns ``(styles, legend_html)``; ``note``, if any, is
     the legend's last line.
 
-    >>> from conquest_widget.games.japan_conquest import Game, GameSetup
-    >>> g = Game(GameSetup.quick(["Tokyo", "Osaka"]))
+    >>> from conquest_widget.games.japan_conquest import GameSetup, JapanMatch
+    >>> g = JapanMatch(GameSetup.quick(["Tokyo", "Osaka"]))
     >>> styles, legend = reachable_overlay(g, 0, allowance=1)
     >>> styles[11]["fill_color"] == EFFECT_COLOURS["claim"], styles[27]["fill_opacity"]
     (True, 0.12)
@@ -194,12 +191,12 @@ def reachable_overlay(game: Game, seat: int | None = None, allowance: int = 1, l
     return styles, _legend(_t("reach_title", lang, name=name, n=allowance), rows)
 
 
-def distance_overlay(game: Game, start: int, seat: int | None = None, lang: str = "en") -> tuple[dict[int, dict], str]:
+def distance_overlay(game: JapanMatch, start: int, seat: int | None = None, lang: str = "en") -> tuple[dict[int, dict], str]:
     """Overlay of :func:`analysis.distances_from`: least movement from ``start`` for
     ``seat`` as a colour scale (dark = near), with a legend of the distances.
 
-    >>> from conquest_widget.games.japan_conquest import Game, GameSetup
-    >>> g = Game(GameSetup.quick(["Tokyo", "Osaka"]))
+    >>> from conquest_widget.games.japan_conquest import GameSetup, JapanMatch
+    >>> g = JapanMatch(GameSetup.quick(["Tokyo", "Osaka"]))
     >>> styles, legend = distance_overlay(g, 13, 0)
     >>> styles[13]["fill_color"], styles[11]["fill_color"] != styles[1]["fill_color"]
     ('#440154', True)
@@ -218,13 +215,13 @@ def distance_overlay(game: Game, start: int, seat: int | None = None, lang: str 
     return styles, _legend(_t("moves", lang, name=pref_name(start, lang)), rows)
 
 
-def region_overlay(game: Game, lang: str = "en") -> tuple[dict[int, dict], str]:
+def region_overlay(game: JapanMatch, lang: str = "en") -> tuple[dict[int, dict], str]:
     """Overlay of regional control (:func:`analysis.region_control_table`): each region
     in its controller's colour (strong when fully controlled), uncontrolled regions grey,
     with a legend of controllers and owned counts.
 
-    >>> from conquest_widget.games.japan_conquest import Game, GameSetup
-    >>> g = Game(GameSetup.quick(["Tokyo", "Osaka"]))
+    >>> from conquest_widget.games.japan_conquest import GameSetup, JapanMatch
+    >>> g = JapanMatch(GameSetup.quick(["Tokyo", "Osaka"]))
     >>> styles, legend = region_overlay(g)
     >>> styles[13]["fill_color"] == UNCONTROLLED
     True
@@ -254,15 +251,15 @@ def region_overlay(game: Game, lang: str = "en") -> tuple[dict[int, dict], str]:
 OPEN_PURSE = 10**9
 
 
-def public_game(view: Mapping[str, Any]) -> Game:
-    """The position of a published ``view`` as an engine game, for overlays that must
+def public_game(view: Mapping[str, Any]) -> JapanMatch:
+    """The position of a published ``view`` as a match (with no history), for overlays that must
     show no more than that view.  While the Final Showdown hides the totals, the public
     view has no purses (``banked`` 0): every purse is then taken as able to pay any toll
     (:data:`OPEN_PURSE`), so the reachable stops say nothing about what anyone holds.
 
     >>> from conquest_widget.games.japan_conquest import GameSetup
     >>> m = JapanMatch(GameSetup.quick(["Tokyo", "Osaka"], seed=1))
-    >>> public_game(m.view(None)).state.owner == m.game.state.owner
+    >>> public_game(m.view(None)).state.owner == m.state.owner
     True
     """
     if view.get("totals_hidden"):

@@ -7,9 +7,9 @@ the map loads, simplified and rounded to whole pixels), territories and castles 
 region (one square per prefecture) and the battles fought, won and lost.  Every name
 that reaches the HTML is escaped: names come from save files.
 
-    >>> from conquest_widget.games.japan_conquest import Game, GameSetup
+    >>> from conquest_widget.games.japan_conquest import GameSetup, JapanMatch
     >>> from conquest_widget.games.japan_conquest.story import game_story
-    >>> html_text = story_html(game_story(Game(GameSetup.quick(["Tokyo", "Osaka"], seed=1))), "ja")
+    >>> html_text = story_html(game_story(JapanMatch(GameSetup.quick(["Tokyo", "Osaka"], seed=1))), "ja")
     >>> html_text.count('class="cw-story-line"'), "ターンごとの総得点" in html_text
     (2, True)
 """

@@ -46,12 +46,12 @@ def test_setup_to_first_move_with_undo(app):
     end = c.route[-1]
     app.turn_panel.confirm_button.click()
     # the human's stop took effect, and the CPU (no event loop here) played its whole turn
-    stops = [e for e in c._match.game.events if e["type"] in ("claimed", "upgraded", "stayed") and e["player"] == 0]
+    stops = [e for e in c._match.full_events() if e["type"] in ("claimed", "upgraded", "stayed") and e["player"] == 0]
     assert stops and stops[0]["pref"] == end
-    assert c.phase == "roll" and c.current_player == 0 and c._match.game.turn_number() == 2
+    assert c.phase == "roll" and c.current_player == 0 and c._match.turn_number() == 2
     for code in range(1, 48):  # the map shows exactly what the engine holds
-        owner = c._match.game.prefecture_info(code)["owner"]
-        expected = c._match.game.setup.players[owner].colour if owner is not None else "#efe9da"
+        owner = c._match.prefecture_info(code)["owner"]
+        expected = c._match.setup.players[owner].colour if owner is not None else "#efe9da"
         assert app.map_view.style_of(code)["fill_color"] == expected
     lines = app.log_view.lines()
     assert any("Player 2 rolled" in x for x in lines) and any("Player 1 moved" in x for x in lines)
@@ -67,8 +67,8 @@ def test_clicking_an_unreachable_prefecture_explains_why(app):
     assert "not connected" in app.turn_panel.msg.value
     # a castle next door costs 2: with 1 movement left it is refused with the numbers
     c.new_game(GameSetup.quick(["Tokyo", "Osaka"]), dice=ScriptedDice([1]))
-    c._match.game.edit_prefecture("Saitama", owner=1, level="castle")
-    c._match.game.edit_player(0, banked=100)
+    c._match.edit_prefecture("Saitama", owner=1, level="castle")
+    c._match.edit_player(0, banked=100)
     c.load_game(c._match)
     app.turn_panel.roll_button.click()
     click_map(app, 11)
@@ -83,8 +83,8 @@ def test_battle_with_a_human_defender_hot_seat(app):
     setup = GameSetup(players=(PlayerSetup("Aki", 13), PlayerSetup("Ben", 27)), turns=10)
     # movement 2 (entering an enemy castle costs 2); attacker rolls 6; defender 3 + castle 2 = 5
     c.new_game(setup, dice=ScriptedDice([2, 6, 3]))
-    c._match.game.edit_prefecture("Saitama", owner=1, level="castle")
-    c._match.game.edit_player(0, banked=100)
+    c._match.edit_prefecture("Saitama", owner=1, level="castle")
+    c._match.edit_player(0, banked=100)
     c.load_game(c._match)
     app.turn_panel.roll_button.click()
     click_map(app, 11)
@@ -99,7 +99,7 @@ def test_battle_with_a_human_defender_hot_seat(app):
     assert panel.buttons[2].shown  # Ben holds a Triple and may use it
     panel.buttons[0].click()
     assert c.phase == "roll" and c.current_player == 1
-    assert c._match.game.prefecture_info("Saitama") == {
+    assert c._match.prefecture_info("Saitama") == {
         "code": 11, "owner": 0, "level": "castle", "points": 120, "base_value": 40, "stored": 15,
     }  # captured castle stays a castle; it stored 15 at the end of Aki's turn
     assert any("Aki wins Saitama! Battle bonus +10" in x for x in app.log_view.lines())
@@ -110,13 +110,13 @@ def test_cpu_only_game_runs_to_the_end_and_results_offer_a_rematch(app):
     c = app.controller
     setup = GameSetup(players=(PlayerSetup("A", 13, cpu=True), PlayerSetup("B", 27, cpu=True, strategy="aggressive")), turns=5, seed=2)
     c.new_game(setup)
-    assert c._match.game.is_over and c.screen == "results"
+    assert c._match.is_over and c.screen == "results"
     assert app.side.children[0].children[0] is app.results_screen
     table = app.results_screen.table.value
     assert "Final standings" in table and "Winner:" in table
-    first = c._match.game
+    first = c._match
     app.results_screen.again_button.click()
-    assert c._match.game is not first and c._match.game.setup == first.setup and c._match.game.is_over
+    assert c._match is not first and c._match.setup == first.setup and c._match.is_over
 
 
 def test_info_panel_and_scoreboard(app):
@@ -134,7 +134,7 @@ def test_info_panel_and_scoreboard(app):
 def test_final_showdown_hides_totals(app):
     c = app.controller
     c.new_game(GameSetup.quick(["Tokyo", "Osaka"], turns=5))
-    c._match.game.edit_turn(0, turn=3)
+    c._match.edit_turn(0, turn=3)
     c.load_game(c._match)
     assert "Final Showdown" in app.scoreboard.value
     assert [r["score"] for r in app.scoreboard.rows()] == ["???", "???"] and "150" not in app.scoreboard.value
@@ -238,7 +238,7 @@ def test_cpu_turns_play_as_asyncio_tasks_and_keep_the_loop_free():
             await asyncio.sleep(0.01)
             ticks += 1
         assert ticks > 3  # the event loop kept running between CPU steps
-        assert c.current_player == 0 and c.phase == "roll" and c._match.game.turn_number() == 2
+        assert c.current_player == 0 and c.phase == "roll" and c._match.turn_number() == 2
         c.roll()  # the clicks during a CPU turn are refused politely, afterwards they work
         assert c.phase == "route"
 
@@ -250,10 +250,10 @@ def test_clicks_during_a_cpu_turn_are_refused_with_a_message():
 
     async def main():
         c = _human_moved_cpu_next("normal")
-        before = c._match.game.snapshot()
+        before = c._match.state.snapshot()
         c.roll()
         assert c.message == "Wait for your turn"
-        assert c._match.game.snapshot() == before
+        assert c._match.state.snapshot() == before
         await c.wait_cpu()
 
     asyncio.run(main())
@@ -296,7 +296,7 @@ def test_map_labels_follow_owner_and_level(app):
     c.new_game(GameSetup.quick(["Tokyo", "Osaka"]))
     assert m.label_of(13) == '<div class="cw-label">🏠</div>'  # own home: icon, no value
     assert "45" not in m.label_of(27) and "🏠" in m.label_of(27)
-    c._match.game.edit_prefecture("Saitama", owner=0, level="castle")
+    c._match.edit_prefecture("Saitama", owner=0, level="castle")
     c.load_game(c._match)
     assert m.label_of(11) == '<div class="cw-label">🏯</div>'
     assert m.label_of(12) == m.label_of(40) or "40" in m.label_of(12)  # Chiba and Fukuoka: the same value

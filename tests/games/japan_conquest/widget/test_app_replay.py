@@ -14,9 +14,8 @@ from ipywidgets.widgets.widget import _instances as WIDGETS
 
 from conquest_widget import JapanConquestApp
 from conquest_widget.core.bots import play_bots
-from conquest_widget.games.japan_conquest import Game, GameSetup, PlayerSetup
+from conquest_widget.games.japan_conquest import GameSetup, JapanMatch, PlayerSetup
 from conquest_widget.games.japan_conquest.bots import BOTS
-from conquest_widget.games.japan_conquest.match import JapanMatch
 from conquest_widget.saves import SaveStore
 
 from .conftest import click_map
@@ -123,7 +122,7 @@ def test_replay_of_the_autosave_opens_on_its_last_position_and_back_returns(app,
     app.save_exit.exit_button.click()  # Exit Without Saving: the autosave stays
     auto = tmp_path / "saves" / "autosave.json"
     before = auto.read_bytes()
-    shown_game, snapshot = c._match, c._match.game.snapshot()
+    shown_game, snapshot = c._match, c._match.state.snapshot()
     saved = SaveStore(tmp_path / "saves").load_autosave()
 
     app.start_saves.replay_auto_button.click()
@@ -146,9 +145,9 @@ def test_replay_of_the_autosave_opens_on_its_last_position_and_back_returns(app,
     app.replay_back_button.click()
     assert c.screen == "start" and shows(app) == "body" and app.side.children == (app.start_screen,)
     assert auto.read_bytes() == before  # a replay writes nothing, claims nothing
-    assert c._match is shown_game and c._match.game.snapshot() == snapshot
+    assert c._match is shown_game and c._match.state.snapshot() == snapshot
     app.start_saves.continue_button.click()  # and Continue goes on as before
-    assert c.screen == "game" and c._match.game.snapshot() == snapshot
+    assert c.screen == "game" and c._match.state.snapshot() == snapshot
 
 
 def test_each_slot_replays_its_own_game(app, tmp_path):
@@ -314,19 +313,19 @@ def showdown_match() -> JapanMatch:
     """An unfinished 5-turn game in its Final Showdown; distinctive (4-digit) totals and
     enemy castles all around, so that tolls decide where a pawn can stop.  The position
     editor's changes are in the match's log (a replay reproduces them)."""
-    g = Game(GameSetup.quick(["Tokyo", "Osaka"], cpu=[False, True], turns=5, seed=11))
+    g = JapanMatch(GameSetup.quick(["Tokyo", "Osaka"], cpu=[False, True], turns=5, seed=11))
     for code in (11, 12, 14, 19, 22, 20, 21, 23, 10, 9, 8):
         g.edit_prefecture(code, owner=1, level="castle")
     for code in (26, 28, 29, 25, 24, 30):
         g.edit_prefecture(code, owner=0, level="castle")
     g.edit_player(0, banked=4321)
     g.edit_player(1, banked=2468)
-    m = JapanMatch.from_game(g)
+    m = g
     bots = {0: BOTS["normal"](), 1: BOTS["normal"]()}
-    while not m.game.totals_hidden:
+    while not m.totals_hidden:
         play_bots(m, bots, seed=1, max_actions=1)
     play_bots(m, bots, seed=2, max_actions=25)
-    assert m.game.totals_hidden and not m.is_over
+    assert m.totals_hidden and not m.is_over
     return m
 
 
@@ -343,7 +342,7 @@ def _toll_decides(ex) -> tuple[int, int, int]:
     from conquest_widget.games.japan_conquest import analysis
 
     for k in range(ex.replay.length + 1):
-        g = ex.replay.at(k).game
+        g = ex.replay.at(k)
         if not g.totals_hidden:
             continue
         for seat in (0, 1):
@@ -373,7 +372,7 @@ def test_an_unfinished_games_replay_shows_no_final_showdown_total(tmp_path):
     showdown = [j for j in range(ex.replay.length + 1) if ex.replay.view(j, None)["totals_hidden"]]
     for pos in sorted({showdown[0], k, ex.replay.length}):
         ex.go(pos)
-        game = ex.replay.at(pos).game
+        game = ex.replay.at(pos)
         totals = {str(game.score(s)["total"]) for s in (0, 1)}
         purses = {str(p.banked) for p in game.state.players}
         assert all(len(x) == 4 for x in totals | purses), (totals, purses)
@@ -392,14 +391,14 @@ def test_an_unfinished_games_replay_shows_no_final_showdown_total(tmp_path):
     board(ex).show_reachable(allowance, seat)
     shown = board(ex).overlay_now()
     assert "tolls counted as payable" in shown[1]
-    private = ex.replay.at(k).game.state.players[seat]
+    private = ex.replay.at(k).state.players[seat]
     purse, private.banked = private.banked, 0
     try:
         assert board(ex).overlay_now() == shown
         # ... which the match's own game would not (the test has teeth)
         from conquest_widget.games.japan_conquest.widget.replay import reachable_overlay
 
-        assert reachable_overlay(ex.replay.at(k).game, seat, allowance)[0] != shown[0]
+        assert reachable_overlay(ex.replay.at(k), seat, allowance)[0] != shown[0]
     finally:
         private.banked = purse
     # a branch plays on with the players as recorded (nobody takes over the CPU's purse)

@@ -24,7 +24,7 @@ def _writes(monkeypatch, app):
     original = app.store.write_autosave  # every autosave of the app goes through it
 
     def write_autosave(game, *a, **kw):
-        writes.append(game.game.turn_number())
+        writes.append(game.turn_number())
         return original(game, *a, **kw)
 
     monkeypatch.setattr(app.store, "write_autosave", write_autosave)
@@ -32,7 +32,7 @@ def _writes(monkeypatch, app):
 
 
 def _saved_snapshot(tmp_path):
-    return SaveStore(tmp_path / "saves").load_autosave().game.snapshot()
+    return SaveStore(tmp_path / "saves").load_autosave().state.snapshot()
 
 
 def test_in_a_kernel_the_click_returns_before_the_write_and_quick_clicks_share_one(tmp_path, monkeypatch):
@@ -46,10 +46,10 @@ def test_in_a_kernel_the_click_returns_before_the_write_and_quick_clicks_share_o
         c.roll()
         c.click_prefecture(c.legal_steps[0])
         assert c.route and writes == [] and app.autosave_pending  # nothing written on the click path
-        assert _saved_snapshot(tmp_path) != c._match.game.snapshot()
+        assert _saved_snapshot(tmp_path) != c._match.state.snapshot()
         await asyncio.sleep(0.2)
         assert len(writes) == 1 and not app.autosave_pending  # one write for both actions
-        assert _saved_snapshot(tmp_path) == c._match.game.snapshot()
+        assert _saved_snapshot(tmp_path) == c._match.state.snapshot()
 
     asyncio.run(main())
 
@@ -66,9 +66,9 @@ def test_leaving_the_game_writes_the_pending_autosave_at_once(tmp_path, monkeypa
         assert app.autosave_pending
         app.save_exit.exit_button.click()  # Exit Without Saving: the autosave stays, and is current
         assert not app.autosave_pending
-        assert _saved_snapshot(tmp_path) == c._match.game.snapshot()
+        assert _saved_snapshot(tmp_path) == c._match.state.snapshot()
         app.start_saves.continue_button.click()
-        assert c.route == c._match.game.route and len(c.route) == 1
+        assert c.route == c._match.route and len(c.route) == 1
 
     asyncio.run(main())
 
@@ -80,7 +80,7 @@ def test_without_an_event_loop_every_human_action_is_written_at_once(tmp_path):
     c.roll()
     c.click_prefecture(c.legal_steps[0])
     assert not app.autosave_pending
-    assert _saved_snapshot(tmp_path) == c._match.game.snapshot()
+    assert _saved_snapshot(tmp_path) == c._match.state.snapshot()
 
 
 def test_a_crash_free_exit_loses_no_action(tmp_path):
@@ -108,4 +108,4 @@ def test_a_crash_free_exit_loses_no_action(tmp_path):
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True)
     route = json.loads(out.stdout.strip().splitlines()[-1])
     saved = SaveStore(tmp_path / "saves").load_autosave()
-    assert saved.game.route == route and len(route) == 1
+    assert saved.route == route and len(route) == 1

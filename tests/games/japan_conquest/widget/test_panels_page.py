@@ -68,8 +68,8 @@ def _battle_game(app: JapanConquestApp) -> None:
     c = app.controller
     setup = GameSetup(players=(PlayerSetup(HOSTILE, 13), PlayerSetup("Ben", 27)), turns=10)
     c.new_game(setup, dice=ScriptedDice([2, 6, 3], then_seed=4))
-    c._match.game.edit_prefecture("Saitama", owner=1, level="castle")
-    c._match.game.edit_player(0, banked=100)  # the castle's toll
+    c._match.edit_prefecture("Saitama", owner=1, level="castle")
+    c._match.edit_player(0, banked=100)  # the castle's toll
     c.load_game(c._match)
 
 

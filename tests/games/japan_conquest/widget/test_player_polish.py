@@ -53,11 +53,11 @@ def test_leaving_the_game_screen_stops_the_cpu(tmp_path):
     async def main():
         app = JapanConquestApp(save_dir=tmp_path / "saves")
         c = _human_then_cpu(app, "normal")
-        events = len(c._match.game.events)
+        events = len(c._match.events)
         app.save_exit.exit()
         assert c.screen == "start" and not c.cpu_busy
         await asyncio.sleep(1.2)
-        assert len(c._match.game.events) == events  # nothing played behind the start screen
+        assert len(c._match.events) == events  # nothing played behind the start screen
         app.start_saves.continue_last()
         for _ in range(2000):
             if c.current_player == 0:
@@ -89,7 +89,7 @@ def test_a_double_click_on_roll_rolls_once_and_says_nothing(app):
     c = _human_pair(app)
     app.turn_panel.roll_button.click()
     app.turn_panel.roll_button.click()  # the second click of a double-click
-    assert c.phase == "route" and [e["type"] for e in c._match.game.events].count("roll") == 1
+    assert c.phase == "route" and [e["type"] for e in c._match.full_events()].count("roll") == 1
     assert c.message == "" and "phase" not in app.turn_panel.msg.value
 
 
@@ -108,11 +108,11 @@ def test_a_double_click_on_a_prefecture_adds_one_step_silently(app):
 
 def test_stale_clicks_of_other_phases_are_silent_and_change_nothing(app):
     c = _human_pair(app)
-    before = c._match.game.snapshot()
+    before = c._match.state.snapshot()
     for press in (c.confirm_route, c.undo_step, c.battle_roll):
         press()
         assert c.message == ""
-    assert c._match.game.snapshot() == before
+    assert c._match.state.snapshot() == before
 
 
 def test_no_developer_words_reach_players(app):
@@ -191,7 +191,7 @@ def test_the_name_field_keeps_at_most_24_characters(app):
     s = _setup(app)
     s.rows[0].name.value = "A" * 120
     assert s.rows[0].name.value == "A" * 24
-    assert s.start() is True and app.controller._match.game.setup.players[0].name == "A" * 24
+    assert s.start() is True and app.controller._match.setup.players[0].name == "A" * 24
 
 
 def test_long_names_are_ellipsized_in_the_scoreboard(app):
@@ -260,7 +260,7 @@ def test_records_are_per_cpu_opponent_and_say_so(tmp_path):
     setup = GameSetup(players=(PlayerSetup("Me", 13), PlayerSetup("B1", 27, cpu=True), PlayerSetup("B2", 1, cpu=True)),
                       turns=5, seed=3)
     c.new_game(setup)
-    g = c._match.game
+    g = c._match
     while not g.is_over:
         c._human(cpu_action(g, g.actor)) if not g.setup.players[g.actor].cpu else c.play_cpu_now()
     c.screen = "start"
@@ -278,7 +278,7 @@ def _human_attacks_cpu(speed: str = "fast") -> JapanConquestApp:
     c.cpu_speed = speed
     c.new_game(GameSetup(players=(PlayerSetup("Me", 13), PlayerSetup("Bot", 27, cpu=True)), turns=5, seed=1),
                dice=ScriptedDice([1, 6, 1], then_seed=5))
-    c._match.game.edit_prefecture("Saitama", owner=1, level="base")
+    c._match.edit_prefecture("Saitama", owner=1, level="base")
     c.load_game(c._match)
     c.roll()
     c.click_prefecture(11)
@@ -299,7 +299,7 @@ def test_a_battle_result_stays_until_the_player_dismisses_it():
         report = c.battle_report
         assert report and report["attack"] == 6 and report["defence"] == sum(report["defence_faces"]) + report["bonus"] and report["pref"] == 11
         await asyncio.sleep(1.0)  # the CPU waits: its turn does not start behind the result
-        rolls = [e for e in c._match.game.events if e["type"] == "roll" and e["player"] == 1]
+        rolls = [e for e in c._match.full_events() if e["type"] == "roll" and e["player"] == 1]
         assert rolls == [] and c.battle_report == report
         text = app.battle_panel.text.value
         assert "Saitama" in text and "Me" in text and "+" in text and app.battle_panel.ok_button.shown
@@ -340,7 +340,7 @@ def test_cpu_against_cpu_battles_pause_at_the_chosen_speed(monkeypatch):
         battle = None
         for _ in range(3000):
             battle = next((k for k, (_, kinds) in enumerate(stamps) if "battle_result" in kinds), None)
-            if (battle is not None and len(stamps) > battle + 1) or c._match.game.is_over:
+            if (battle is not None and len(stamps) > battle + 1) or c._match.is_over:
                 break
             await asyncio.sleep(0.01)
         c.stop_cpu()
@@ -404,13 +404,13 @@ def test_watch_four_cpus_is_one_click_from_the_start_screen():
         c = app.controller
         assert app.start_screen.watch_button.description == "Watch 4 CPUs"
         app.start_screen.watch_button.click()
-        assert c.screen == "game" and len(c._match.game.setup.players) == 4 and all(p.cpu for p in c._match.game.setup.players)
+        assert c.screen == "game" and len(c._match.setup.players) == 4 and all(p.cpu for p in c._match.setup.players)
         assert c.cpu_busy  # playing, step by step, while the page stays responsive
         for _ in range(500):
-            if len(c._match.game.events) > 12:
+            if len(c._match.events) > 12:
                 break
             await asyncio.sleep(0.01)
-        assert len(c._match.game.events) > 12
+        assert len(c._match.events) > 12
         c.stop_cpu()
 
     asyncio.run(main())

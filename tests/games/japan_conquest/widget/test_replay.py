@@ -12,15 +12,15 @@ from ipywidgets import Widget
 from conquest_widget.core.protocol import CHANCE
 from conquest_widget.errors import ConquestError, SerializationError
 from conquest_widget.games.japan_conquest import (
-    Game,
     GameSetup,
+    JapanMatch,
     PlayerSetup,
     ScriptedDice,
     analysis,
 )
 from conquest_widget.games.japan_conquest.actions import Roll
 from conquest_widget.games.japan_conquest.cpu import cpu_action
-from conquest_widget.games.japan_conquest.match import JapanMatch, redacted
+from conquest_widget.games.japan_conquest.match import redacted
 from conquest_widget.games.japan_conquest.text import describe_event, pref_name
 from conquest_widget.games.japan_conquest.widget import replay
 from conquest_widget.games.japan_conquest.widget.controller import GameController
@@ -33,6 +33,7 @@ from conquest_widget.games.japan_conquest.widget.replay import (
 from conquest_widget.games.japan_conquest.widget.style import NEUTRAL_FILL
 from conquest_widget.ui.replay import ReplayExplorer
 
+from ..legacy_docs import legacy_doc
 from .conftest import click_map
 
 EVERY = 10  # small checkpoint interval: positions on, before and after checkpoints are all exercised
@@ -49,22 +50,22 @@ def cpu_game():
         turns=5, seed=7,
     )
     g = played_by_cpus(setup)
-    assert g.is_over and len(g.log) > 3 * EVERY
+    assert g.is_over and g.action_count > 3 * EVERY
     return g
 
 
-def played_by_cpus(setup: GameSetup) -> Game:
+def played_by_cpus(setup: GameSetup) -> JapanMatch:
     """A CPU-only game played to its end as the app plays it: in a match, every die face
-    logged (the engine game of that match is returned)."""
+    logged."""
     m = JapanMatch(setup)
     while not m.is_over:
-        m.apply(cpu_action(m.game), m.to_act()[0])
-    return m.game
+        m.apply(cpu_action(m), m.to_act()[0])
+    return m
 
 
-def faces_of(game: Game) -> list[int]:
+def faces_of(game: JapanMatch) -> list[int]:
     """Every die face rolled in a match's game, in order."""
-    return [f for e in game.dice._match.log if e["seat"] == CHANCE for f in e["outcome"]]
+    return [f for e in game.log if e["seat"] == CHANCE for f in e["outcome"]]
 
 
 @pytest.fixture
@@ -78,18 +79,21 @@ def board(ex):
 
 
 def shown_game(ex):
-    """The engine game of the shown position (the replay's private working match: read it only)."""
-    return ex.replay.at(ex.index).game
+    """The match of the shown position (the replay's private working match: read it only)."""
+    return ex.replay.at(ex.index)
 
 
 def replayed(game, k):
-    """The engine game after the first ``k`` actions of ``game``, replayed from the start."""
-    return Game.replay(game.setup, game.log[:k], ScriptedDice(faces_of(game)))
+    """The match after the first ``k`` actions of ``game``, replayed from the start."""
+    m = JapanMatch(game.setup, dice=ScriptedDice(faces_of(game)))
+    for action in game.actions()[:k]:
+        m.push(action)
+    return m
 
 
 def check_view(ex, expected):
-    """The map, scoreboard and log show exactly ``expected`` (a Game)."""
-    assert shown_game(ex).snapshot() == expected.snapshot()
+    """The map, scoreboard and log show exactly ``expected`` (a JapanMatch)."""
+    assert shown_game(ex).state.snapshot() == expected.state.snapshot()
     for code in range(1, 48):
         owner = expected.prefecture_info(code)["owner"]
         colour = expected.setup.players[owner].colour if owner is not None else NEUTRAL_FILL
@@ -100,7 +104,7 @@ def check_view(ex, expected):
             assert rows[seat]["score"] == str(expected.score(seat)["total"])
     names = [p.name for p in expected.setup.players]
     # the log never shows the Final Showdown's point figures, not even after the game (match.redacted)
-    lines = [x for x in (describe_event(redacted(expected.setup, ev), "en", names) for ev in reversed(expected.events)) if x]
+    lines = [x for x in (describe_event(redacted(expected.setup, ev), "en", names) for ev in reversed(expected.full_events())) if x]
     shown = board(ex).log_view.lines()
     assert shown and shown == lines[: len(shown)]  # newest first, as the replayed game's events
     for seat in range(len(board(ex).map_view.pawns)):
@@ -109,18 +113,18 @@ def check_view(ex, expected):
 
 
 def test_slider_positions_match_a_fresh_replay(ex, cpu_game):
-    n = len(cpu_game.log)
+    n = cpu_game.action_count
     assert ex.slider.max == n and ex.index == n and shown_game(ex).is_over
     check_view(ex, cpu_game)
     for k in (0, 1, EVERY - 1, EVERY, EVERY + 1, 2 * EVERY + 7, n // 2, n - 1, 3, n):  # back and forth
         ex.go(k)
-        assert ex.index == k and len(shown_game(ex).log) == k
+        assert ex.index == k and shown_game(ex).action_count == k
         check_view(ex, replayed(cpu_game, k))
     assert f"Move {n} of {n}" in ex.position_label.value and "game over" in board(ex).status.value
 
 
 def test_step_buttons_and_turn_jumps(ex, cpu_game):
-    n = len(cpu_game.log)
+    n = cpu_game.action_count
     ex.buttons["first"].click()
     assert ex.index == 0 and ex.buttons["first"].disabled and ex.buttons["prev"].disabled
     assert "start of the game" in board(ex).status.value and board(ex).prev_turn_button.disabled
@@ -128,7 +132,7 @@ def test_step_buttons_and_turn_jumps(ex, cpu_game):
         ex.buttons["next"].click()
         assert ex.index == k
         check_view(ex, replayed(cpu_game, k))
-    assert str(cpu_game.log[4]) in ex.moves.label  # the move list shows the last action (no log line: raw)
+    assert str(cpu_game.actions()[4]) in ex.moves.label  # the move list shows the last action (no log line: raw)
     ex.buttons["prev"].click()
     assert ex.index == 4
     check_view(ex, replayed(cpu_game, 4))
@@ -160,52 +164,52 @@ def test_the_explorer_never_plays_cpu_moves(cpu_game):
         ex = ReplayExplorer(cpu_game, index=5, every=EVERY)  # an event loop runs: CPUs would be scheduled
         assert not shown_game(ex).is_over and shown_game(ex).setup.players[shown_game(ex).actor].cpu
         await asyncio.sleep(0.3)
-        assert len(shown_game(ex).log) == 5 and board(ex).inner.cpu_busy is False
+        assert shown_game(ex).action_count == 5 and board(ex).inner.cpu_busy is False
         ex.go(6)
         await asyncio.sleep(0.2)
         return ex
 
     ex = asyncio.run(scenario())
-    assert len(shown_game(ex).log) == 6 and board(ex).inner._cpu_task is None
+    assert shown_game(ex).action_count == 6 and board(ex).inner._cpu_task is None
     board(ex).inner.play_cpu_now()
-    assert len(shown_game(ex).log) == 6
+    assert shown_game(ex).action_count == 6
     # a normal controller still plays CPUs (no event loop here: at once)
     c = GameController()
     c.load_game(replayed(cpu_game, 5))
-    assert c._match.game.is_over
+    assert c._match.is_over
 
 
 def test_the_shown_game_cannot_be_played(cpu_game):
-    human = Game(GameSetup.quick(["Tokyo", "Osaka"], seed=3))
+    human = JapanMatch(GameSetup.quick(["Tokyo", "Osaka"], seed=3))
     human.roll()
     ex = ReplayExplorer(human)
     assert shown_game(ex).phase == "route"
     steps = human.legal_steps()
     assert all(board(ex).map_view.style_of(c)["weight"] == 1 for c in steps)  # no "legal step" highlights
     click_map(board(ex), steps[0])
-    assert shown_game(ex).route == [] and len(shown_game(ex).log) == 1
+    assert shown_game(ex).route == [] and shown_game(ex).action_count == 1
     assert board(ex).inner.selected_prefecture == steps[0]  # a click only shows the prefecture's info
     assert board(ex).info_panel.value.splitlines()[0] == pref_name(steps[0], "en")
     board(ex).inner.confirm_route()  # actions through the board's controller are refused, with a hint
-    assert "Branch here" in board(ex).inner.message and len(shown_game(ex).log) == 1
+    assert "Branch here" in board(ex).inner.message and shown_game(ex).action_count == 1
     ex.controller.act({"type": "confirm_route"})  # and through the explorer's
-    assert "Branch here" in ex.controller.message and len(shown_game(ex).log) == 1
+    assert "Branch here" in ex.controller.message and shown_game(ex).action_count == 1
 
 
 def test_branch_is_independent_and_playable(ex, cpu_game):
-    before = cpu_game.snapshot(), len(cpu_game.log)
+    before = cpu_game.state.snapshot(), cpu_game.action_count
     ex.go(2 * EVERY + 3)
-    shown = shown_game(ex).snapshot()
+    shown = shown_game(ex).state.snapshot()
     b = ex.branch_here()
-    assert b.game is not shown_game(ex) and b.game.snapshot() == shown and b.game.log == cpu_game.log[: ex.index]
+    assert b is not shown_game(ex) and b.state.snapshot() == shown and b.actions() == cpu_game.actions()[: ex.index]
     seat = b.to_act()[0]
     assert b.legal_actions(seat)
     b.apply(b.legal_actions(seat)[0], seat)  # the branch goes its own way
-    assert len(b.game.log) == ex.index + 1
-    assert shown_game(ex).snapshot() == shown and (cpu_game.snapshot(), len(cpu_game.log)) == before
+    assert b.action_count == ex.index + 1
+    assert shown_game(ex).state.snapshot() == shown and (cpu_game.state.snapshot(), cpu_game.action_count) == before
     while not b.is_over:
-        b.apply(cpu_action(b.game), b.to_act()[0])
-    assert JapanMatch.from_dict(b.to_dict()).game.snapshot() == b.game.snapshot()  # a branch saves like any game
+        b.apply(cpu_action(b), b.to_act()[0])
+    assert JapanMatch.from_dict(b.to_dict()).state.snapshot() == b.state.snapshot()  # a branch saves like any game
     ex.buttons["next"].click()  # the explorer goes on as before
     check_view(ex, replayed(cpu_game, 2 * EVERY + 4))
 
@@ -220,11 +224,11 @@ def test_branch_button_hands_a_playable_match_to_on_branch(ex, cpu_game):
     assert not ex.branch_button.disabled
     ex.branch_button.click()
     (m,) = got
-    assert isinstance(m, JapanMatch) and m.game.phase == "roll" and len(m.game.log) == ex.index
+    assert isinstance(m, JapanMatch) and m.phase == "roll" and m.action_count == ex.index
     assert [p.cpu for p in m.setup.players] == [p.cpu for p in cpu_game.setup.players]  # the seats as recorded
     seat = m.to_act()[0]
     m.apply(m.legal_actions(seat)[0], seat)  # "what if I had gone elsewhere?"
-    assert shown_game(ex).phase == "roll" and shown_game(ex).snapshot() == replayed(cpu_game, ex.index).snapshot()
+    assert shown_game(ex).phase == "roll" and shown_game(ex).state.snapshot() == replayed(cpu_game, ex.index).state.snapshot()
 
 
 def test_reachable_overlay_colours_the_right_prefectures(ex, cpu_game):
@@ -270,7 +274,7 @@ def test_distance_overlay_is_a_colour_scale_with_a_legend(ex):
 
 
 def test_region_overlay_shows_control():
-    g = Game(GameSetup.quick(["Tokyo", "Osaka"], seed=1))
+    g = JapanMatch(GameSetup.quick(["Tokyo", "Osaka"], seed=1))
     for code in (8, 9, 10, 11, 12, 14):  # the rest of Kanto, as castles: full control
         g.edit_prefecture(code, owner=0, level="castle")
     for code in (36, 37, 38):  # Shikoku but Kochi
@@ -323,16 +327,16 @@ def test_set_overlay_sends_only_changed_traits(ex, monkeypatch):
 def test_loading_from_json_files(tmp_path, cpu_game):
     bare = tmp_path / "game.json"
     with bare.open("w") as f:
-        json.dump(cpu_game.dice._match.to_dict(), f)
+        json.dump(cpu_game.to_dict(), f)
     ex = ReplayExplorer(bare, index=12)
-    assert ex.index == 12 and ex.replay.length == len(cpu_game.log)
+    assert ex.index == 12 and ex.replay.length == cpu_game.action_count
     check_view(ex, replayed(cpu_game, 12))
     slot = tmp_path / "slot-1.json"  # a save document: the game under "game"
-    slot.write_text(json.dumps({"format": "some.save", "kind": "slot", "slot": 1, "game": cpu_game.dice._match.to_dict()}))
+    slot.write_text(json.dumps({"format": "some.save", "kind": "slot", "slot": 1, "game": cpu_game.to_dict()}))
     ex.load(str(slot))
-    assert ex.index == len(cpu_game.log) and shown_game(ex).snapshot() == cpu_game.snapshot()
-    ex2 = ReplayExplorer(cpu_game.dice._match.to_dict(), index=0)
-    assert shown_game(ex2).snapshot() == replayed(cpu_game, 0).snapshot()
+    assert ex.index == cpu_game.action_count and shown_game(ex).state.snapshot() == cpu_game.state.snapshot()
+    ex2 = ReplayExplorer(cpu_game.to_dict(), index=0)
+    assert shown_game(ex2).state.snapshot() == replayed(cpu_game, 0).state.snapshot()
 
 
 @pytest.mark.parametrize("content, problem", [
@@ -343,8 +347,8 @@ def test_loading_from_json_files(tmp_path, cpu_game):
 ])
 def test_corrupt_files_give_a_clear_error_naming_the_file(tmp_path, cpu_game, content, problem):
     path = tmp_path / "broken.json"
-    if content is None:  # a tampered save of an engine game: the log no longer reaches the stored snapshot
-        data = Game(GameSetup.quick(["Tokyo", "Osaka"], seed=3)).to_dict()
+    if content is None:  # a tampered document of the older engine: the log no longer reaches the stored snapshot
+        data = legacy_doc(JapanMatch(GameSetup.quick(["Tokyo", "Osaka"], seed=3)))
         pref = data["snapshot"]["prefectures"][39]  # Fukuoka
         pref["owner"] = 1 if pref["owner"] != 1 else 0
         content = json.dumps(data)
@@ -361,18 +365,19 @@ def test_unreplayable_games_and_bad_positions_are_refused(cpu_game):
         def roll(self, n):
             return (6,) * n
 
-    g = Game(GameSetup.quick(["Tokyo", "Osaka"]), dice=LoadedDice())
-    with pytest.raises(SerializationError, match="no to_dict"):
-        ReplayExplorer(g)
+    # (the older engine could not replay a game with such dice; a match logs their faces)
+    g = JapanMatch(GameSetup.quick(["Tokyo", "Osaka"]), dice=LoadedDice())
+    g.roll()
+    assert shown_game(ReplayExplorer(g)).state.snapshot() == g.state.snapshot()
     with pytest.raises(ConquestError, match="there is no position"):
-        ReplayExplorer(cpu_game, index=len(cpu_game.log) + 1)
+        ReplayExplorer(cpu_game, index=cpu_game.action_count + 1)
     with pytest.raises(ConquestError, match="cannot replay a int"):
         ReplayExplorer(42)
 
 
 def test_scripted_dice_game_and_japanese_labels():
-    g = Game(GameSetup.quick(["Tokyo", "Osaka"]), dice=ScriptedDice([2, 3]))
-    g.apply(Roll(1))
+    g = JapanMatch(GameSetup.quick(["Tokyo", "Osaka"]), dice=ScriptedDice([2, 3]))
+    g.push(Roll(1))
     g.step("Saitama"), g.step("Gunma"), g.confirm_route()
     ex = ReplayExplorer(g, lang="ja")
     assert "リプレイ" in ex.title.value and ex.branch_button.description == "ここから分岐"
@@ -393,7 +398,7 @@ def test_scrubbing_is_fast_and_creates_no_widgets(ex, cpu_game):
 
     from ipywidgets.widgets.widget import _instances
 
-    n = len(cpu_game.log)
+    n = cpu_game.action_count
     ex.buttons["first"].click()
     ex.buttons["last"].click()  # the log's block pool is now as large as it gets
     before = len(_instances)
@@ -417,13 +422,13 @@ def test_loading_from_a_save_slot(tmp_path, cpu_game):
 
     SaveStore(tmp_path / "saves").save_slot(2, cpu_game)
     ex = ReplayExplorer.from_save(SaveStore(tmp_path / "saves"), 2, every=25)
-    assert ex.replay.length == len(cpu_game.log) and shown_game(ex).snapshot() == cpu_game.snapshot()
+    assert ex.replay.length == cpu_game.action_count and shown_game(ex).state.snapshot() == cpu_game.state.snapshot()
     ex2 = ReplayExplorer(SaveStore(tmp_path / "saves").slot_path(2))  # the slot file itself
-    assert shown_game(ex2).snapshot() == cpu_game.snapshot()
+    assert shown_game(ex2).state.snapshot() == cpu_game.state.snapshot()
 
 
 # ----------------------------------------------- checkpoints are state records (issue 18)
-def seeded_cpu_game(seed: int, players: int) -> Game:
+def seeded_cpu_game(seed: int, players: int) -> JapanMatch:
     """A finished CPU-only game of ``players`` seats (mixed difficulties and strategies)."""
     homes = ("Tokyo", "Osaka", "Hokkaido", "Fukuoka")[:players]
     strategies = ("balanced", "aggressive", "expansionist", "defensive")
@@ -444,9 +449,9 @@ def test_scrubbing_to_any_position_equals_a_replay_from_the_start(seed, players,
     steps): the shown game equals a replay of the first k actions from the start --
     state, log, events and what happens next (the dice continue as recorded)."""
     game = seeded_cpu_game(seed, players)
-    n = len(game.log)
+    n = game.action_count
     ex = ReplayExplorer(game, every=every)
-    assert ex.replay.checkpoints[0] == 0 and len(ex.replay.checkpoints) >= len(game.log) // every
+    assert ex.replay.checkpoints[0] == 0 and len(ex.replay.checkpoints) >= game.action_count // every
     rng = random.Random(seed)
     targets = rng.sample(range(n + 1), min(n + 1, 30)) + [0, n, n - 1, 1, every, every - 1, every + 1]
     for k in targets:
@@ -454,49 +459,49 @@ def test_scrubbing_to_any_position_equals_a_replay_from_the_start(seed, players,
             continue
         ex.go(k)
         ref = replayed(game, k)
-        assert shown_game(ex).snapshot() == ref.snapshot(), k
+        assert shown_game(ex).state.snapshot() == ref.state.snapshot(), k
         assert shown_game(ex).log == ref.log and shown_game(ex).events == ref.events, k
-        assert ex.replay.branch(k).engine_game().snapshot() == ref.snapshot(), k
+        assert ex.replay.branch(k).state.snapshot() == ref.state.snapshot(), k
     k = rng.randrange(n // 3, 2 * n // 3)
     ex.go(k)
     check_view(ex, replayed(game, k))
     b = ex.branch_here()
-    for action in game.log[k:]:  # a branch's dice are where the recorded game's were
+    for action in game.actions()[k:]:  # a branch's dice are where the recorded game's were
         b.apply(action, b.to_act()[0])
-    assert b.game.snapshot() == game.snapshot() and b.game.events == game.events
+    assert b.state.snapshot() == game.state.snapshot() and b.full_events() == game.full_events()
 
 
 @pytest.mark.parametrize("seed, players", [(21, 2), (22, 4)])
 def test_branch_here_at_any_position_equals_a_replay_and_is_independent(seed, players):
     game = seeded_cpu_game(seed, players)
-    n = len(game.log)
+    n = game.action_count
     ex = ReplayExplorer(game, every=9)
     for k in random.Random(seed).sample(range(n), 6):
         ex.go(k)
         b = ex.branch_here()
         ref = replayed(game, k)
-        assert b.game.snapshot() == ref.snapshot() and b.game.log == ref.log and b.game.events == ref.events
+        assert b.state.snapshot() == ref.state.snapshot() and b.log == ref.log and b.events == ref.events
         while not b.is_over:  # the branch plays on as the recorded game did (same CPUs, same dice)
-            b.apply(cpu_action(b.game), b.to_act()[0])
-        assert b.game.snapshot() == game.snapshot() and b.game.log == game.log
-        assert shown_game(ex).snapshot() == ref.snapshot() and len(shown_game(ex).log) == k  # the explorer is untouched
+            b.apply(cpu_action(b), b.to_act()[0])
+        assert b.state.snapshot() == game.state.snapshot() and b.log == game.log
+        assert shown_game(ex).state.snapshot() == ref.state.snapshot() and shown_game(ex).action_count == k  # the explorer is untouched
         ex.go(ex.index + 1)
-        assert shown_game(ex).snapshot() == replayed(game, k + 1).snapshot()
-        again = ex.replay.branch(k).engine_game()
-        assert again.snapshot() == ref.snapshot()  # the checkpoints are untouched too
+        assert shown_game(ex).state.snapshot() == replayed(game, k + 1).state.snapshot()
+        again = ex.replay.branch(k)
+        assert again.state.snapshot() == ref.state.snapshot()  # the checkpoints are untouched too
 
 
 def test_loading_and_scrubbing_never_copy_the_whole_game(cpu_game, monkeypatch):
     """The quadratic part of issue 18: checkpoints were whole-game deep copies."""
     def refuse(self):
-        raise AssertionError("Game.copy() called by the explorer")
+        raise AssertionError("JapanMatch.copy() called by the explorer")
 
-    monkeypatch.setattr(Game, "copy", refuse)
+    monkeypatch.setattr(JapanMatch, "copy", refuse)
     ex = ReplayExplorer(cpu_game, every=EVERY)
-    for k in (5, len(cpu_game.log) - 3, 0, 2 * EVERY + 1):
+    for k in (5, cpu_game.action_count - 3, 0, 2 * EVERY + 1):
         ex.go(k)
     ex.branch_here()
-    assert shown_game(ex).snapshot() == replayed(cpu_game, 2 * EVERY + 1).snapshot()
+    assert shown_game(ex).state.snapshot() == replayed(cpu_game, 2 * EVERY + 1).state.snapshot()
 
 
 def test_the_shells_explorer_draws_a_japan_match_on_the_map(cpu_game):
@@ -504,10 +509,10 @@ def test_the_shells_explorer_draws_a_japan_match_on_the_map(cpu_game):
     scoreboard and the log of the chosen position, drawn from the published view only."""
     from conquest_widget.ui.replay import ReplayExplorer as ShellExplorer
 
-    shell = ShellExplorer(cpu_game.dice._match)
+    shell = ShellExplorer(cpu_game)
     board = shell.boards_shown[0]
     assert type(board).__name__ == "JapanBoard"
-    for k in (0, 17, 2 * EVERY + 3, len(cpu_game.log)):
+    for k in (0, 17, 2 * EVERY + 3, cpu_game.action_count):
         shell.go(k)
         expected = replayed(cpu_game, k)
         for code in range(1, 48):

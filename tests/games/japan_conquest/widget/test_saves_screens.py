@@ -28,14 +28,14 @@ def test_autosave_then_continue_resumes_mid_route_exactly(app, tmp_path):
     new_human_vs_cpu(app)
     app.turn_panel.roll_button.click()
     click_map(app, c.legal_steps[0])
-    snapshot = c._match.game.snapshot()
+    snapshot = c._match.state.snapshot()
     app.save_exit.exit_button.click()  # Exit Without Saving: the autosave stays
     assert c.screen == "start" and not app.start_saves.continue_button.disabled
     assert "turn 1" in app.start_saves.auto_info.value
     other = JapanConquestApp(save_dir=tmp_path / "saves")  # e.g. the page was reloaded
     other.start_saves.continue_button.click()
     oc = other.controller
-    assert oc.screen == "game" and oc._match.game.snapshot() == snapshot
+    assert oc.screen == "game" and oc._match.state.snapshot() == snapshot
     assert oc.route == c.route and oc.legal_steps == c.legal_steps
     while not oc.can_confirm:
         click_map(other, oc.legal_steps[0])
@@ -50,8 +50,8 @@ def test_starting_a_new_game_replaces_the_autosave(app, tmp_path):
     app.save_exit.exit_button.click()
     app.start_screen.new_button.click()
     app.setup_screen.start_button.click()
-    assert SaveStore(tmp_path / "saves").load_autosave().game.snapshot() == c._match.game.snapshot()
-    assert c._match.game.phase == "roll"
+    assert SaveStore(tmp_path / "saves").load_autosave().state.snapshot() == c._match.state.snapshot()
+    assert c._match.phase == "roll"
 
 
 def test_save_and_exit_asks_before_overwriting_a_used_slot(app, tmp_path):
@@ -63,7 +63,7 @@ def test_save_and_exit_asks_before_overwriting_a_used_slot(app, tmp_path):
     se.slot.value = 3
     se.save_button.click()
     assert c.screen == "start" and c.message == "Saved to slot 3"
-    first = store.load_slot(3).game.snapshot()
+    first = store.load_slot(3).state.snapshot()
     assert "Slot 3: " in app.start_saves.slot_rows[2][0].value and "Player 1, Player 2 (CPU)" in app.start_saves.slot_rows[2][0].value
     app.start_saves.resume(3)
     app.turn_panel.roll_button.click()
@@ -72,10 +72,10 @@ def test_save_and_exit_asks_before_overwriting_a_used_slot(app, tmp_path):
     se.save_button.click()
     assert se.confirm.layout.display == "" and "Overwrite" in se.confirm.text.value
     se.confirm.no.click()
-    assert c.screen == "game" and store.load_slot(3).game.snapshot() == first  # nothing overwritten
+    assert c.screen == "game" and store.load_slot(3).state.snapshot() == first  # nothing overwritten
     se.save_button.click()
     se.confirm.yes.click()
-    assert c.screen == "start" and store.load_slot(3).game.snapshot() == c._match.game.snapshot() != first
+    assert c.screen == "start" and store.load_slot(3).state.snapshot() == c._match.state.snapshot() != first
 
 
 def test_delete_a_slot_with_confirmation(app, tmp_path):
@@ -98,7 +98,7 @@ def test_delete_a_slot_with_confirmation(app, tmp_path):
 def test_a_corrupt_slot_is_reported_never_overwritten_and_others_keep_working(tmp_path):
     folder = tmp_path / "saves"
     store = SaveStore(folder)
-    game = __import__("conquest_widget.games.japan_conquest", fromlist=["Game"]).Game(GameSetup.quick(["Tokyo", "Osaka"], seed=1))
+    game = __import__("conquest_widget.games.japan_conquest", fromlist=["JapanMatch"]).JapanMatch(GameSetup.quick(["Tokyo", "Osaka"], seed=1))
     store.save_slot(2, game)
     (folder / "slot-4.json").write_text("{not json", encoding="utf-8")
     before = (folder / "slot-4.json").read_bytes()
@@ -109,7 +109,7 @@ def test_a_corrupt_slot_is_reported_never_overwritten_and_others_keep_working(tm
     assert "slot-4.json" in app.start_saves.message.value
     assert (folder / "slot-4.json").read_bytes() == before
     app.start_saves.resume(2)  # the other slot still works
-    assert app.controller.screen == "game" and app.controller._match.game.snapshot() == game.snapshot()
+    assert app.controller.screen == "game" and app.controller._match.state.snapshot() == game.state.snapshot()
     se = app.save_exit
     se.save_exit_button.click()
     se.slot.value = 4
@@ -125,14 +125,14 @@ def test_previous_results_and_records_against_cpus(app):
     c.new_game(setup)  # CPU-only: plays to the end and is recorded once
     assert c.screen == "results"
     # a human-vs-CPU result: the first seat is human but plays like a CPU would
-    from conquest_widget.games.japan_conquest import Game
+    from conquest_widget.games.japan_conquest import JapanMatch
     from conquest_widget.games.japan_conquest.cpu import cpu_action
     human = GameSetup(players=(PlayerSetup("Me", 13), PlayerSetup("Bot", 27, cpu=True, difficulty="hard")), turns=5, seed=3)
     c.new_game(human)
-    g = c._match.game
+    g = c._match
     while not g.is_over:
         c._human(cpu_action(g, g.actor)) if not g.setup.players[g.actor].cpu else c.play_cpu_now()
-    assert isinstance(g, Game) and c.screen == "results"
+    assert isinstance(g, JapanMatch) and c.screen == "results"
     c.screen = "start"
     app.start_saves.results_button.click()
     html = app.start_saves.results_html.value
@@ -147,7 +147,7 @@ def test_previous_results_and_records_against_cpus(app):
 def test_backup_export_inspect_restore_and_delete_all(app, tmp_path):
     c = app.controller
     new_human_vs_cpu(app)
-    SaveStore(tmp_path / "saves").save_slot(5, c._match.game)
+    SaveStore(tmp_path / "saves").save_slot(5, c._match)
     c.screen = "saves"
     ds = app.data_screen
     assert app.side.children == (ds,)
@@ -190,9 +190,9 @@ def test_the_autosave_is_current_after_a_cpu_turn(app, tmp_path):
     while not c.can_confirm:
         click_map(app, c.legal_steps[0])
     app.turn_panel.confirm_button.click()  # the CPU plays its whole turn (no event loop here)
-    assert c.current_player == 0 and c._match.game.turn_number() == 2
+    assert c.current_player == 0 and c._match.turn_number() == 2
     saved = SaveStore(tmp_path / "saves").load_autosave()
-    assert saved.game.snapshot() == c._match.game.snapshot() and len(saved.game.events) == len(c._match.game.events)
+    assert saved.state.snapshot() == c._match.state.snapshot() and len(saved.events) == len(c._match.events)
 
 
 def test_save_offers_a_free_slot_and_names_another_games_save_before_overwriting_it(app, tmp_path):
@@ -235,12 +235,12 @@ def test_two_pages_on_one_game_never_replace_each_other_without_a_word(app, tmp_
     other.start_saves.continue_button.click()
     oc = other.controller
     click_map(other, oc.legal_steps[-1])
-    theirs = oc._match.game.snapshot()
-    assert SaveStore(folder).load_autosave().game.snapshot() == theirs
+    theirs = oc._match.state.snapshot()
+    assert SaveStore(folder).load_autosave().state.snapshot() == theirs
     assert app.save_exit.elsewhere.layout.display == "none"
     click_map(app, c.legal_steps[0])  # A's own step: shown on A's page, not written over B's game
-    mine = c._match.game.snapshot()
-    assert mine != theirs and SaveStore(folder).load_autosave().game.snapshot() == theirs
+    mine = c._match.state.snapshot()
+    assert mine != theirs and SaveStore(folder).load_autosave().state.snapshot() == theirs
     assert app.save_exit.elsewhere.layout.display == ""
     assert "Another tab" in app.save_exit.elsewhere_text.value
     # leaving now would lose A's game: asked first
@@ -251,14 +251,14 @@ def test_two_pages_on_one_game_never_replace_each_other_without_a_word(app, tmp_
     # make A's game the autosave again; B is told at its next step
     app.save_exit.autosave_here_button.click()
     assert app.save_exit.elsewhere.layout.display == "none"
-    assert SaveStore(folder).load_autosave().game.snapshot() == mine
+    assert SaveStore(folder).load_autosave().state.snapshot() == mine
     click_map(other, oc.legal_steps[0])
     assert other.save_exit.elsewhere.layout.display == ""
-    assert SaveStore(folder).load_autosave().game.snapshot() == mine
+    assert SaveStore(folder).load_autosave().state.snapshot() == mine
     # B keeps its game in a slot, then leaves without a question
     se = other.save_exit
     se.save_exit_button.click()
     se.slot.value = 3
     se.save_button.click()
     assert oc.screen == "start"
-    assert SaveStore(folder).load_slot(3).game.snapshot() == oc._match.game.snapshot()
+    assert SaveStore(folder).load_slot(3).state.snapshot() == oc._match.state.snapshot()

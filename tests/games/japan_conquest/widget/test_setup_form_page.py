@@ -57,5 +57,5 @@ def test_start_carries_the_form_the_page_shows(tmp_path: Path) -> None:
     assert shown[1][0]["on"] and [m.get("custom", {}).get("click") for m in sent] == [None, None, None, "start"]
     form._on_page_msg(form, sent[-1]["custom"], [])  # the edits' own messages never arrived
     assert c.screen == "game" and c.has_game
-    setup = c._match.game.setup
+    setup = c._match.setup
     assert [p.cpu for p in setup.players] == [False, False] and setup.seed == 12

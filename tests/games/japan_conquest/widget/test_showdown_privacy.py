@@ -26,10 +26,9 @@ from conquest_widget.games.japan_conquest.rules import HOME
 def _showdown_match() -> JapanMatch:
     """A 5-turn game in its Final Showdown (turn 3+), totals made distinctive."""
     m = JapanMatch(GameSetup.quick(["Tokyo", "Osaka"], cpu=[False, True], turns=5, seed=11))
-    g = m.game
-    g.edit_player(0, banked=4321)
+    g = m
+    g.edit_player(0, banked=4321)  # (logged edits, as the seat to act)
     g.edit_player(1, banked=2468)
-    m._sync_events()
     # play to the showdown (turn 3 of player 1) with CPUs on both seats
     bots = {0: BOTS["normal"](), 1: BOTS["normal"]()}
     while not g.totals_hidden:
@@ -41,7 +40,7 @@ def _showdown_match() -> JapanMatch:
 
 
 def _totals(m: JapanMatch) -> list[str]:
-    return [str(m.game.score(s)["total"]) for s in range(2)]
+    return [str(m.score(s)["total"]) for s in range(2)]
 
 
 def _numbers(text: str) -> set[str]:
@@ -70,7 +69,7 @@ def test_no_widget_state_holds_a_current_total_during_the_showdown(tmp_path) -> 
     totals = set(_totals(m))
     before = set(WIDGETS)
     app = JapanConquestApp(save_dir=tmp_path / "saves")
-    app.controller.load_game(m.game)
+    app.controller.load_game(m)
     # open the info panel on the richest prefecture (the home base, with stored prosperity)
     app.controller.selected_prefecture = 13
     mine = [w for k, w in WIDGETS.items() if k not in before]
@@ -81,9 +80,9 @@ def test_no_widget_state_holds_a_current_total_during_the_showdown(tmp_path) -> 
     assert not (totals & found), f"totals {sorted(totals & found)} are readable in the page during the showdown"
     # and after the end, the results reveal them
     play_bots(m, {0: BOTS["normal"](), 1: BOTS["normal"]()}, seed=3)
-    assert m.game.is_over
-    app.controller.load_game(m.game)
-    final = {str(m.game.score(s)["total"]) for s in range(2)}
+    assert m.is_over
+    app.controller.load_game(m)
+    final = {str(m.score(s)["total"]) for s in range(2)}
     seen = set()
     for k, w in list(WIDGETS.items()):
         if k not in before:
@@ -101,9 +100,9 @@ def test_the_apps_cpu_decides_from_its_view_not_from_hidden_totals() -> None:
     def cpu_actions(stored: int) -> tuple[str, list[dict]]:
         m = JapanMatch(GameSetup.quick(["Tokyo", "Osaka"], cpu=[False, True], turns=5, seed=1))
         bots = {0: BOTS["normal"](), 1: BOTS["normal"]()}
-        while not (m.game.totals_hidden and m.game.phase == "roll" and m.to_act() == (0,)):
+        while not (m.totals_hidden and m.phase == "roll" and m.to_act() == (0,)):
             play_bots(m, bots, seed=1, max_actions=1)
-        g = m.game
+        g = m
         near = nx.single_source_shortest_path_length(g.board.to_networkx(), g.state.players[1].position, cutoff=3)
         for code in sorted(near)[::2]:  # the human holds every other prefecture around the CPU's pawn ...
             if g.state.level[code] != HOME:
@@ -115,7 +114,7 @@ def test_the_apps_cpu_decides_from_its_view_not_from_hidden_totals() -> None:
         c.on_change(lambda ctrl, action: moves.append(action.to_dict()) if action is not None else None)
         human = BOTS["normal"]()
         while c.human_to_act:  # the human's turn (what clicks would send) ...
-            c._apply(human.choose(m.view(0), m.legal_actions(0), random.Random(len(m.log))))
+            c._apply(human.choose(m.view(0), m.legal_actions(0), random.Random(m.action_count)))
         c.resume_cpu()  # ... then the CPU's, in full (no event loop here: at once)
         assert c.human_to_act or c.is_over
         return view, moves
@@ -134,14 +133,14 @@ def test_a_refused_toll_names_no_banked_total_during_the_showdown(tmp_path) -> N
     refused = IllegalActionError("cannot pay the toll", "toll", pref=14, toll=20, banked=17)
     m = _showdown_match()
     app = JapanConquestApp(save_dir=tmp_path / "saves")
-    app.controller.load_game(m.game)
+    app.controller.load_game(m)
     assert app.controller.view["totals_hidden"]
     for lang in ("en", "ja"):
         app.controller.lang = lang
         text = app.controller.explain(refused)
         assert "20" in text and "17" not in text, text
     early = JapanMatch(GameSetup.quick(["Tokyo", "Osaka"], cpu=[False, True], turns=5, seed=11))
-    app.controller.load_game(early.game)
+    app.controller.load_game(early)
     app.controller.lang = "en"
     assert not app.controller.view["totals_hidden"]
     assert app.controller.explain(refused) == "Toll 20 into Kanagawa, you have 17"
@@ -161,7 +160,7 @@ def test_once_the_game_is_over_the_log_hides_no_points(tmp_path) -> None:
     human = BOTS["normal"]()
     while not c.is_over:
         if c.human_to_act:
-            c._apply(human.choose(m.view(0), m.legal_actions(0), random.Random(len(m.log))))
+            c._apply(human.choose(m.view(0), m.legal_actions(0), random.Random(m.action_count)))
         elif c.battle_waiting:
             c.dismiss_battle()  # the player has seen the battle: the CPU goes on
         else:

@@ -65,7 +65,7 @@ def _compare(page: dict[str, Any], want: dict[str, Any], step: int) -> None:
 def test_the_page_draws_what_the_start_screen_says_with_hostile_names(tmp_path: Path) -> None:
     folder = tmp_path / "saves"
     store = SaveStore(folder)
-    game = __import__("conquest_widget.games.japan_conquest", fromlist=["Game"]).Game(
+    game = __import__("conquest_widget.games.japan_conquest", fromlist=["JapanMatch"]).JapanMatch(
         GameSetup(players=(PlayerSetup(HOSTILE, 13), PlayerSetup("Ben", 27, cpu=True)), turns=5, seed=1))
     store.save_slot(1, game)
     (folder / "slot-3.json").write_text("{not json <script>", encoding="utf-8")

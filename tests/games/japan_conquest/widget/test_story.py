@@ -10,8 +10,8 @@ import pytest
 
 from conquest_widget import JapanConquestApp
 from conquest_widget.games.japan_conquest import (
-    Game,
     GameSetup,
+    JapanMatch,
     PlayerSetup,
     ScriptedDice,
 )
@@ -31,12 +31,12 @@ HOSTILE = "<img src=x onerror=alert(1)>"
 COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e")
 
 
-def scripted_game() -> Game:
+def scripted_game() -> JapanMatch:
     """Aki (Tokyo) takes Ben's base Saitama 6 to 1 in turn 1, Ben claims Kyoto, Aki claims
     Gunma in turn 2 (the numbers are worked out in tests/games/japan_conquest/test_story.py)."""
     setup = GameSetup(players=(PlayerSetup("Aki", 13, colour=COLOURS[0]), PlayerSetup("Ben", 27, colour=COLOURS[1])),
                       turns=5)
-    g = Game(setup, dice=ScriptedDice([1, 6, 1, 1, 1]))
+    g = JapanMatch(setup, dice=ScriptedDice([1, 6, 1, 1, 1]))
     g.edit_prefecture("Saitama", owner=1, level="base")
     g.plan_route(["Saitama"], dice=1)
     g.battle_roll(1)
@@ -46,11 +46,11 @@ def scripted_game() -> Game:
     return g
 
 
-def cpu_game(names=("A", "B", "C", "D"), turns=5, seed=3) -> Game:
+def cpu_game(names=("A", "B", "C", "D"), turns=5, seed=3) -> JapanMatch:
     homes = (13, 27, 1, 40)
     setup = GameSetup(players=tuple(PlayerSetup(n, h, colour=c, cpu=True) for n, h, c in zip(names, homes, COLOURS, strict=False)),
                       turns=turns, seed=seed)
-    g = Game(setup)
+    g = JapanMatch(setup)
     play_cpu_turns(g)
     assert g.is_over
     return g
@@ -177,7 +177,7 @@ def test_the_results_screen_of_a_finished_game_shows_the_story(tmp_path):
     app = JapanConquestApp(save_dir=tmp_path / "saves")
     c = app.controller
     c.new_game(GameSetup(players=(PlayerSetup("A", 13, cpu=True), PlayerSetup("B", 27, cpu=True)), turns=5, seed=2))
-    assert c._match.game.is_over and c.screen == "results"
+    assert c._match.is_over and c.screen == "results"
     story = app.results_screen.story.value
     assert story.count('class="cw-story-line"') == 2
     for part in ("cw-story-chart", "cw-story-map", "cw-story-regions", "cw-story-showdown-totals", "Final standings"):
@@ -204,7 +204,7 @@ def test_the_results_screen_does_not_balloon_the_wire(tmp_path):
     finished = cpu_game(turns=15, seed=4)
     app = JapanConquestApp(save_dir=tmp_path / "saves")
     with WireCounter() as wire:
-        app.controller.load_game(Game.from_dict(finished.to_dict()))
+        app.controller.load_game(JapanMatch.from_dict(finished.to_dict()))
     assert app.controller.screen == "results"
     story_bytes = len(app.results_screen.story.value.encode())
     print(f"story {story_bytes:,} B; showing the results: {wire.summary()}")
@@ -216,13 +216,13 @@ def test_the_story_is_replayed_once_per_finished_game(tmp_path, monkeypatch):
     from conquest_widget.games.japan_conquest import story
 
     calls = []
-    monkeypatch.setattr(story, "game_story", lambda g: calls.append(g.snapshot()) or game_story(g))
+    monkeypatch.setattr(story, "game_story", lambda g: calls.append(g.state.snapshot()) or game_story(g))
     app = JapanConquestApp(save_dir=tmp_path / "saves")
     c = app.controller
     c.new_game(GameSetup(players=(PlayerSetup("A", 13, cpu=True), PlayerSetup("B", 27, cpu=True)), turns=5, seed=2))
-    first = c._match.game.snapshot()
+    first = c._match.state.snapshot()
     c.lang = "ja"
     c.lang = "en"
     assert calls == [first]
     app.results_screen.again_button.click()  # a new game with the same setup: its own story
-    assert len(calls) == 2 and calls[1] == c._match.game.snapshot()
+    assert len(calls) == 2 and calls[1] == c._match.state.snapshot()

@@ -89,7 +89,7 @@ def test_the_labels_open_no_model_and_a_changed_label_costs_its_html(tmp_path):
         assert wire.opens_by_model["LeafletMarkerModel"] == markers, wire.opens_by_model
         assert wire.opens_by_model["LeafletDivIconModel"] == markers, wire.opens_by_model
         c = app.controller
-        c._match.game.edit_prefecture("Saitama", owner=0, level="castle")
+        c._match.edit_prefecture("Saitama", owner=0, level="castle")
         wire.reset()
         c.load_game(c._match)
     assert view.label_of(11) == '<div class="cw-label">🏯</div>'
@@ -112,8 +112,8 @@ def test_the_log_keeps_the_last_turns_newest_first(tmp_path):
     lines = app.log_view.lines()
     starts = [x for x in lines if x.startswith("—")]
     assert len(starts) == app.log_view.RING  # the last RING turns, each once
-    turn = c._match.game.turn_number()
-    assert str(turn) in starts[0] and c._match.game.setup.players[c.current_player].name in starts[0]
+    turn = c._match.turn_number()
+    assert str(turn) in starts[0] and c._match.setup.players[c.current_player].name in starts[0]
     shown = [b for b in app.log_view.blocks.children if b.layout.display != "none"]
     orders = sorted(int(b.layout.order) for b in shown)
     assert len(shown) == app.log_view.RING and orders == list(range(orders[0], orders[0] + len(orders)))
