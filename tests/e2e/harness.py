@@ -294,6 +294,7 @@ def painted_in_page(frames: list[str]) -> list[dict[int, dict]]:
     each prefecture code it restyles, its style (``fill_color``, ``color``...).  One dict per
     such message, in order."""
     from conquest_widget.maps.painter import STYLE_KEYS
+    from conquest_widget.scene import read_message
 
     scenes: dict[str, dict] = {}
     shown: list[dict[int, dict]] = []
@@ -303,8 +304,8 @@ def painted_in_page(frames: list[str]) -> list[dict[int, dict]]:
         if isinstance(state, dict) and isinstance(state.get("scene"), dict) and "m" in state["scene"]:
             scenes[cid] = dict(state["scene"])                  # opened, or the whole scene again
         elif cid in scenes and data.get("method") == "custom":
-            msg = data.get("content") or {}
-            if not isinstance(msg.get("patch"), dict):
+            msg = read_message(data.get("content"))   # [n, patch, drop, prefixes] (scene.js)
+            if msg is None:
                 continue
             for key in msg.get("drop") or []:
                 scenes[cid].pop(key, None)

@@ -9,6 +9,7 @@ from typing import Any
 
 from page_runner import PageRecorder
 
+from conquest_widget.scene import read_message
 from conquest_widget.ui.log_view import LOG_LINES, LogView
 
 RUNNER = Path(__file__).parent / "page" / "run_log.mjs"
@@ -19,15 +20,16 @@ class _Page:
 
     def __init__(self, log: LogView) -> None:
         self.scene = dict(log.scene)
-        self.sent: list[dict[str, Any]] = []
+        self.sent: list[Any] = []
         log.send = self._receive  # type: ignore[method-assign]
 
-    def _receive(self, msg: dict[str, Any], buffers: Any = None) -> None:
-        self.sent.append(msg)
-        if "scene" in msg:
-            self.scene = dict(msg["scene"])
+    def _receive(self, sent: Any, buffers: Any = None) -> None:
+        self.sent.append(sent)
+        if isinstance(sent, dict) and "scene" in sent:
+            self.scene = dict(sent["scene"])
             return
-        assert msg["patch"]["n"] == self.scene["n"] + 1
+        msg = read_message(sent)
+        assert msg is not None and msg["patch"]["n"] == self.scene["n"] + 1
         for key in msg.get("drop", []):
             del self.scene[key]
         for prefix in msg.get("*", []):  # every key that starts with it (scene.js)
@@ -44,7 +46,8 @@ def test_a_new_line_sends_that_line_and_drops_the_oldest_shown() -> None:
     assert len(page.sent) == 1
     page.sent.clear()
     log.show([*lines, "Ann plays the 7♠"], "Log")
-    (msg,) = page.sent
+    msg = read_message(page.sent[0])
+    assert len(page.sent) == 1 and msg is not None
     assert msg["patch"] == {f"l{LOG_LINES}": "Ann plays the 7♠", "n": 2} and msg["drop"] == ["l0"]
     assert log.lines()[0] == "Ann plays the 7♠" and len(log.lines()) == LOG_LINES
     assert page.scene == log.scene

@@ -43,6 +43,7 @@ from conquest_widget.maps.japan.prefecture_map import (
     visible_bounds,
 )
 from conquest_widget.maps.painter import MapPainter
+from conquest_widget.scene import read_message
 from conquest_widget.ui.controller import MatchController
 from conquest_widget.ui.game_ui import SeatChoice
 
@@ -503,7 +504,7 @@ def test_restyle_touches_only_changed_prefectures() -> None:
     sent: list[dict] = []
     board.map.painter.send = lambda msg, buffers=None: sent.append(msg)  # what the page gets
     board.map.click(c.view["me"]["cards"][1])   # the selection moves: two borders change, nothing else
-    shapes = {k for k in sent[0]["patch"] if k.isdigit()}  # besides "n" and the styles ("s<i>")
+    shapes = {k for k in read_message(sent[0])["patch"] if k.isdigit()}  # besides "n" and the styles ("s<i>")
     assert len(sent) == 1 and shapes == {str(mine), str(c.view["me"]["cards"][1])}
     assert sorted(board.map.touched) == sorted({mine, c.view["me"]["cards"][1]})
 
