@@ -537,10 +537,11 @@ class RiskBoard(PanelScene, W.VBox):
             self._commit_key = None
             self._commit_ninjas = [0, 0, 0]
         self._draw_map(mode)
-        # the panels last: their scene's class cw-v-<version>-<render> is the last update of
-        # a render in the page (browser tests wait for a newer one)
-        self._write_panels(mode, f"cw-v-{c.version}-{self.renders}")
-        self.panels.redraw()
+        # the panels last, sent even when nothing in them changed: the page puts their redraw's
+        # number on the board (the class cw-v-<n>), the last update of a render in the page
+        # (browser tests wait for a newer one)
+        self._write_panels(mode)
+        self.panels.redraw(always=True)
 
     def _my_moves(self) -> tuple[dict[int, tuple[int, int]], dict[int, tuple[int, int]]]:
         v = self.view
