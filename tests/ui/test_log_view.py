@@ -97,15 +97,16 @@ def test_the_page_module_draws_the_cover_and_the_lines_the_kernel_shows(tmp_path
 
     log.show(["Ann draws"], "Log")
     rec = PageRecorder(log, expected, RUNNER)
-    log.show(["Ann draws", f"{hostile} plays"], "Log", cover=(f"Pass the screen to {hostile}", f"I am {hostile}"))
-    log.show(["Ann draws", f"{hostile} plays"], "Log", cover=("Pass the screen to Ann", "I am Ann: show my view"))
+    log.show(["Ann draws", f"{hostile} plays"], "Log", cover=(hostile + "{name}$&", "Pass the screen to {name}", "I am {name}"))
+    log.show(["Ann draws", f"{hostile} plays"], "Log", cover=("Ann", "Pass the screen to {name}", "I am {name}: show my view"))
     log.show(["Ann draws", f"{hostile} plays", "Ann ends"], "Log")
     shown, sent = rec.shown(tmp_path)
     assert shown == rec.expected and shown[1]["covered"] and not shown[-1]["covered"]
-    assert shown[1]["cover"] == f"Pass the screen to {hostile}"
+    # the name written in as text, once: not read as markup, nor as a template
+    assert shown[1]["cover"] == f"Pass the screen to {hostile}{{name}}$&" and shown[1]["button"] == f"I am {hostile}{{name}}$&"
     assert len(rec.steps) == 4  # each show: one message
     assert {"click": "uncover"} not in sent  # no cover at the end: no button to click
-    log.show(["Ann draws"], "Log", cover=("Pass the screen to Ann", "I am Ann"))
+    log.show(["Ann draws"], "Log", cover=("Ann", "Pass the screen to {name}", "I am {name}"))
     rec2 = PageRecorder(log, expected, RUNNER)
     _shown, sent = rec2.shown(tmp_path)
     assert {"click": "uncover"} in sent
