@@ -17,7 +17,7 @@ from page_runner import node
 
 from conquest_widget.maps.japan.board import japan
 from conquest_widget.maps.japan.prefecture_map import BASE_STYLE, NAME_ZOOM, PrefectureMap, label_point
-from conquest_widget.maps.painter import STYLE_KEYS, MapPainter
+from conquest_widget.maps.painter import STYLE_KEYS, MapPainter, scene_labels
 from conquest_widget.scene import read_message
 
 # The page: the module's initialize() with a model whose widget manager hands out models
@@ -341,3 +341,31 @@ def test_a_label_class_puts_each_label_in_its_box_in_the_page(tmp_path: Path) ->
         assert drawn[japan().prefecture(code).name_en]["html"] == pm.label_shown(code), code
     with pytest.raises(ValueError):
         MapPainter(_shapes(1), BASE_STYLE, label_class="x' onload='y")
+
+
+def test_a_label_made_of_public_parts_goes_as_their_numbers_and_the_page_draws_it(tmp_path: Path) -> None:
+    """With ``label_parts`` (sent once), a label that is those parts joined by spaces goes
+    as their numbers and the numbers in them; any other label as its HTML.  The page puts
+    the same HTML together (what ``label_shown`` and ``scene_labels`` say), a hostile label
+    included; a part with two slots is refused."""
+    parts = ["<span class='m'>⚔</span>", "<b class='a'>{}</b>", "<span class='c'>✋{}</span>"]
+    pm = PrefectureMap(sea_links=False, label_class="cw-label", label_parts=parts)
+    first = dict(pm.painter.scene)
+    assert first["LP"] == parts
+    sent: list[Any] = []
+    pm.painter.send = lambda msg, buffers=None: sent.append(msg)  # type: ignore[method-assign]
+    hostile = "<img src=x onerror=alert(1)> <b class='a'>1</b>"
+    pm.set_labels({13: "<span class='m'>⚔</span> <b class='a'>12</b> <span class='c'>✋3</span>",
+                   27: "<b class='a'>0</b>", 1: hostile, 2: "<b class='a'>07</b>", 3: "<b class='a'>4</b> "})
+    pm.set_labels({27: "<span class='c'>✋105</span>"})
+    patch = read_message(sent[0])["patch"]
+    assert patch["h13"] == [0, 1, 12, 2, 3] and patch["h27"] == [1, 0] and read_message(sent[1])["patch"]["h27"] == [2, 105]
+    assert patch["h1"] == hostile and patch["h2"] == "<b class='a'>07</b>" and patch["h3"] == "<b class='a'>4</b> "
+    assert len(json.dumps(sent[1])) < 30
+    labels = scene_labels(pm.painter.scene)
+    drawn, later = run_labels(pm, first, sent, tmp_path)
+    for code in range(1, 48):
+        assert drawn[japan().prefecture(code).name_en]["html"] == pm.label_shown(code) == labels.get(code, ""), code
+        assert later[japan().prefecture(code).name_en]["html"] == pm.label_shown(code), code
+    with pytest.raises(ValueError):
+        MapPainter(_shapes(1), BASE_STYLE, label_parts=["{}{}"])

@@ -28,6 +28,7 @@ from conquest_widget.games.japanese_risk.widget.board import (
     ATTACK_BORDER,
     ATTACK_MARK,
     COLOURS,
+    LABEL_PARTS,
     MOVE_BORDER,
     MOVE_MARK,
     PICK_BORDER,
@@ -42,7 +43,7 @@ from conquest_widget.maps.japan.prefecture_map import (
     PrefectureMap,
     visible_bounds,
 )
-from conquest_widget.maps.painter import MapPainter
+from conquest_widget.maps.painter import MapPainter, scene_labels
 from conquest_widget.scene import read_message
 from conquest_widget.ui.controller import MatchController
 from conquest_widget.ui.game_ui import SeatChoice
@@ -350,6 +351,18 @@ def all_states() -> str:
     return json.dumps([w.get_state() for w in list(_instances.values())], ensure_ascii=False, default=str)
 
 
+def labels_shown() -> str:
+    """Every label the live map painters have the page draw, as the page puts it together
+    (a label may be sent as the numbers of its public parts: ``painter.scene_labels``)."""
+    return "".join(html for w in list(_instances.values()) if isinstance(w, MapPainter)
+                   for html in scene_labels(w.scene).values())
+
+
+def states_without_label_parts() -> str:
+    """:func:`all_states` without the labels' public parts (their templates, "✋{}" ...)."""
+    return all_states().replace(json.dumps(list(LABEL_PARTS), ensure_ascii=False), "")
+
+
 BADGE = re.compile(r"cw-label-(\d+)'[^>]*>(?:(?!cw-label-).)*?cw-card-badge[^>]*>✋(\d+)")
 #: a label as the map's painter holds it ("h<code>": its HTML; the page puts it in its box)
 PAINTED_BADGE = re.compile(r'"h(\d+)": "[^"]*?cw-card-badge[^>]*>✋(\d+)')
@@ -360,7 +373,9 @@ def secrets_leaked(m: JapaneseRisk, seat: int) -> list[str]:
     their card armies (private badges), their unrevealed territories (coloured), the
     number of ninjas in their reserve (the status line)."""
     s = m.state
-    text = all_states()
+    # every widget's state, and each map painter's labels as the page puts them together (a
+    # label may be sent as the numbers of its parts)
+    text = all_states() + labels_shown()
     found = []
     for code, n in BADGE.findall(text) + PAINTED_BADGE.findall(text):
         code, n = int(code), int(n)
@@ -450,11 +465,12 @@ def test_label_icons_of_a_former_viewer_are_closed() -> None:
     mine = c.view["me"]["cards"][0]
     for _ in range(9):
         board.map.click(mine)
+    assert "✋9" in labels_shown()                  # Ann's planned badge (the check sees one)
     press(board, "cw-place-confirm")
     assert c.cover == "Bo"
-    assert "✋" not in all_states()                 # the cover: the public view only
+    assert "✋" not in labels_shown() + states_without_label_parts()    # the cover: the public view only
     c.uncover()
-    assert "✋" not in all_states()                 # Bo has placed nothing; Ann's badge is gone
+    assert "✋" not in labels_shown() + states_without_label_parts()    # Bo has placed nothing; Ann's badge is gone
 
 
 @pytest.mark.parametrize("card", [0, 4])
