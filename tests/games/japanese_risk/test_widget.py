@@ -33,8 +33,8 @@ from conquest_widget.games.japanese_risk.widget.board import (
     MOVE_MARK,
     PICK_BORDER,
 )
-from conquest_widget.games.japanese_risk.widget.panel_scene import listed
-from conquest_widget.games.japanese_risk.widget.panels import Control
+from conquest_widget.games.japanese_risk.widget.panel_scene import fmt, listed
+from conquest_widget.games.japanese_risk.widget.panels import Control, RiskPanels
 from conquest_widget.maps.japan.board import japan
 from conquest_widget.maps.japan.geo import prefecture_shapes
 from conquest_widget.maps.japan.prefecture_map import (
@@ -358,6 +358,13 @@ def labels_shown() -> str:
                    for html in scene_labels(w.scene).values())
 
 
+def status_shown() -> str:
+    """The status lines of the live Risk panels as the page writes them, ``[text, class,
+    colour]`` (a line is sent as its template's number and fields: ``panel_scene.fmt``)."""
+    return json.dumps([[fmt(w.scene, line[0]), *line[1:]] for w in list(_instances.values())
+                       if isinstance(w, RiskPanels) for line in listed(w.scene, "st") or []], ensure_ascii=False)
+
+
 def states_without_label_parts() -> str:
     """:func:`all_states` without the labels' public parts (their templates, "✋{}" ...)."""
     return all_states().replace(json.dumps(list(LABEL_PARTS), ensure_ascii=False), "")
@@ -375,7 +382,7 @@ def secrets_leaked(m: JapaneseRisk, seat: int) -> list[str]:
     s = m.state
     # every widget's state, and each map painter's labels as the page puts them together (a
     # label may be sent as the numbers of its parts)
-    text = all_states() + labels_shown()
+    text = all_states() + labels_shown() + status_shown()
     found = []
     for code, n in BADGE.findall(text) + PAINTED_BADGE.findall(text):
         code, n = int(code), int(n)
@@ -448,6 +455,10 @@ def test_the_secrets_check_can_fail() -> None:
     board = RiskBoard(c, "en")
     m.state["reserve"][1] = 2
     board.panel_scene.update(st=1, st0=["Ninjas in reserve: 2", "cw-reserve", ""])
+    board.panels.redraw()
+    assert any("reserve 2" in x for x in secrets_leaked(m, 0))
+    # as the board sends it: the template's number and the count (the page writes the text)
+    board.panel_scene.update(st=1, st0=[[board.panels.scene["T"].index("Ninjas in reserve: {n}"), [2]], "cw-reserve", ""])
     board.panels.redraw()
     assert any("reserve 2" in x for x in secrets_leaked(m, 0))
     W.Widget.close_all()
