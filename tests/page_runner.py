@@ -18,6 +18,8 @@ from typing import Any
 
 import pytest
 
+from conquest_widget.scene import read_message
+
 
 def node() -> str:
     """The ``node`` executable (fails the test in CI without it, skips it elsewhere)."""
@@ -44,7 +46,7 @@ class PageRecorder:
         send = widget.send
 
         def record(content: Any, buffers: Any = None) -> None:
-            if not only_patches or "patch" in content:
+            if not only_patches or read_message(content) is not None:
                 self.steps.append([None, copy.deepcopy(content)])
                 self.expected.append(expected(widget))
             send(content, buffers)

@@ -17,7 +17,8 @@ from page_runner import node
 
 from conquest_widget.maps.japan.board import japan
 from conquest_widget.maps.japan.prefecture_map import BASE_STYLE, NAME_ZOOM, PrefectureMap, label_point
-from conquest_widget.maps.painter import STYLE_KEYS, MapPainter
+from conquest_widget.maps.painter import STYLE_KEYS, MapPainter, scene_labels
+from conquest_widget.scene import read_message
 
 # The page: the module's initialize() with a model whose widget manager hands out models
 # (``getModel``, the driver's); each message of the kernel is delivered as jupyter-widgets
@@ -77,11 +78,11 @@ def test_a_restyle_of_many_shapes_is_one_message_and_the_page_draws_it(tmp_path:
     lit = BASE_STYLE | {"color": "#ffb000", "weight": 3}
     assert painter.paint({1: red, 2: lit, 3: lit}) == [1, 2, 3]
     # one message: the two styles (each once) and the three shapes' numbers
-    assert len(sent) == 1 and set(sent[0]["patch"]) == {"s1", "s2", "1", "2", "3", "n"}
+    assert len(sent) == 1 and set(read_message(sent[0])["patch"]) == {"s1", "s2", "1", "2", "3", "n"}
     assert painter.paint({1: red, 2: BASE_STYLE, 4: BASE_STYLE}) == [2]  # 2 back to its base; 1 and 4 unchanged
-    assert len(sent) == 2 and sent[1]["drop"] == ["2"] and set(sent[1]["patch"]) == {"n"}
+    assert len(sent) == 2 and read_message(sent[1])["drop"] == ["2"] and set(read_message(sent[1])["patch"]) == {"n"}
     assert painter.paint({3: BASE_STYLE}) == [3]  # nobody shows "lit" any more: it leaves the scene
-    assert sorted(sent[2]["drop"]) == ["3", "s2"]
+    assert sorted(read_message(sent[2])["drop"]) == ["3", "s2"]
     page = run_page(painter, first, sent, tmp_path)
     assert page["sent"] == [{"have": 0}]  # the module says which scene it holds, once
     for k, poly in shapes.items():
@@ -148,10 +149,10 @@ def test_other_layers_move_in_the_same_message(tmp_path: Path) -> None:
         painter.set_layer("route", line, locations=[[35.0, 139.0], [36.0, 138.0]])
         painter.set_layer("step0", badge, location=[36.0, 138.0], visible=True)
     assert len(sent) == 1
-    assert isinstance(sent[0]["patch"]["aroute"]["locations"], str)  # the line's points, encoded
+    assert isinstance(read_message(sent[0])["patch"]["aroute"]["locations"], str)  # the line's points, encoded
     assert painter.set_layer("step0", badge, visible=True) is False and len(sent) == 1  # nothing new: nothing sent
     painter.set_layer("step0", badge, visible=False)
-    assert len(sent) == 2 and sent[1]["patch"]["astep0"] == {"location": [36.0, 138.0], "visible": False}
+    assert len(sent) == 2 and read_message(sent[1])["patch"]["astep0"] == {"location": [36.0, 138.0], "visible": False}
     assert line.locations == [] and badge.visible is False  # the kernel's traits are untouched
     assert painter.layer_attrs("route", line) == {"locations": [[35.0, 139.0], [36.0, 138.0]]}
     page = run_page(painter, first, sent, tmp_path)
@@ -180,7 +181,7 @@ def test_the_outlines_reach_the_page_once_and_compact(tmp_path: Path) -> None:
     sent: list[dict[str, Any]] = []
     painter.send = lambda msg, buffers=None: sent.append(msg)  # type: ignore[method-assign]
     pm.apply_styles({13: {"fill_color": "#d62728"}})
-    assert len(sent) == 1 and "o" not in sent[0]["patch"] and len(json.dumps(sent[0])) < 200
+    assert len(sent) == 1 and "o" not in read_message(sent[0])["patch"] and len(json.dumps(sent[0])) < 200
 
 
 # The page with Leaflet: ``window.L`` (jupyter-leaflet loads Leaflet so) makes markers and
@@ -244,13 +245,13 @@ def test_the_painter_draws_the_labels_and_a_new_text_costs_its_html(tmp_path: Pa
     with pm.painter.batch():
         pm.apply_styles({13: {"fill_color": "#d62728"}})
         pm.set_labels({13: "<b>5</b>", 27: "<b>7</b>", 1: "<i>2</i>"})
-    assert len(sent) == 1 and {"13", "h13", "h27", "h1"} <= set(sent[0]["patch"])
+    assert len(sent) == 1 and {"13", "h13", "h27", "h1"} <= set(read_message(sent[0])["patch"])
     opened = set(_instances)
     assert pm.set_labels({13: "<b>6</b>"}) == [13]
     assert set(_instances) == opened and len(sent) == 2
-    assert sent[1] == {"patch": {"h13": "<b>6</b>", "n": sent[1]["patch"]["n"]}}
+    assert read_message(sent[1]) == {"patch": {"h13": "<b>6</b>", "n": read_message(sent[1])["patch"]["n"]}}
     assert len(json.dumps(sent[1])) <= 50  # the new HTML and the redraw's number
-    assert pm.set_labels({27: ""}) == [27] and sent[2]["drop"] == ["h27"]
+    assert pm.set_labels({27: ""}) == [27] and read_message(sent[2])["drop"] == ["h27"]
     assert pm.set_labels({13: "<b>6</b>"}) == [] and len(sent) == 3  # nothing new: nothing sent
     assert "<b>5</b>" not in json.dumps(pm.painter.scene) and "<b>7</b>" not in json.dumps(pm.painter.scene)
     assert pm.label_of(13) == pm.label_shown(13) == "<b>6</b>" and pm.label_shown(27) == ""
@@ -291,7 +292,7 @@ def test_a_map_of_public_styles_sends_a_style_once() -> None:
         painter.paint({1: lit})
         painter.paint({1: BASE_STYLE})
         painter.paint({2: lit})
-        assert any(k.startswith("s") for k in sent[2]["patch"]) is resent, keep
+        assert any(k.startswith("s") for k in read_message(sent[2])["patch"]) is resent, keep
         assert painter.style_of(2) == dict(lit) and painter.style_of(1) == dict(BASE_STYLE)
 
 
@@ -311,12 +312,12 @@ def test_a_public_palette_is_sent_once_and_a_move_sends_numbers_only(tmp_path: P
     painter.paint({1: red, 2: lit})
     painter.paint({1: BASE_STYLE, 2: red, 3: lit})   # red and lit: shown again, no style sent
     painter.paint({3: BASE_STYLE})
-    for msg in sent:
+    for msg in map(read_message, sent):
         assert not any(k[0] in "sS" for k in msg["patch"]) and not any(k[0] == "s" for k in msg.get("drop", ())), msg
-    assert sent[1]["patch"] == {"2": 1, "3": 2, "n": 2} and sent[1]["drop"] == ["1"]
+    assert read_message(sent[1])["patch"] == {"2": 1, "3": 2, "n": 2} and read_message(sent[1])["drop"] == ["1"]
     other = BASE_STYLE | {"fill_color": "#123456"}
     painter.paint({3: other})                        # not in the palette: sent with its own number
-    assert sent[-1]["patch"] == {"s3": [other[k] for k in STYLE_KEYS], "3": 3, "n": 4}
+    assert read_message(sent[-1])["patch"] == {"s3": [other[k] for k in STYLE_KEYS], "3": 3, "n": 4}
     page = run_page(painter, first, sent, tmp_path)
     for k, poly in shapes.items():
         assert page["shapes"][poly.model_id] == {s: painter.style_of(k)[s] for s in STYLE_KEYS}, k
@@ -333,10 +334,38 @@ def test_a_label_class_puts_each_label_in_its_box_in_the_page(tmp_path: Path) ->
     pm.painter.send = lambda msg, buffers=None: sent.append(msg)  # type: ignore[method-assign]
     pm.set_labels({13: "<b>5</b>", 27: "<b>7</b>"})
     pm.set_labels({27: ""})
-    assert sent[0]["patch"]["h13"] == "<b>5</b>" and "cw-label" not in json.dumps(sent)
+    assert read_message(sent[0])["patch"]["h13"] == "<b>5</b>" and "cw-label" not in json.dumps(sent)
     assert pm.label_shown(13) == "<div class='cw-label cw-label-13'><b>5</b></div>" and pm.label_shown(27) == ""
     drawn, _later = run_labels(pm, first, sent, tmp_path)
     for code in range(1, 48):
         assert drawn[japan().prefecture(code).name_en]["html"] == pm.label_shown(code), code
     with pytest.raises(ValueError):
         MapPainter(_shapes(1), BASE_STYLE, label_class="x' onload='y")
+
+
+def test_a_label_made_of_public_parts_goes_as_their_numbers_and_the_page_draws_it(tmp_path: Path) -> None:
+    """With ``label_parts`` (sent once), a label that is those parts joined by spaces goes
+    as their numbers and the numbers in them; any other label as its HTML.  The page puts
+    the same HTML together (what ``label_shown`` and ``scene_labels`` say), a hostile label
+    included; a part with two slots is refused."""
+    parts = ["<span class='m'>⚔</span>", "<b class='a'>{}</b>", "<span class='c'>✋{}</span>"]
+    pm = PrefectureMap(sea_links=False, label_class="cw-label", label_parts=parts)
+    first = dict(pm.painter.scene)
+    assert first["LP"] == parts
+    sent: list[Any] = []
+    pm.painter.send = lambda msg, buffers=None: sent.append(msg)  # type: ignore[method-assign]
+    hostile = "<img src=x onerror=alert(1)> <b class='a'>1</b>"
+    pm.set_labels({13: "<span class='m'>⚔</span> <b class='a'>12</b> <span class='c'>✋3</span>",
+                   27: "<b class='a'>0</b>", 1: hostile, 2: "<b class='a'>07</b>", 3: "<b class='a'>4</b> "})
+    pm.set_labels({27: "<span class='c'>✋105</span>"})
+    patch = read_message(sent[0])["patch"]
+    assert patch["h13"] == [0, 1, 12, 2, 3] and patch["h27"] == [1, 0] and read_message(sent[1])["patch"]["h27"] == [2, 105]
+    assert patch["h1"] == hostile and patch["h2"] == "<b class='a'>07</b>" and patch["h3"] == "<b class='a'>4</b> "
+    assert len(json.dumps(sent[1])) < 30
+    labels = scene_labels(pm.painter.scene)
+    drawn, later = run_labels(pm, first, sent, tmp_path)
+    for code in range(1, 48):
+        assert drawn[japan().prefecture(code).name_en]["html"] == pm.label_shown(code) == labels.get(code, ""), code
+        assert later[japan().prefecture(code).name_en]["html"] == pm.label_shown(code), code
+    with pytest.raises(ValueError):
+        MapPainter(_shapes(1), BASE_STYLE, label_parts=["{}{}"])

@@ -12,7 +12,7 @@ from typing import Any
 
 from page_runner import node
 
-from conquest_widget.scene import SceneWidget, group_drops
+from conquest_widget.scene import SceneWidget, group_drops, read_message
 
 # scene.js as sent, then a model that is given the first scene and each message
 DRIVER = """
@@ -51,16 +51,16 @@ def test_drops_sent_as_prefixes_leave_the_page_with_the_kernels_scene(tmp_path: 
     rng = random.Random(32)
     w = Panel()
     first = dict(w.scene)
-    sent: list[dict[str, Any]] = []
+    sent: list[Any] = []
     w.send = lambda msg, buffers=None: sent.append(msg)  # type: ignore[method-assign]
     page = dict(first)
     used = 0
     for _ in range(300):
         w.shown = _random_scene(rng)
         w.redraw()
-        if not sent or sent[-1]["patch"]["n"] != w.scene["n"]:
+        msg = read_message(sent[-1]) if sent else None
+        if msg is None or msg["patch"]["n"] != w.scene["n"]:
             continue
-        msg = sent[-1]
         used += bool(msg.get("*"))
         for key in msg.get("drop", []):
             del page[key]

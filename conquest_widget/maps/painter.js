@@ -113,12 +113,33 @@ function paintInitialize(model) {
 
 // Labels: "M" the map's model, "P" each label's [lat, lon], "B" its icon's [width, height,
 // anchor x, anchor y], "T" the titles, "h<key>" the HTML of each label that shows one (built
-// and escaped by the kernel, as an ipyleaflet DivIcon's), "W" the class of the box the page
+// and escaped by the kernel, as an ipyleaflet DivIcon's; or the numbers of its parts, "LP",
+// see labelHtml), "W" the class of the box the page
 // puts that HTML in (<div class='W W-<key>'>; the kernel checked it is a plain class name).  Each Leaflet map drawn for the map
 // model (one per view) gets one marker per label, in its marker pane, not interactive (a
 // click goes to the shape under it), a little under the other markers at the same place
 // (the route's step badges); a label whose HTML or title changed gets its icon again.
 const LABEL_Z = -1;
+
+// a label of the scene ("h<key>"): its HTML, or the numbers of the public parts "LP" it is
+// made of, each followed by the whole number in it where the part has a "{}", joined by
+// single spaces (painter.py encode_label / decode_label); "" for anything else
+function labelHtml(scene, value) {
+  if (typeof value === "string") return value;
+  const parts = Array.isArray(scene.LP) ? scene.LP : [];
+  if (!Array.isArray(value)) return "";
+  const out = [];
+  for (let i = 0; i < value.length; i++) {
+    let part = parts[value[i]];
+    if (!Number.isInteger(value[i]) || typeof part !== "string") return "";
+    if (part.includes("{}")) {
+      if (!Number.isInteger(value[++i])) return "";
+      part = part.replace("{}", () => String(value[i]));
+    }
+    out.push(part);
+  }
+  return out.join(" ");
+}
 
 function labelInitialize(model) {
   const manager = model.widget_manager;
@@ -132,7 +153,7 @@ function labelInitialize(model) {
     if (!drawn.has(map)) drawn.set(map, {});
     const labels = drawn.get(map);
     for (const [key, point] of Object.entries(scene.P)) {
-      let html = typeof scene["h" + key] === "string" ? scene["h" + key] : "";
+      let html = labelHtml(scene, scene["h" + key]);
       if (html && typeof scene.W === "string" && /^[\w-]+$/.test(scene.W) && /^\w+$/.test(key)) {
         html = "<div class='" + scene.W + " " + scene.W + "-" + key + "'>" + html + "</div>";
       }

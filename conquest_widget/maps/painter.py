@@ -59,6 +59,17 @@ what is inside travels:
     ([['#ff0000', 0.75, '#666666', 1, None, 1.0]], [13], 1, False)
     >>> p.set_label(13, "<b>5</b>"), p.scene["h13"], p.label(13)
     (True, '<b>5</b>', "<div class='cw-label cw-label-13'><b>5</b></div>")
+
+A map whose labels are made of a few public pieces (a mark, a count in a badge) gives them
+as ``label_parts``: HTML fragments, each with at most one ``{}`` where a whole number goes,
+sent once in the first scene (``"LP"``).  A label that is those parts joined by single
+spaces is then sent as their numbers, each followed by the number in it where it has one
+(:func:`encode_label`; the page puts the HTML together again, :func:`decode_label`); any
+other label goes as its HTML:
+
+    >>> p = MapPainter(shapes, base, leaflet_map=m, labels={13: (35.69, 139.69)}, label_parts=["<b>{}</b>", "⚔"])
+    >>> p.set_label(13, "⚔ <b>12</b>"), p.scene["h13"], p.label(13), scene_labels(p.scene)
+    (True, [1, 0, 12], '⚔ <b>12</b>', {13: '⚔ <b>12</b>'})
 """
 
 from __future__ import annotations
@@ -76,7 +87,8 @@ from conquest_widget.lean import Layout
 from conquest_widget.maps import lean
 from conquest_widget.scene import SceneWidget
 
-__all__ = ["STYLE_KEYS", "MapPainter", "OutlinedPolygon", "decode_locations", "encode_locations"]
+__all__ = ["STYLE_KEYS", "MapPainter", "OutlinedPolygon", "decode_label", "decode_locations", "encode_label",
+           "encode_locations", "scene_labels"]
 
 #: the style traits a painter sets, in the order of a scene entry's list
 STYLE_KEYS = ("fill_color", "fill_opacity", "color", "weight", "dash_array", "opacity")
@@ -109,6 +121,77 @@ def decode_locations(encoded: Any, precision: int = OUTLINE_DECIMALS) -> Any:
     return [decode_locations(x, precision) for x in encoded]
 
 
+def _part_pattern(part: str) -> re.Pattern[str]:
+    before, slot, after = part.partition("{}")
+    return re.compile(re.escape(before) + ("(0|[1-9][0-9]{0,8})" if slot else "") + re.escape(after))
+
+
+def encode_label(html: str, parts: Sequence[str]) -> str | list[int]:
+    """``html`` as the numbers of the ``parts`` it is made of, joined by single spaces (a
+    part's ``{}``: a whole number, which follows the part's number), when that is shorter;
+    else ``html`` itself.
+
+    >>> parts = ["<b class='n'>{}</b>", "🏯"]
+    >>> encode_label("🏯 <b class='n'>12</b>", parts), encode_label("<i>x</i>", parts)
+    ([1, 0, 12], '<i>x</i>')
+    """
+    out: list[int] = []
+    patterns = [_part_pattern(p) for p in parts]
+    pos = 0
+    while html and pos <= len(html):
+        for i, pattern in enumerate(patterns):
+            m = pattern.match(html, pos)
+            if m and (m.end() == len(html) or html[m.end()] == " "):
+                out += [i, *(int(m.group(1)) for _ in m.groups())]
+                pos = m.end() + 1
+                break
+        else:
+            return html
+    if not out or decode_label(out, parts) != html or len(json.dumps(out)) >= len(json.dumps(html, ensure_ascii=False)):
+        return html
+    return out
+
+
+def decode_label(value: Any, parts: Sequence[str]) -> str:
+    """A label as :func:`encode_label` gives it (a list of numbers, or the HTML) -> its
+    HTML, as ``painter.js`` puts it together ("" for anything else).
+
+    >>> decode_label([1, 0, 12], ["<b class='n'>{}</b>", "🏯"])
+    "🏯 <b class='n'>12</b>"
+    """
+    if isinstance(value, str):
+        return value
+    if not isinstance(value, list):
+        return ""
+    out, i = [], 0
+    while i < len(value):
+        k = value[i]
+        if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k < len(parts):
+            return ""
+        part = str(parts[k])
+        i += 1
+        if "{}" in part:
+            if i >= len(value) or not isinstance(value[i], int) or isinstance(value[i], bool):
+                return ""
+            part = part.replace("{}", str(value[i]), 1)
+            i += 1
+        out.append(part)
+    return " ".join(out)
+
+
+def scene_labels(scene: Mapping[str, Any]) -> dict[int, str]:
+    """Every label a painter's scene shows (its ``h<key>`` keys), as the page draws it: the
+    HTML put together from the label's parts (``LP``) and in its box (``W``).  What a test
+    looking for a secret in the page reads."""
+    parts = scene.get("LP") or []
+    box = scene.get("W")
+    out = {}
+    for key, value in scene.items():
+        if key[:1] == "h" and key[1:].isdigit() and (html := decode_label(value, parts)):
+            out[int(key[1:])] = f"<div class='{box} {box}-{key[1:]}'>{html}</div>" if box else html
+    return out
+
+
 class OutlinedPolygon(lean.Polygon):
     """A polygon whose outline its map's :class:`MapPainter` sends, encoded (see the
     module): ``locations`` (the kernel's truth) is left out of the state sent when the
@@ -134,7 +217,8 @@ class MapPainter(SceneWidget):
     by default a style no shape shows any more leaves it).  ``labels`` (key -> ``[lat,
     lon]``) has the painter draw a label at each point on ``leaflet_map`` (see the
     module), ``label_box`` the labels' icon size and anchor in pixels (``[width, height,
-    x, y]``), ``titles`` their titles (the markers' ``title``).  Put it in the displayed
+    x, y]``), ``titles`` their titles (the markers' ``title``), ``label_parts`` the public
+    pieces the labels are made of (see the module).  Put it in the displayed
     widget tree beside the map (it draws nothing of its own)."""
 
     _esm = SceneWidget.page_module(Path(__file__).with_name("painter.js"))
@@ -143,7 +227,8 @@ class MapPainter(SceneWidget):
                  layers: Mapping[str, L.Layer] | None = None, keep_styles: bool = False,
                  leaflet_map: L.Map | None = None, labels: Mapping[int, Sequence[float]] | None = None,
                  label_box: Sequence[int] = (44, 30, 22, 15), titles: Mapping[int, str] | None = None,
-                 palette: Sequence[Mapping[str, Any]] = (), label_class: str = "", **kwargs: Any) -> None:
+                 palette: Sequence[Mapping[str, Any]] = (), label_class: str = "",
+                 label_parts: Sequence[str] = (), **kwargs: Any) -> None:
         #: the map's stylesheet (its labels' classes), sent once with the painter
         self._css = css
         self._refs = {str(k): f"IPY_MODEL_{poly.model_id}" for k, poly in shapes.items()}
@@ -181,6 +266,10 @@ class MapPainter(SceneWidget):
             raise ValueError(f"a label class is letters, digits, - and _: {label_class!r}")
         #: the class of the box the page puts each label's HTML in ("": none)
         self._label_class = label_class
+        if any(part.count("{}") > 1 for part in label_parts):
+            raise ValueError("a label part has one {} at most")
+        #: the public pieces labels are made of (sent once; a label made of them goes as numbers)
+        self._parts = [str(part) for part in label_parts]
         self._batch = 0
         self._dirty = False
         kwargs.setdefault("layout", Layout(display="none"))
@@ -194,13 +283,16 @@ class MapPainter(SceneWidget):
         # (a line's points go as an encoded polyline, as the outlines do);
         # labels: "M" the map's model, "P" the points, "B" the icon box, "T" the titles (sent
         # once), "W" the class of the box each label's HTML goes in (none: not sent),
-        # "h<key>" the HTML of each label that shows one
+        # "h<key>" the HTML of each label that shows one ("LP": the public parts it may be
+        # made of, sent once; such a label goes as their numbers, encode_label)
         labels: dict[str, Any] = {}
         if self._points:
             labels = {"M": self._map_ref, "P": self._points, "B": self._box, "T": self._titles}
             if self._label_class:
                 labels["W"] = self._label_class
-            labels |= {f"h{k}": html for k, html in self._html.items()}
+            if self._parts:
+                labels["LP"] = self._parts
+            labels |= {f"h{k}": encode_label(html, self._parts) if self._parts else html for k, html in self._html.items()}
         layers = {}
         for name, (ref, attrs) in self._layers.items():
             layers[f"r{name}"] = ref

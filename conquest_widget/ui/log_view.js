@@ -1,8 +1,9 @@
 // The shell's log in the page (an ES module for anywidget; log_view.py is its kernel side,
 // scene.js comes before this).  The scene holds the heading (h) and the last lines keyed by
 // their event's name, l<p> or l<p>_<j> (the j-th after the p-th); they are shown newest first.  The <details> box is made
-// once, so that a log the player folded stays folded.  While the scene has a cover (c:
-// [title, button]) it is drawn above the log, its button sends {click: "uncover"}, and the
+// once, so that a log the player folded stays folded.  While the scene has a cover (c: the
+// name of the player the screen goes to; C: [title, button] with {name} where it goes) it
+// is drawn above the log, its button sends {click: "uncover"}, and the
 // widget carries the class cw-covered, by which log_view.css hides the match's board beside
 // it.  Text goes in with textContent only.
 function logLines(scene) {
@@ -15,11 +16,12 @@ function logLines(scene) {
 }
 
 function logCover(scene, send) {
-  const c = scene.c;
-  if (!Array.isArray(c)) return null;
+  const name = scene.c;
+  if (typeof name !== "string" || !name || !Array.isArray(scene.C)) return null;
+  const [title, ready] = scene.C.map((text) => String(text).split("{name}").join(name));
   const box = sceneNode("div", "cw-cover");
-  box.appendChild(sceneNode("h3", "", c[0]));
-  const button = sceneNode("button", "cw-uncover", c[1]);
+  box.appendChild(sceneNode("h3", "", title));
+  const button = sceneNode("button", "cw-uncover", ready);
   button.type = "button";
   button.addEventListener("click", () => send("uncover"));
   box.appendChild(button);

@@ -6,13 +6,16 @@ Each line is a key of the scene (``l<k>``: ``k`` the name of its event, ``<p>`` 
 ``<p>_<j>`` (``Match.event_keys_for``: the same in every seat's list for an event all
 see), else its number in the game), the heading is ``h``; a move that adds one line sends
 that line and drops the oldest shown, never the whole log again, and a change of viewer
-in a hot seat sends only the lines of the events one viewer sees and the other does not.  The cover is ``c``: ``[title, button]`` while it is up (absent
-otherwise): the page draws it above the lines (``.cw-cover``, its button
-``button.cw-uncover``, whose click comes back as ``uncover``) and hides the match's board
-beside it (the element of class ``cw-match-board`` in the same box, by ``log_view.css``:
-not shown, no height, its map keeping its size), so
-that a move which hands the screen on sends the cover, the log and nothing else in one
-message.  The page puts every text in with ``textContent`` (names are the players').
+in a hot seat sends only the lines of the events one viewer sees and the other does not.
+The cover is ``c``, the name of the player the screen goes to, while it is up (absent
+otherwise), and ``C`` its two texts ``[title, button]`` with ``{name}`` where the name goes
+(in the scene from the first cover on: a hand-over sends the name only); the page writes
+them (``{name}`` replaced by the name, as :meth:`LogView.cover` does), draws the cover
+above the lines (``.cw-cover``, its button ``button.cw-uncover``, whose click comes back as
+``uncover``) and hides the match's board beside it (the element of class
+``cw-match-board`` in the same box, by ``log_view.css``: not shown, no height, its map
+keeping its size), so that a move which hands the screen on sends the cover, the log and
+nothing else in one message.  The page puts every text in with ``textContent`` (names are the players').
 
     >>> log = LogView()
     >>> log.show(["Ann draws", "Ben plays"], "Log")
@@ -20,8 +23,9 @@ message.  The page puts every text in with ``textContent`` (names are the player
     ['Ben plays', 'Ann draws']
     >>> log.show(["Ann draws", "Ben plays", "Ann ends"], "Log"); sorted(log.scene)
     ['h', 'l0', 'l1', 'l2', 'n']
-    >>> log.show(["Ann draws"], "Log", cover=("Pass the screen to Ben", "I am Ben")); log.cover
-    'Pass the screen to Ben'
+    >>> log.show(["Ann draws"], "Log", cover=("Ben", "Pass the screen to {name}", "I am {name}"))
+    >>> log.cover, log.uncover_label, log.scene["c"]
+    ('Pass the screen to Ben', 'I am Ben', 'Ben')
 """
 
 from __future__ import annotations
@@ -61,32 +65,39 @@ class LogView(SceneWidget):
         self._lines: list[str] = []
         self._keys: list[str] | None = None
         self._head = ""
-        self._cover: tuple[str, str] | None = None
+        self._cover: str | None = None
+        self._cover_texts: list[str] | None = None
         self._on_uncover = on_uncover
         super().__init__(**kwargs)
         self.add_class("cw-log")
 
-    def show(self, lines: list[str], head: str, cover: tuple[str, str] | None = None,
+    def show(self, lines: list[str], head: str, cover: tuple[str, str, str] | None = None,
              keys: list[str] | None = None) -> None:
         """Show the last :data:`LOG_LINES` of ``lines`` (the game's, oldest first) under
-        ``head``, below the cover ``(title, button)`` when one is given (the board is then
-        hidden); ``keys`` name the lines (``<p>`` or ``<p>_<j>``, increasing; else they are
-        numbered); only what changed reaches the page, as one message."""
-        self._lines, self._head, self._cover = list(lines), head, cover
+        ``head``, below the cover ``(name, title, button)`` when one is given (the board is
+        then hidden; the texts say ``{name}`` where the name goes); ``keys`` name the lines
+        (``<p>`` or ``<p>_<j>``, increasing; else they are numbered); only what changed
+        reaches the page, as one message."""
+        self._lines, self._head = list(lines), head
+        self._cover = cover[0] if cover else None
+        if cover:
+            self._cover_texts = [cover[1], cover[2]]
         self._keys = list(keys) if keys is not None and len(keys) == len(lines) else None
         self.redraw()
+
+    def _cover_text(self, i: int) -> str:
+        name, texts = self.scene.get("c"), self.scene.get("C")
+        return str(texts[i]).replace("{name}", str(name)) if name and texts else ""
 
     @property
     def cover(self) -> str:
         """The cover's title the page shows, or "" (no cover)."""
-        c = self.scene.get("c")
-        return str(c[0]) if c else ""
+        return self._cover_text(0)
 
     @property
     def uncover_label(self) -> str:
         """The cover's button as the page writes it, or "" (no cover)."""
-        c = self.scene.get("c")
-        return str(c[1]) if c else ""
+        return self._cover_text(1)
 
     def click(self, target: str) -> bool:
         """The cover's button (``uncover``), when the cover is shown."""
@@ -98,8 +109,10 @@ class LogView(SceneWidget):
     def draw_scene(self) -> dict[str, Any]:
         first = max(0, len(self._lines) - LOG_LINES)
         scene: dict[str, Any] = {"h": self._head}
+        if self._cover_texts:
+            scene["C"] = list(self._cover_texts)
         if self._cover:
-            scene["c"] = list(self._cover)
+            scene["c"] = self._cover
         keys = self._keys or [str(k) for k in range(len(self._lines))]
         scene.update({f"l{keys[k]}": self._lines[k] for k in range(first, len(self._lines))})
         return scene

@@ -39,7 +39,7 @@ from conquest_widget.ui.sound import (
     pick_effects,
     sound_preference,
 )
-from conquest_widget.ui.text import t
+from conquest_widget.ui.text import t, template
 
 
 def _button(cls: str, on_click: Callable[[], None], **kw: Any) -> W.Button:
@@ -360,7 +360,8 @@ class MatchApp(W.VBox):
         """The log and, while the screen is passed on, the cover above it (the page hides
         the board then): one message to the page."""
         name = self.controller.cover
-        cover = (self._t("pass_to", name=name), self._t("ready", name=name)) if name else None
+        # the name and the two texts with {name} where it goes: the page writes them
+        cover = (name, template("pass_to", self.lang), template("ready", self.lang)) if name else None
         c = self.controller
         show_log(self.log_view, self.ui, c.events, self.lang, [s.name for s in self._seats], cover, c.event_keys)
 
@@ -651,9 +652,9 @@ class MatchApp(W.VBox):
 
 
 def show_log(log: LogView, ui: GameUI, events: list[dict[str, Any]], lang: str, names: list[str],
-             cover: tuple[str, str] | None = None, keys: list[str] | None = None) -> None:
+             cover: tuple[str, str, str] | None = None, keys: list[str] | None = None) -> None:
     """Show the log lines of ``events`` (the game's own wording, ``ui.log_line``) in ``log``,
-    below ``cover`` (its title and button) when given, each line named by its event's key
+    below ``cover`` (the name, the title and the button, see ``LogView.show``) when given, each line named by its event's key
     (``keys``: ``Match.event_keys_for``, when given for every event)."""
     named = list(zip(keys, events, strict=True)) if keys and len(keys) == len(events) else None
     if named is None:

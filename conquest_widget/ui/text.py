@@ -107,7 +107,16 @@ STRINGS: dict[str, tuple[str, str]] = {
 }
 
 
+def template(key: str, lang: str) -> str:
+    """The shell string ``key`` in ``lang`` as written, its fields not filled in.
+
+    >>> template("pass_to", "en"), template("pass_to", "en").replace("{name}", "Ann") == t("pass_to", "en", name="Ann")
+    ('Pass the screen to {name}', True)
+    """
+    en, ja = STRINGS[key]
+    return ja if lang == "ja" else en
+
+
 def t(key: str, lang: str, **kw: object) -> str:
     """The shell string ``key`` in ``lang`` ("en" or "ja"), formatted with ``kw``."""
-    en, ja = STRINGS[key]
-    return (ja if lang == "ja" else en).format(**kw)
+    return template(key, lang).format(**kw)

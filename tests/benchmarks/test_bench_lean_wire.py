@@ -347,13 +347,21 @@ without its box, which the page adds), the route line and pawns, all in one mess
 once encoded (12.7 KB for the 47). The hot seat's cover is a key of the log's scene (a hand-over is no \
 extra message), and the log's lines are named by their events, so a change of viewer sends only the lines \
 one viewer sees and the other does not; an exact-odds line of Japanese Risk travels as its six numbers. \
-What is left where an aim is not met: a move of Japanese Risk is three messages (the map painter's, the \
-side panels' and the log's, about 55 B of envelope each); places (median 440 B) and deploys (294 B) are \
-under 500 B; a move that hands the screen on (the leaving seat's secret territories repainted and its \
-badges dropped, the knowledge panel written for the next viewer, the cover's two texts: 520-760 B), an \
-attack (the exact odds of four guesses at the defenders, the guide and Launch, the two labels and the \
-log's line: 480-760 B), an end of turn (0.7-1.1 KB) and a launch (the battle's rounds, in the panel and \
-in the log: 1.4-1.8 KB) are not, and the median, between the cheapest hand-overs, is 568 B.
+The last cuts (issue 32, for Japanese Risk's per-move aim; every game gains): a patch travels as a list \
+`[n, patch, drop, prefixes]` instead of a dict of named parts (`{"patch": {..., "n"}, "drop", "*"}`; about 14 B \
+less per message); Japanese Risk's version class is the panels' redraw number (`cw-v-<n>`, sent at every \
+render) instead of a key `"v": "cw-v-<version>-<render>"` (about 20 B a move); the hot seat's cover travels \
+as the name of the player the screen goes to, its two texts (with `{name}`) being in the log's scene once, \
+written in by the page (about 45 B less per hand-over); and a Risk label (the attack and move marks, castle, \
+armies, ninjas, card badges) travels as the numbers of public pieces sent once with the map (an attack's two \
+labels: 126 B → 20 B; `MapPainter(label_parts=...)`). A move of Japanese Risk is still three messages (the \
+map painter's, the side panels' and the log's); places (median 346 B), deploys (208 B) and a second group \
+added to an attack (about 400 B) are under 500 B; a move that hands the screen on (the leaving seat's secret \
+territories repainted and its badges dropped, the knowledge panel written for the next viewer: 480-610 B), \
+the first group of an attack (the exact odds of four guesses at the defenders, the guide and Launch, the log's \
+line: 530-610 B), an end of turn (0.6-1.0 KB) and a launch (the battle's rounds, in the panel and in the log: \
+1.2-1.6 KB) are over it, and the median, between a second attack group (404 B) and the cheapest hand-over \
+(485 B), is 444.5 B.
 """
 
 

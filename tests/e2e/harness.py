@@ -288,23 +288,21 @@ def comm_contents(frames: list[str]) -> Iterator[dict]:
             i = frame.find('{"', end)
 
 
-def painted_in_page(frames: list[str]) -> list[dict[int, dict]]:
-    """What the pages' map painters (``conquest_widget.maps.painter``) were told to show,
-    rebuilt from ``frames`` as the page rebuilds it: after each message to a painter, for
-    each prefecture code it restyles, its style (``fill_color``, ``color``...).  One dict per
-    such message, in order."""
-    from conquest_widget.maps.painter import STYLE_KEYS
+def painter_scenes(frames: list[str]) -> Iterator[dict]:
+    """The scene of a page's map painter (``conquest_widget.maps.painter``) after each
+    message to one, rebuilt from ``frames`` as the page rebuilds it (``scene.js``): opened,
+    or the whole scene again, then each patch merged, in order."""
+    from conquest_widget.scene import read_message
 
     scenes: dict[str, dict] = {}
-    shown: list[dict[int, dict]] = []
     for content in comm_contents(frames):
         cid, data = content["comm_id"], content.get("data") or {}
         state = data.get("state") if isinstance(data, dict) else None
         if isinstance(state, dict) and isinstance(state.get("scene"), dict) and "m" in state["scene"]:
             scenes[cid] = dict(state["scene"])                  # opened, or the whole scene again
         elif cid in scenes and data.get("method") == "custom":
-            msg = data.get("content") or {}
-            if not isinstance(msg.get("patch"), dict):
+            msg = read_message(data.get("content"))   # [n, patch, drop, prefixes] (scene.js)
+            if msg is None:
                 continue
             for key in msg.get("drop") or []:
                 scenes[cid].pop(key, None)
@@ -314,9 +312,28 @@ def painted_in_page(frames: list[str]) -> list[dict[int, dict]]:
             scenes[cid].update(msg["patch"])
         else:
             continue
-        scene = scenes[cid]
+        yield scenes[cid]
+
+
+def painted_in_page(frames: list[str]) -> list[dict[int, dict]]:
+    """What the pages' map painters were told to show (:func:`painter_scenes`): after each
+    message to a painter, for each prefecture code it restyles, its style (``fill_color``,
+    ``color``...).  One dict per such message, in order."""
+    from conquest_widget.maps.painter import STYLE_KEYS
+
+    shown: list[dict[int, dict]] = []
+    for scene in painter_scenes(frames):
         # a style's number: "s<i>", else the public palette's S[i - 1] (painter.js paintList)
         palette = {f"s{i}": style for i, style in enumerate(scene.get("S") or [], 1)} | scene
         shown.append({int(k): dict(zip(STYLE_KEYS, palette[f"s{scene[k]}"], strict=True))
                       for k in scene["m"] if k in scene and f"s{scene[k]}" in palette})
     return shown
+
+
+def labels_in_page(frames: list[str]) -> list[dict[int, str]]:
+    """The labels the pages' map painters were told to draw (:func:`painter_scenes`): after
+    each message to a painter, each label's HTML as the page puts it together (a label sent
+    as the numbers of its parts included: ``painter.scene_labels``).  One dict per message."""
+    from conquest_widget.maps.painter import scene_labels
+
+    return [scene_labels(scene) for scene in painter_scenes(frames)]

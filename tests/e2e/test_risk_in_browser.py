@@ -23,7 +23,7 @@ from playwright.sync_api import Page, expect
 from conquest_widget.games.japanese_risk.engine import JapaneseRisk
 from conquest_widget.games.japanese_risk.widget.board import ATTACK_BORDER, COLOURS
 
-from .harness import open_hosted_game, painted_in_page, record_frames
+from .harness import labels_in_page, open_hosted_game, painted_in_page, record_frames
 
 TIMEOUT_S = 300
 HUMAN, CPU = COLOURS[0], COLOURS[1]
@@ -243,6 +243,9 @@ def test_the_cpus_secrets_never_reach_the_page(page: Page, voila_url: str, serve
         # (a label's HTML as the map's painter sends it, "h<code>": the page puts it in its box)
         badges = re.findall(r"cw-label-(\d+)'[^\"]*?cw-card-badge", text)
         badges += re.findall(r'"h(\d+)":\s*"[^"]*?cw-card-badge', text)
+        # and as the page puts them together (a label may go as the numbers of its parts)
+        badges += [str(code) for shown in labels_in_page(frames) for code, html in shown.items()
+                   if "cw-card-badge" in html]
         checks["badges"] = max(checks.get("badges", 0), len(badges))
         for code in badges:
             assert int(code) in human_ever, f"a card badge on {code}, never the human's"

@@ -9,6 +9,7 @@ from typing import Any
 
 from page_runner import PageRecorder
 
+from conquest_widget.scene import read_message
 from conquest_widget.ui.log_view import LOG_LINES, LogView
 
 RUNNER = Path(__file__).parent / "page" / "run_log.mjs"
@@ -19,15 +20,16 @@ class _Page:
 
     def __init__(self, log: LogView) -> None:
         self.scene = dict(log.scene)
-        self.sent: list[dict[str, Any]] = []
+        self.sent: list[Any] = []
         log.send = self._receive  # type: ignore[method-assign]
 
-    def _receive(self, msg: dict[str, Any], buffers: Any = None) -> None:
-        self.sent.append(msg)
-        if "scene" in msg:
-            self.scene = dict(msg["scene"])
+    def _receive(self, sent: Any, buffers: Any = None) -> None:
+        self.sent.append(sent)
+        if isinstance(sent, dict) and "scene" in sent:
+            self.scene = dict(sent["scene"])
             return
-        assert msg["patch"]["n"] == self.scene["n"] + 1
+        msg = read_message(sent)
+        assert msg is not None and msg["patch"]["n"] == self.scene["n"] + 1
         for key in msg.get("drop", []):
             del self.scene[key]
         for prefix in msg.get("*", []):  # every key that starts with it (scene.js)
@@ -44,7 +46,8 @@ def test_a_new_line_sends_that_line_and_drops_the_oldest_shown() -> None:
     assert len(page.sent) == 1
     page.sent.clear()
     log.show([*lines, "Ann plays the 7♠"], "Log")
-    (msg,) = page.sent
+    msg = read_message(page.sent[0])
+    assert len(page.sent) == 1 and msg is not None
     assert msg["patch"] == {f"l{LOG_LINES}": "Ann plays the 7♠", "n": 2} and msg["drop"] == ["l0"]
     assert log.lines()[0] == "Ann plays the 7♠" and len(log.lines()) == LOG_LINES
     assert page.scene == log.scene
@@ -94,15 +97,16 @@ def test_the_page_module_draws_the_cover_and_the_lines_the_kernel_shows(tmp_path
 
     log.show(["Ann draws"], "Log")
     rec = PageRecorder(log, expected, RUNNER)
-    log.show(["Ann draws", f"{hostile} plays"], "Log", cover=(f"Pass the screen to {hostile}", f"I am {hostile}"))
-    log.show(["Ann draws", f"{hostile} plays"], "Log", cover=("Pass the screen to Ann", "I am Ann: show my view"))
+    log.show(["Ann draws", f"{hostile} plays"], "Log", cover=(hostile + "{name}$&", "Pass the screen to {name}", "I am {name}"))
+    log.show(["Ann draws", f"{hostile} plays"], "Log", cover=("Ann", "Pass the screen to {name}", "I am {name}: show my view"))
     log.show(["Ann draws", f"{hostile} plays", "Ann ends"], "Log")
     shown, sent = rec.shown(tmp_path)
     assert shown == rec.expected and shown[1]["covered"] and not shown[-1]["covered"]
-    assert shown[1]["cover"] == f"Pass the screen to {hostile}"
+    # the name written in as text, once: not read as markup, nor as a template
+    assert shown[1]["cover"] == f"Pass the screen to {hostile}{{name}}$&" and shown[1]["button"] == f"I am {hostile}{{name}}$&"
     assert len(rec.steps) == 4  # each show: one message
     assert {"click": "uncover"} not in sent  # no cover at the end: no button to click
-    log.show(["Ann draws"], "Log", cover=("Pass the screen to Ann", "I am Ann"))
+    log.show(["Ann draws"], "Log", cover=("Ann", "Pass the screen to {name}", "I am {name}"))
     rec2 = PageRecorder(log, expected, RUNNER)
     _shown, sent = rec2.shown(tmp_path)
     assert {"click": "uncover"} in sent

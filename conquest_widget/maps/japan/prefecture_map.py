@@ -155,9 +155,10 @@ class PrefectureMap(W.VBox):
 
     ``label_css`` is the stylesheet of the game's label HTML (read from the game's ``.css``
     file with :func:`~conquest_widget.lean.page_file`), sent once with the map.
-    ``palette`` (styles of :data:`STYLE_KEYS`, public) and ``label_class`` go to the
-    painter (see :class:`~conquest_widget.maps.painter.MapPainter`): the styles are sent
-    once, and the page puts each label in a box of that class.
+    ``palette`` (styles of :data:`STYLE_KEYS`, public), ``label_class`` and ``label_parts``
+    go to the painter (see :class:`~conquest_widget.maps.painter.MapPainter`): the styles
+    and the parts are sent once, the page puts each label in a box of that class, and a
+    label made of the parts goes as their numbers.
 
     ``names`` names the prefecture under the pointer in a chip at the map's top right
     (``hover``) and writes every name above its label from :data:`NAME_ZOOM` on, in the
@@ -167,7 +168,7 @@ class PrefectureMap(W.VBox):
     def __init__(self, *, height: str = "520px", sea_links: bool = True, labels: bool = True,
                  zoom: float | None = None, center: list[float] | None = None, names: bool = False,
                  lang: str = "en", label_css: str = "", palette: Sequence[Mapping[str, Any]] = (),
-                 label_class: str = "", **kwargs: Any) -> None:
+                 label_class: str = "", label_parts: Sequence[str] = (), **kwargs: Any) -> None:
         if zoom is None and center is None and _pixels(height):
             # every prefecture in view, Okinawa included (:func:`fit_view`)
             center, zoom = fit_view(_pixels(height))
@@ -201,7 +202,8 @@ class PrefectureMap(W.VBox):
             self.polygons, BASE_STYLE, css=page_file(_HERE / "prefecture_map.css") + label_css, leaflet_map=self.map,
             labels={p.code: label_point(p.code) for p in japan().prefectures} if labels else None,
             label_box=LABEL_BOX, titles={p.code: p.name_en for p in japan().prefectures},
-            palette=[{**BASE_STYLE, **style} for style in palette], label_class=label_class)
+            palette=[{**BASE_STYLE, **style} for style in palette], label_class=label_class,
+            label_parts=label_parts)
         self.names = names and labels
         self.lang = lang
         #: the name of the prefecture under the pointer (with ``names``)

@@ -22,6 +22,7 @@ from conquest_widget.games.codex.widget import (
     seat_choices,
 )
 from conquest_widget.games.codex.widget.board import CodexBoard
+from conquest_widget.scene import read_message
 from conquest_widget.ui.controller import MatchController
 from conquest_widget.ui.game_ui import SeatChoice
 
@@ -222,7 +223,7 @@ def test_a_move_sends_the_page_one_message_of_what_changed(monkeypatch) -> None:
         assert [w for w, _msg in sent] == [board]                   # one message, the board's
         msg = sent[0][1]
         assert msg["method"] == "custom" and len(json.dumps(msg)) < limit
-        patch = msg["content"]["patch"]
+        patch = read_message(msg["content"])["patch"]
         assert "T" not in patch and patch["n"] == board.scene["n"]  # no template sent again
         return changed, patch
 

@@ -27,6 +27,7 @@ from conquest_widget.games.conquest_cards.widget import (
     make_setup,
     results_html,
 )
+from conquest_widget.scene import read_message
 from conquest_widget.ui.controller import MatchController
 from conquest_widget.ui.game_ui import SeatChoice
 
@@ -276,7 +277,7 @@ def test_a_move_opens_no_widget_and_sends_the_page_only_what_changed():
         sent.clear()
         assert board.click(rng.choice(board.clickable()))
         assert 1 <= len(sent) <= 4  # one per redraw: the move, and each CPU action it let happen
-        for msg in sent:
+        for msg in map(read_message, sent):
             assert set(msg) <= {"patch", "drop"} and all(page.get(k) != v for k, v in msg["patch"].items())
             page.update(json.loads(json.dumps(msg["patch"])))
             for k in msg.get("drop", ()):

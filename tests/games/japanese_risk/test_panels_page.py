@@ -49,7 +49,7 @@ def _expected(panels: RiskPanels) -> dict[str, Any]:
     buttons = {b[0]: (bool(b[2]), fmt(s, b[1])) for item in panels.items() if item[0] == "b" for b in item[1]}
     fields = [[item[1], fmt(s, item[2]), int(item[3]), *(item[4:6] if item[0] == "n" else [None, None])]
               for item in panels.items() if item[0] in ("n", "c")]
-    return {"version": s.get("v"), "status": panels.text("status").splitlines(),
+    return {"version": f"cw-v-{s['n']}", "status": panels.text("status").splitlines(),
             **{part: panels.text(part) for part in ("message", "guide", "info", "odds", "battle", "knowledge")},
             "prompts": [fmt(s, item[2]) for item in panels.items() if item[0] == "t"],
             "buttons": buttons, "fields": fields}

@@ -28,12 +28,13 @@ from conquest_widget.games.japanese_risk.widget.board import (
     ATTACK_BORDER,
     ATTACK_MARK,
     COLOURS,
+    LABEL_PARTS,
     MOVE_BORDER,
     MOVE_MARK,
     PICK_BORDER,
 )
-from conquest_widget.games.japanese_risk.widget.panel_scene import listed
-from conquest_widget.games.japanese_risk.widget.panels import Control
+from conquest_widget.games.japanese_risk.widget.panel_scene import fmt, listed
+from conquest_widget.games.japanese_risk.widget.panels import Control, RiskPanels
 from conquest_widget.maps.japan.board import japan
 from conquest_widget.maps.japan.geo import prefecture_shapes
 from conquest_widget.maps.japan.prefecture_map import (
@@ -42,7 +43,8 @@ from conquest_widget.maps.japan.prefecture_map import (
     PrefectureMap,
     visible_bounds,
 )
-from conquest_widget.maps.painter import MapPainter
+from conquest_widget.maps.painter import MapPainter, scene_labels
+from conquest_widget.scene import read_message
 from conquest_widget.ui.controller import MatchController
 from conquest_widget.ui.game_ui import SeatChoice
 
@@ -349,6 +351,25 @@ def all_states() -> str:
     return json.dumps([w.get_state() for w in list(_instances.values())], ensure_ascii=False, default=str)
 
 
+def labels_shown() -> str:
+    """Every label the live map painters have the page draw, as the page puts it together
+    (a label may be sent as the numbers of its public parts: ``painter.scene_labels``)."""
+    return "".join(html for w in list(_instances.values()) if isinstance(w, MapPainter)
+                   for html in scene_labels(w.scene).values())
+
+
+def status_shown() -> str:
+    """The status lines of the live Risk panels as the page writes them, ``[text, class,
+    colour]`` (a line is sent as its template's number and fields: ``panel_scene.fmt``)."""
+    return json.dumps([[fmt(w.scene, line[0]), *line[1:]] for w in list(_instances.values())
+                       if isinstance(w, RiskPanels) for line in listed(w.scene, "st") or []], ensure_ascii=False)
+
+
+def states_without_label_parts() -> str:
+    """:func:`all_states` without the labels' public parts (their templates, "✋{}" ...)."""
+    return all_states().replace(json.dumps(list(LABEL_PARTS), ensure_ascii=False), "")
+
+
 BADGE = re.compile(r"cw-label-(\d+)'[^>]*>(?:(?!cw-label-).)*?cw-card-badge[^>]*>✋(\d+)")
 #: a label as the map's painter holds it ("h<code>": its HTML; the page puts it in its box)
 PAINTED_BADGE = re.compile(r'"h(\d+)": "[^"]*?cw-card-badge[^>]*>✋(\d+)')
@@ -359,7 +380,9 @@ def secrets_leaked(m: JapaneseRisk, seat: int) -> list[str]:
     their card armies (private badges), their unrevealed territories (coloured), the
     number of ninjas in their reserve (the status line)."""
     s = m.state
-    text = all_states()
+    # every widget's state, and each map painter's labels as the page puts them together (a
+    # label may be sent as the numbers of its parts)
+    text = all_states() + labels_shown() + status_shown()
     found = []
     for code, n in BADGE.findall(text) + PAINTED_BADGE.findall(text):
         code, n = int(code), int(n)
@@ -434,6 +457,10 @@ def test_the_secrets_check_can_fail() -> None:
     board.panel_scene.update(st=1, st0=["Ninjas in reserve: 2", "cw-reserve", ""])
     board.panels.redraw()
     assert any("reserve 2" in x for x in secrets_leaked(m, 0))
+    # as the board sends it: the template's number and the count (the page writes the text)
+    board.panel_scene.update(st=1, st0=[[board.panels.scene["T"].index("Ninjas in reserve: {n}"), [2]], "cw-reserve", ""])
+    board.panels.redraw()
+    assert any("reserve 2" in x for x in secrets_leaked(m, 0))
     W.Widget.close_all()
     RiskBoard(c, "en")
     log = W.HTML(event_text({"type": "placed", "seat": 1, "territory": theirs, "n": 5}, "en", ["Ann", "Bo"]))
@@ -449,11 +476,12 @@ def test_label_icons_of_a_former_viewer_are_closed() -> None:
     mine = c.view["me"]["cards"][0]
     for _ in range(9):
         board.map.click(mine)
+    assert "✋9" in labels_shown()                  # Ann's planned badge (the check sees one)
     press(board, "cw-place-confirm")
     assert c.cover == "Bo"
-    assert "✋" not in all_states()                 # the cover: the public view only
+    assert "✋" not in labels_shown() + states_without_label_parts()    # the cover: the public view only
     c.uncover()
-    assert "✋" not in all_states()                 # Bo has placed nothing; Ann's badge is gone
+    assert "✋" not in labels_shown() + states_without_label_parts()    # Bo has placed nothing; Ann's badge is gone
 
 
 @pytest.mark.parametrize("card", [0, 4])
@@ -503,7 +531,7 @@ def test_restyle_touches_only_changed_prefectures() -> None:
     sent: list[dict] = []
     board.map.painter.send = lambda msg, buffers=None: sent.append(msg)  # what the page gets
     board.map.click(c.view["me"]["cards"][1])   # the selection moves: two borders change, nothing else
-    shapes = {k for k in sent[0]["patch"] if k.isdigit()}  # besides "n" and the styles ("s<i>")
+    shapes = {k for k in read_message(sent[0])["patch"] if k.isdigit()}  # besides "n" and the styles ("s<i>")
     assert len(sent) == 1 and shapes == {str(mine), str(c.view["me"]["cards"][1])}
     assert sorted(board.map.touched) == sorted({mine, c.view["me"]["cards"][1]})
 

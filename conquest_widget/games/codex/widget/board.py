@@ -23,7 +23,7 @@ faction's letter, ``.`` empty); ``lg`` the lit plots; ``last`` the last piece pl
 colour], ``p<seat>`` [cash, [shares], wealth, eliminated], ``cur`` the current seat; the
 panels ``pv`` (preview), ``jk`` (Joker), ``fs`` (forced sale), 0 when closed.  After
 the first render only the keys of ``scene`` that changed are sent, as one custom message
-(``{"patch": {...}, "drop": [...]}``, with the redraw's number ``n``; issue 32: a lean
+(``[n, {key: value}, [dropped key]]``, the redraw's number first; issue 32: a lean
 wire); the page's JavaScript (``board.js``) and CSS (``board.css``) beside this file are sent
 once.  A click in the page comes back as one message ``{"click": "<target>"}``, handled by
 :meth:`CodexBoard.click`, which a kernel-side test calls the same way::

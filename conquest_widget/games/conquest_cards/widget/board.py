@@ -12,7 +12,7 @@ The page draws the table from ``scene``, a small JSON document the board writes 
 controller's ``view`` and ``legal`` for the viewer: its texts are ``[key, {field: value}]``
 of the game's text tables (:mod:`..text`), whose templates in the chosen language the scene
 holds once (``T``); the lines of "since your last turn" are keyed by event (``e<k>``).  After the first render only the keys of ``scene`` that
-changed are sent, as one custom message (``{"patch": {...}, "drop": [...]}``, issue 32: a
+changed are sent, as one custom message (``[n, {key: value}, [dropped key]]``, issue 32: a
 lean wire); the page's JavaScript (``board.js``) and CSS (``board.css``) beside this file
 are sent once.  A click in the page comes back as one message ``{"click": "<target>"}``,
 handled by :meth:`CardsBoard.click`, which a kernel-side test calls the same way::

@@ -51,6 +51,14 @@ SELECT_BORDER = "#111111"
 #: the marks written on attack and move targets (the outline's colour is not the only sign)
 ATTACK_MARK = "⚔"
 MOVE_MARK = "➜"
+#: the pieces a territory's label is made of (joined by spaces, a count where ``{}`` is):
+#: the attack and move marks, a castle, its armies, its ninjas, the viewer's own card armies
+#: (a private badge; dashed while planned).  Public (the numbers are what a label tells):
+#: the map's painter sends them once, and a label as the pieces' numbers
+LABEL_PARTS = (f"<span class='cw-mark cw-mark-attack'>{ATTACK_MARK}</span>",
+               f"<span class='cw-mark cw-mark-move'>{MOVE_MARK}</span>", "🏯", "<b class='cw-armies'>{}</b>",
+               "<span class='cw-ninjas'>🥷{}</span>", "<span class='cw-card-badge'>✋{}</span>",
+               "<span class='cw-card-badge cw-planned'>✋{}</span>")
 #: labels are see-through and let clicks reach the prefecture under them
 CSS = ("<style>.cw-risk-board .leaflet-div-icon { background: transparent; border: none; pointer-events: none; }"
        ".cw-risk-board .leaflet-container { background: #dfe9f0; }</style>")
@@ -140,7 +148,8 @@ class RiskBoard(PanelScene, W.VBox):
         seats = len(controller.view.get("players") or ()) or len(COLOURS)
         self.map = PrefectureMap(height="760px", names=True, lang=lang,
                                  label_css=page_file(Path(__file__).with_name("labels.css")),
-                                 palette=public_styles(min(seats, len(COLOURS))), label_class="cw-label")
+                                 palette=public_styles(min(seats, len(COLOURS))), label_class="cw-label",
+                                 label_parts=LABEL_PARTS)
         self.map.on_region_click(self.click)
         # the choices on this screen the panels' fields hold: [value, low, high] of the count
         # and of the defender's reserve ninjas (issue 30: shown only to the defender at the
@@ -537,10 +546,11 @@ class RiskBoard(PanelScene, W.VBox):
             self._commit_key = None
             self._commit_ninjas = [0, 0, 0]
         self._draw_map(mode)
-        # the panels last: their scene's class cw-v-<version>-<render> is the last update of
-        # a render in the page (browser tests wait for a newer one)
-        self._write_panels(mode, f"cw-v-{c.version}-{self.renders}")
-        self.panels.redraw()
+        # the panels last, sent even when nothing in them changed: the page puts their redraw's
+        # number on the board (the class cw-v-<n>), the last update of a render in the page
+        # (browser tests wait for a newer one)
+        self._write_panels(mode)
+        self.panels.redraw(always=True)
 
     def _my_moves(self) -> tuple[dict[int, tuple[int, int]], dict[int, tuple[int, int]]]:
         v = self.view
@@ -600,20 +610,20 @@ class RiskBoard(PanelScene, W.VBox):
 
     @staticmethod
     def _label(code: int, terr: Mapping[str, Any], card: int, my_ninjas: int, planned: bool, mark: str = "") -> str:
+        attack, move, castle, armies, ninjas, badge, planned_badge = LABEL_PARTS
         bits = []
         if mark:
-            kind = "attack" if mark == ATTACK_MARK else "move"
-            bits.append(f"<span class='cw-mark cw-mark-{kind}'>{mark}</span>")
+            bits.append(attack if mark == ATTACK_MARK else move)
         if terr["castle"]:
-            bits.append("🏯")
+            bits.append(castle)
         if terr["armies"]:
-            bits.append(f"<b class='cw-armies'>{int(terr['armies'])}</b>")
+            bits.append(armies.format(int(terr["armies"])))
         if terr["ninjas"]:
-            bits.append(f"<span class='cw-ninjas'>🥷{int(terr['ninjas'])}</span>")
+            bits.append(ninjas.format(int(terr["ninjas"])))
         if card:
-            # the viewer's own card armies: a private badge (the view holds only the viewer's)
-            planned_class = " cw-planned" if planned else ""   # a dashed border (labels.css)
-            bits.append(f"<span class='cw-card-badge{planned_class}'>✋{card}</span>")
+            # the viewer's own card armies: a private badge (the view holds only the viewer's),
+            # dashed while planned (labels.css)
+            bits.append((planned_badge if planned else badge).format(int(card)))
         if not bits:
             return ""
         # the classes' styles are in labels.css, sent once with the map; the page puts the

@@ -7,7 +7,9 @@ from the match.
 The keys (every text is put in with ``textContent``; texts of the game's table are sent as
 their key and fields, the templates once):
 
-* ``v``: ``"cw-v-<version>-<render>"``, the class the page puts on the board last;
+* ``n``: the redraw's number (every scene widget's), sent at every render even when nothing
+  else changed: the page puts the class ``cw-v-<n>`` on the board last (browser tests wait
+  for a newer one);
 * ``st``: the status lines ``[text, css class, colour]`` (a colour: a seat's ■ before it);
 * ``msg``: the board's message (a refused move), or "";
 * ``g``: the guide ``[head, line, ...]`` (head: the gathered attack, bold, or ""), absent
@@ -268,9 +270,9 @@ class PanelScene:
     _commit_counts: Any
     lit: Any
 
-    def _write_panels(self, mode: str, marker: str) -> None:
+    def _write_panels(self, mode: str) -> None:
         """Write the whole scene of the panels now."""
-        scene: dict[str, Any] = {"v": marker, **self._templates, "st": self._status(mode),
+        scene: dict[str, Any] = {**self._templates, "st": self._status(mode),
                                  "msg": str(self.controller.message or "")}
         scene["a"] = self._actions(mode, scene)
         for key, box in (("i", self._info()), ("o", self._odds(mode)), ("b", self._battle())):

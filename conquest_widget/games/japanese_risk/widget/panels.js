@@ -233,8 +233,9 @@ function riskKnowledge(scene, state) {
   return box;
 }
 
-// the board's version class: on this widget and on the board around it (.cw-risk-board),
-// where the browser tests look for it; true once the board around was found
+// the board's version class, cw-v-<n> (n: the scene's redraw, new at every render of the
+// board): on this widget and on the board around it (.cw-risk-board), where the browser
+// tests look for it; true once the board around was found
 function riskMark(el, marker) {
   const board = el.closest ? el.closest(".cw-risk-board") : null;
   for (const node of [el, board]) {
@@ -271,7 +272,7 @@ export default {
     const state = { open: true };
     const stop = sceneRender(model, el, (scene, send) => riskDraw(scene, send, state));
     // after the panels are drawn (a handler added after sceneRender's runs after it)
-    const mark = () => riskMark(el, (model.get("scene") || {}).v);
+    const mark = () => riskMark(el, "cw-v-" + ((model.get("scene") || {}).n || 0));
     model.on("change:scene", mark);
     // the board around this widget may not hold it yet at the first render: look again
     let later = null;

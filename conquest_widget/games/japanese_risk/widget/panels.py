@@ -15,8 +15,9 @@ one message ``{"click": target}``:
 * a field: ``count:<n>``, ``commit-ninjas:<n>`` (numbers), ``use-ninjas:<0|1>``,
   ``fresh-first:<0|1>`` (boxes); their CSS classes are ``cw-<name>``.
 
-The scene's keys (a move changes a few): ``v`` the class ``cw-v-<version>-<render>`` the
-page puts on the board (browser tests wait for a newer one), ``st`` the status lines,
+The scene's keys (a move changes a few): ``n`` the redraw's number, new at every render:
+the page puts the class ``cw-v-<n>`` on the board (browser tests wait for a newer one),
+``st`` the status lines,
 ``msg`` the board's message, ``g`` the guide, ``a`` the action panel's items, ``i`` the
 selected territory, ``o`` the odds, ``b`` the battle, ``k`` and ``k<seat>`` the knowledge
 panel.  See :mod:`.panel_scene` for their shapes.

@@ -31,6 +31,7 @@ from conquest_widget.games.japan_conquest.widget.replay import (
     load_game_file,
 )
 from conquest_widget.games.japan_conquest.widget.style import NEUTRAL_FILL
+from conquest_widget.scene import read_message
 from conquest_widget.ui.replay import ReplayExplorer
 
 from ..legacy_docs import legacy_doc
@@ -316,7 +317,7 @@ def test_set_overlay_sends_only_changed_traits(ex, monkeypatch):
     assert not [m for w, m in sent if id(w) in polys]  # the shapes' models are not written...
     painted = [m for w, m in sent if w is view.painter]
     assert len(painted) == 1  # ... one message of the map's painter restyles it, Tokyo only
-    assert {k for k in painted[0]["content"]["patch"] if k.isdigit()} == {"13"}
+    assert {k for k in read_message(painted[0]["content"])["patch"] if k.isdigit()} == {"13"}
     assert view.style_of(13)["fill_color"] == "#123456"
     with pytest.raises(ConquestError, match="style keys"):
         view.set_overlay({13: {"opacity": 1}})

@@ -8,6 +8,7 @@ import pytest
 from conquest_widget import JapanConquestApp
 from conquest_widget.games.japan_conquest import GameSetup, PlayerSetup, ScriptedDice
 from conquest_widget.games.japan_conquest.widget.map_view import MapView
+from conquest_widget.scene import read_message
 
 from .wire import WireCounter
 
@@ -95,7 +96,7 @@ def test_the_labels_open_no_model_and_a_changed_label_costs_its_html(tmp_path):
     assert view.label_of(11) == '<div class="cw-label">🏯</div>'
     assert wire.opens == 0, wire.opens_by_model
     painter = [data for model, kind, data in wire.sent if model == "AnyModel" and "h11" in str(data)]
-    assert len(painter) == 1 and painter[0]["content"]["patch"]["h11"] == view.label_of(11), wire.sent
+    assert len(painter) == 1 and read_message(painter[0]["content"])["patch"]["h11"] == view.label_of(11), wire.sent
 
 
 def test_the_log_keeps_the_last_turns_newest_first(tmp_path):
