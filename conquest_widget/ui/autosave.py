@@ -8,7 +8,8 @@ game changed; it writes:
 
 - off the click -> visible update path (issue 18): inside an event loop (a kernel) the
   write runs :data:`AUTOSAVE_DELAY` seconds after the first unsaved change, once for all
-  the changes in between; without a loop (a script, a test) it is written at once;
+  the changes in between; without a loop (a script, a test), or with ``deferred=False``,
+  it is written at once;
 - at once for a new or loaded game and for the end of a game, whose result is recorded
   once (a finished game is kept as the autosave or cleared, as the app chooses);
 - what is pending, when the app calls :meth:`Autosaver.flush` (every path that leaves
@@ -87,14 +88,16 @@ class Autosaver:
     page's (another page's game stays).  ``on_elsewhere``: called when a write is refused
     because another page holds the autosave now.  ``on_error``: called with the
     :class:`~conquest_widget.errors.ConquestError` of a failed write (without it, raised).
+    ``deferred``: write a change off the click path inside an event loop (else at once).
     A ``store`` of None writes nothing."""
 
     def __init__(self, store: SaveStore | None, game: str, source: Callable[[], Saved | None], *,
-                 keep_finished: bool = False, on_elsewhere: Callable[[], None] | None = None,
+                 keep_finished: bool = False, deferred: bool = True, on_elsewhere: Callable[[], None] | None = None,
                  on_error: Callable[[ConquestError], None] | None = None) -> None:
         self.store = store
         self.game = game
         self.keep_finished = keep_finished
+        self.deferred = deferred
         self.on_elsewhere = on_elsewhere or (lambda: None)
         self.on_error = on_error
         self._source = source
@@ -143,6 +146,9 @@ class Autosaver:
         """The game changed: write it off the click path (see the module's docstring)."""
         if self.store is None or self._handle is not None:
             return  # nothing to write to, or a write is due that will include this change
+        if not self.deferred:
+            self.write()
+            return
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:

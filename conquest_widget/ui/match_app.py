@@ -13,10 +13,9 @@ Human or a CPU level per seat; the game's options; CPU speed; seed) → ``play``
 board drawn from a :class:`~conquest_widget.ui.controller.MatchController`; the cover
 screen between humans; Save / Exit; the log) → ``results`` (standings, the game's own
 story of the end, Play again).  After every change of the match the autosave is written
-(:class:`~conquest_widget.ui.autosave.Autosaver`: inside a kernel shortly after, once for
-quick successive changes; every way out of the game writes it first), so leaving (or a
-closed tab) loses nothing; a finished game's result is recorded once and its autosave
-cleared.
+(:class:`~conquest_widget.ui.autosave.Autosaver`; at once, see :attr:`MatchApp.autosave_deferred`),
+so leaving (or a closed tab) loses nothing; a finished game's result is recorded once and
+its autosave cleared.
 """
 
 from __future__ import annotations
@@ -86,6 +85,11 @@ class MatchApp(W.VBox):
     screens: Field | None = None
     #: Match classes of games outside the registry, by id (tests)
     engines: ClassVar[dict[str, Any]] = {}
+    #: write a change's autosave shortly after it inside a kernel, once for quick changes
+    #: (as Japan Conquest does), instead of at once.  Off: the browser tests of the hosted
+    #: games read the autosave as their referee right after each move (docs/saves.md).
+    #: Every way out of the game writes a pending autosave first either way.
+    autosave_deferred: ClassVar[bool] = False
 
     def __init__(self, *, lang: str | None = None, save_dir: str | os.PathLike[str] | None = "conquest_saves",
                  resume: bool = False, **kwargs: Any) -> None:
@@ -104,7 +108,8 @@ class MatchApp(W.VBox):
         #: the slot the game on screen was loaded from or last saved to (the Save box's default)
         self._slot: int | None = None
         #: the autosave of the match on screen (its claim: another page may take it, issue 31)
-        self.autosaver = Autosaver(self.store, self.ui.game, lambda: self.controller, on_elsewhere=self._show_elsewhere,
+        self.autosaver = Autosaver(self.store, self.ui.game, lambda: self.controller, deferred=self.autosave_deferred,
+                                   on_elsewhere=self._show_elsewhere,
                                    on_error=lambda exc: self._say(self._t("error", text=str(exc)), problem=True))
         self._setup: Any = None
         self._seats: list[SeatChoice] = []

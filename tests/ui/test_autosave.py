@@ -1,10 +1,12 @@
 """One autosave path for every game (issue 29): the shell's :class:`Autosaver`, as a
-player of a hosted game meets it.  Inside a kernel (a running event loop) a move's
-autosave is written shortly after the move, once for quick successive moves; every way
-out of the game writes it first, and so does a crash-free exit of the interpreter.  A
-finished game's result is recorded once; another page's autosave is never overwritten
-without a word.  Played with the toy game of :mod:`toy_game` (real event loops, real
-files; no timed assertion: a long delay is set and the write is awaited or flushed)."""
+player of a hosted game meets it.  Deferred (Japan Conquest; a hosted game with
+``MatchApp.autosave_deferred``), inside a kernel (a running event loop) a move's autosave
+is written shortly after the move, once for quick successive moves; every way out of the
+game writes it first, and so does a crash-free exit of the interpreter.  The hosted games
+write at once (their browser tests read the autosave as their referee).  A finished
+game's result is recorded once; another page's autosave is never overwritten without a
+word.  Played with the toy game of :mod:`toy_game` (real event loops, real files; no timed
+assertion: a long delay is set and the write is awaited or flushed)."""
 
 from __future__ import annotations
 
@@ -27,6 +29,10 @@ from .test_match_app import ToyApp, click, setup_game
 from .toy_game import Keep, Swap, ToyMatch, ToySetup
 
 TESTS = Path(__file__).resolve().parent.parent
+
+
+class DeferredToyApp(ToyApp):
+    autosave_deferred = True
 
 
 @pytest.fixture(autouse=True)
@@ -70,7 +76,7 @@ def test_a_move_in_a_kernel_is_on_disk_once_the_player_leaves_the_game(tmp_path,
     monkeypatch.setattr(autosave_module, "AUTOSAVE_DELAY", 3600)
 
     async def main() -> None:
-        app = ToyApp(save_dir=tmp_path)
+        app = DeferredToyApp(save_dir=tmp_path)
         _three_humans(app)
         click(app, "swap")
         assert app.autosaver.pending and _autosaved_swaps(tmp_path) == [False, False, False]
@@ -97,7 +103,7 @@ def test_quick_moves_in_a_kernel_share_one_write_made_after_the_moves(tmp_path, 
     monkeypatch.setattr(autosave_module, "AUTOSAVE_DELAY", 0.05)
 
     async def main() -> None:
-        app = ToyApp(save_dir=tmp_path)
+        app = DeferredToyApp(save_dir=tmp_path)
         _three_humans(app)
         writes = _count_writes(monkeypatch, app.store)
         click(app, "swap")
@@ -116,11 +122,26 @@ def test_quick_moves_in_a_kernel_share_one_write_made_after_the_moves(tmp_path, 
 
 
 def test_without_an_event_loop_a_move_is_written_at_once(tmp_path) -> None:
-    app = ToyApp(save_dir=tmp_path)
+    app = DeferredToyApp(save_dir=tmp_path)
     _three_humans(app)
     click(app, "swap")
     assert not app.autosaver.pending
     assert _autosaved_swaps(tmp_path) == [True, False, False]
+
+
+def test_a_hosted_games_move_is_on_disk_at_once_in_a_kernel_too(tmp_path, monkeypatch) -> None:
+    """The hosted games' default: the autosave is the position on screen as soon as the
+    move is shown (what their browser tests read)."""
+    monkeypatch.setattr(autosave_module, "AUTOSAVE_DELAY", 3600)
+
+    async def main() -> None:
+        app = ToyApp(save_dir=tmp_path)
+        _three_humans(app)
+        click(app, "swap")
+        assert not app.autosaver.pending
+        assert _autosaved_swaps(tmp_path) == [True, False, False]
+
+    asyncio.run(main())
 
 
 def test_a_crash_free_exit_of_the_interpreter_writes_the_pending_move(tmp_path) -> None:
@@ -133,8 +154,11 @@ def test_a_crash_free_exit_of_the_interpreter_writes_the_pending_move(tmp_path) 
         from ui.test_match_app import ToyApp, click, setup_game
         autosave.AUTOSAVE_DELAY = 3600
 
+        class DeferredToyApp(ToyApp):
+            autosave_deferred = True
+
         async def main():
-            app = ToyApp(save_dir={str(tmp_path)!r})
+            app = DeferredToyApp(save_dir={str(tmp_path)!r})
             setup_game(app, ["human", "human", "human"], seed=11)
             click(app, "I am Ann: show my view")
             click(app, "swap")
@@ -189,7 +213,7 @@ def test_another_pages_autosave_is_never_overwritten_and_the_page_is_told(tmp_pa
     monkeypatch.setattr(autosave_module, "AUTOSAVE_DELAY", 3600)
 
     async def main() -> None:
-        a = ToyApp(save_dir=tmp_path)
+        a = DeferredToyApp(save_dir=tmp_path)
         _three_humans(a)
         click(a, "swap")
         assert a.autosaver.pending
