@@ -12,8 +12,10 @@ Flow: ``start`` screen (New game / Resume / a saved slot) → ``setup`` (players
 Human or a CPU level per seat; the game's options; CPU speed; seed) → ``play`` (the game's
 board drawn from a :class:`~conquest_widget.ui.controller.MatchController`; the cover
 screen between humans; Save / Exit; the log) → ``results`` (standings, the game's own
-story of the end, Play again).  After every change of the match the autosave is written,
-so leaving (or a closed tab) loses nothing; a finished game's result is recorded once.
+story of the end, Play again).  After every change of the match the autosave is written
+(:class:`~conquest_widget.ui.autosave.Autosaver`; at once, see :attr:`MatchApp.autosave_deferred`),
+so leaving (or a closed tab) loses nothing; a finished game's result is recorded once and
+its autosave cleared.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from conquest_widget.core.safe_text import check_name, html_text
 from conquest_widget.errors import ConquestError
 from conquest_widget.lean import Layout, close_tree, plain, shared_layout, shared_style
 from conquest_widget.saves import AutosaveClaim, SaveStore
+from conquest_widget.ui.autosave import Autosaver
 from conquest_widget.ui.controller import MatchController
 from conquest_widget.ui.game_ui import GameUI, SeatChoice
 from conquest_widget.ui.log_view import LogView
@@ -82,6 +85,11 @@ class MatchApp(W.VBox):
     screens: Field | None = None
     #: Match classes of games outside the registry, by id (tests)
     engines: ClassVar[dict[str, Any]] = {}
+    #: write a change's autosave shortly after it inside a kernel, once for quick changes
+    #: (as Japan Conquest does), instead of at once.  Off: the browser tests of the hosted
+    #: games read the autosave as their referee right after each move (docs/saves.md).
+    #: Every way out of the game writes a pending autosave first either way.
+    autosave_deferred: ClassVar[bool] = False
 
     def __init__(self, *, lang: str | None = None, save_dir: str | os.PathLike[str] | None = "conquest_saves",
                  resume: bool = False, **kwargs: Any) -> None:
@@ -99,11 +107,13 @@ class MatchApp(W.VBox):
         self.board: Any = None
         #: the slot the game on screen was loaded from or last saved to (the Save box's default)
         self._slot: int | None = None
-        self._claim: AutosaveClaim | None = None
+        #: the autosave of the match on screen (its claim: another page may take it, issue 31)
+        self.autosaver = Autosaver(self.store, self.ui.game, lambda: self.controller, deferred=self.autosave_deferred,
+                                   on_elsewhere=self._show_elsewhere,
+                                   on_error=lambda exc: self._say(self._t("error", text=str(exc)), problem=True))
         self._setup: Any = None
         self._seats: list[SeatChoice] = []
         self._log_len = 0
-        self._recorded = False
         self.screen = ""
         # widgets whose layout and style never change share them (issue 32: a lean wire)
         self.title = plain(W.HTML)
@@ -277,9 +287,10 @@ class MatchApp(W.VBox):
         self._load(lambda: self.store.load_slot(slot, game=self.ui.game), slot=slot)
 
     def _load(self, read: Callable[[], Any], slot: int | None = None) -> None:
-        # the autosave's version is taken before reading: a write by another page in
-        # between makes this page's first autosave a refused one, never a silent overwrite
-        claim = AutosaveClaim(self.store, self.ui.game) if self.store is not None else None
+        # the autosave's version is taken before reading (after writing what is pending):
+        # a write by another page in between makes this page's first autosave a refused
+        # one, never a silent overwrite
+        claim = self.autosaver.claim_now()
         try:
             match = read()
         except ConquestError as exc:
@@ -300,10 +311,11 @@ class MatchApp(W.VBox):
 
     # ------------------------------------------------------------ play
     def _play(self, match: Any, *, speed: str, claim: AutosaveClaim | None = None) -> None:
+        """Show ``match`` and make it this page's autosave (``claim``: taken before it was
+        read, see :meth:`Autosaver.claim_now`)."""
         self._leave_match()
         self._slot = None
-        #: this page's claim on the game's autosave (another page may take it: issue 31)
-        self._claim = claim or (AutosaveClaim(self.store, self.ui.game) if self.store is not None else None)
+        self.autosaver.begin(claim)
         self._setup = match.setup
         self._seats = self.ui.seat_choices(match.setup)
         module = self.spec.bots_module()
@@ -318,7 +330,6 @@ class MatchApp(W.VBox):
         # hidden by the log's page module while the hot seat's cover is up (log_view.css)
         self.board.add_class("cw-match-board")
         self._log_len = len(self.controller.events)
-        self._recorded = False
         # the log shows the cover too: a move that hands the screen on sends one message
         self.log_view = LogView(on_uncover=self._uncover)
         self.busy = plain(W.HTML)
@@ -331,7 +342,7 @@ class MatchApp(W.VBox):
         self.controller.observe(self._on_change, names="version")
         self.controller.observe(self._on_busy, names="cpu_busy")
         self._redraw_play()
-        self._autosave()
+        self.autosaver.write()  # a new or loaded game: at once
         self._sound_seen, self._sound_who, self._sound_mine, self._sound_over = 0, None, False, self.controller.is_over
         self._sound_news()
         self.controller.start_cpus()
@@ -350,7 +361,7 @@ class MatchApp(W.VBox):
         self._save_button.description = self._t("save")
         self._exit_button.description = self._t("exit")
         self._redraw_log()
-        if self._claim is not None and self._claim.lost:
+        if self.autosaver.lost:
             self._show_elsewhere()
         children = (self.controls, self.save_box, self.elsewhere, self.board, self.log_view)
         if self.body.children != children:
@@ -374,7 +385,10 @@ class MatchApp(W.VBox):
         elif self.message.value:
             self._say()
         self._redraw_play()
-        self._autosave()
+        if c.is_over:
+            self.autosaver.write()  # the end: its result at once
+        else:
+            self.autosaver.request()
         self._sound_news()
         if c.is_over:
             self.show_results()
@@ -434,21 +448,6 @@ class MatchApp(W.VBox):
         if self.controller is not None:
             self.controller.uncover()
 
-    def _autosave(self) -> None:
-        c = self.controller
-        if self.store is None or c is None:
-            return
-        try:
-            if c.is_over:
-                if not self._recorded:
-                    self._recorded = c.record_result(self.store) or True
-                    if self._claim is not None:
-                        self._claim.clear()  # another page's game stays
-            elif not c.save(self.store, claim=self._claim):
-                self._show_elsewhere()
-        except ConquestError as exc:
-            self._say(self._t("error", text=str(exc)), problem=True)
-
     def _show_elsewhere(self) -> None:
         """Another page of this save folder wrote this game's autosave (it resumed this
         game, or started another): say so, keep this game on screen, offer a slot (Save)
@@ -464,11 +463,10 @@ class MatchApp(W.VBox):
     def _autosave_here(self) -> None:
         """Make this page's game the autosave again (the other page's is replaced: that
         page will be told in turn at its next move)."""
-        if self._claim is None:
+        if self.autosaver.claim is None:
             return
-        self._claim.reclaim()
         self.elsewhere.layout.display = "none"
-        self._autosave()
+        self.autosaver.reclaim()
 
     def _default_slot(self, slots: list[Any]) -> int:
         """The slot the Save box offers first: the one this game was last saved to or
@@ -540,8 +538,8 @@ class MatchApp(W.VBox):
         """Leave the game (it stays autosaved) for the start screen.  When another page
         holds the autosave (see :meth:`_show_elsewhere`), this game is not saved anywhere:
         the player is asked first."""
-        claim = getattr(self, "_claim", None)
-        unsaved = (claim is not None and claim.lost and self.controller is not None and not self.controller.is_over)
+        self.autosaver.flush()  # a pending write may find that another page took the autosave
+        unsaved = self.autosaver.lost and self.controller is not None and not self.controller.is_over
         if unsaved and not confirmed:
             _replace(self.save_box, [
                 W.HTML(f"<b>{html_text(self._t('exit_unsaved'))}</b>"),
@@ -555,8 +553,16 @@ class MatchApp(W.VBox):
             self._say(self._t("exit_info"))
 
     def leave(self) -> None:
-        """Stop this game's CPUs and let go of the match (the autosave keeps it)."""
+        """Stop this game's CPUs, write its autosave and let go of the match (the autosave
+        keeps it)."""
         self._leave_match()
+
+    def close(self) -> None:
+        """Leave the match (its autosave written) and close every widget of the app; it
+        writes nothing after."""
+        self._leave_match()
+        self.autosaver.close()
+        close_tree(self)
 
     def _match_widgets(self) -> tuple[W.Widget, ...]:
         """The widgets of the match on screen (board, log with the cover, Save box...), shown by the
@@ -579,6 +585,7 @@ class MatchApp(W.VBox):
         c = self.controller
         if c is not None:
             c.stop_cpus()
+            self.autosaver.flush()  # what is pending, while the match is still here
             c.unobserve(self._on_change, names="version")
             c.unobserve(self._on_busy, names="cpu_busy")
         screen = (*self.body.children, *self._match_widgets())
@@ -612,6 +619,7 @@ class MatchApp(W.VBox):
     def replay(self, slot: int | None) -> None:
         """Open the replay explorer on save ``slot`` (None: this game's autosave), on the
         public view (see :meth:`_show_replay`)."""
+        self.autosaver.flush()  # the autosave replayed is the game as last shown
         try:
             match = self.store.load_autosave(self.ui.game) if slot is None else self.store.load_slot(slot, game=self.ui.game)
         except ConquestError as exc:

@@ -104,9 +104,9 @@ def test_bytes_per_move_and_update_time(monkeypatch):
 
 
 async def _bench(monkeypatch):
-    from conquest_widget.games.japan_conquest.widget import app as app_module
+    from conquest_widget.ui import autosave as autosave_module
 
-    monkeypatch.setattr(app_module, "AUTOSAVE_DELAY", 0.001)  # a write after every action: the worst case
+    monkeypatch.setattr(autosave_module, "AUTOSAVE_DELAY", 0.001)  # a write after every action: the worst case
     counted = MapView.refresh
 
     def refresh(self):

@@ -6,12 +6,8 @@
 
 from __future__ import annotations
 
-import asyncio
-import atexit
-import contextlib
 import html
 import os
-import weakref
 from typing import TYPE_CHECKING, Any
 
 import ipywidgets as W
@@ -34,7 +30,8 @@ from conquest_widget.games.japan_conquest.widget.style import (
     button_layout,
 )
 from conquest_widget.lean import Layout, close_tree, plain, shared_layout, shared_style
-from conquest_widget.saves import DEFAULT_DIRECTORY, AutosaveClaim, SaveStore
+from conquest_widget.saves import DEFAULT_DIRECTORY, SaveStore
+from conquest_widget.ui.autosave import Autosaver
 from conquest_widget.ui.sound import Sound, pick_effects, sound_preference
 from conquest_widget.ui.text import t as shell_t
 
@@ -44,13 +41,6 @@ if TYPE_CHECKING:  # the explorer is imported when a replay is first opened
     from conquest_widget.games.japan_conquest.setup import GameSetup
     from conquest_widget.tables import NewTable
     from conquest_widget.ui.replay import ReplayExplorer
-
-#: seconds between a human action and its autosave inside a kernel: the write (about 15 ms
-#: for a mid-game save) runs after the views are published, once for quick successive clicks
-AUTOSAVE_DELAY = 0.4
-
-#: apps that may hold a pending autosave, flushed at the interpreter's exit
-_PENDING: weakref.WeakSet[JapanConquestApp] = weakref.WeakSet()
 
 #: engine event type -> sound effect (a battle's result is won/lost/neutral: see japan_sounds)
 EVENT_EFFECTS = {
@@ -110,13 +100,6 @@ def japan_sounds(players: list[dict], events: list[dict], action: Any, lang: str
     if isinstance(action, Step):
         found.add("step")
     return pick_effects(found), ("。" if lang == "ja" else ". ").join(said)
-
-
-@atexit.register
-def _flush_pending_autosaves() -> None:
-    for app in list(_PENDING):
-        with contextlib.suppress(Exception):  # at exit, one app's problem must not stop the others
-            app.flush_autosave()
 
 
 class JapanConquestApp(W.VBox):
@@ -186,16 +169,18 @@ class JapanConquestApp(W.VBox):
         # game screen is first shown (issue 32: Play sends only what the start screen shows)
         self._game_screen: W.VBox | None = None
         self._save_exit: SaveExit | None = None
+        #: the autosave of the game shown, and this page's claim on it (another page may
+        #: take it: issue 31); a finished game stays the autosave (the start screen says so
+        #: and replays it), its result recorded once
+        self.autosaver = Autosaver(self.store, "japan_conquest", lambda: c if c.has_game else None, keep_finished=True,
+                                   on_elsewhere=self._autosave_elsewhere,
+                                   on_error=lambda _exc: setattr(c, "message", t("autosave_failed", c.lang)))
         if self.start_saves is not None:
             self.start_saves.on_replay = lambda match, slot: self.open_replay(match, "autosave" if slot is None else slot)
-            #: this page's claim on the autosave (another page may take it: issue 31)
-            self._claim: AutosaveClaim | None = None
             self._autosaved_turn: tuple[int, int] | None = None
-            self._autosave_handle: asyncio.TimerHandle | None = None  # a write scheduled on the event loop
             c.on_change(self._autosave)
-            c.observe(lambda ch: None if ch["new"] else self._request_autosave(), names="cpu_busy")
-            c.observe(lambda _: self.flush_autosave(), names="screen")  # Continue reads what was written
-            _PENDING.add(self)  # a crash-free exit writes what is pending (atexit)
+            c.observe(lambda ch: None if ch["new"] else self.autosaver.request(), names="cpu_busy")
+            c.observe(lambda _: self.autosaver.flush(), names="screen")  # Continue reads what was written
             c.observe(self._remember_language, names="lang")
         # The side panel scrolls inside the map's height: however long the log grows, the page
         # and the map keep their size, so nothing moves under the pointer (issue 16)
@@ -232,14 +217,14 @@ class JapanConquestApp(W.VBox):
         """Stop the CPUs and write a pending autosave (the shell's Back to games; the game
         stays autosaved for Continue)."""
         self.controller.stop_cpu()
-        self.flush_autosave()
+        self.autosaver.flush()
 
     def close(self) -> None:
         """Leave the game and close every widget of the app: the screen shown and the ones
         built but not shown (setup, game, results, save data, replay), so nothing of it
         stays alive in the kernel or the page (issue 32)."""
         self.leave()
-        _PENDING.discard(self)
+        self.autosaver.close()
         for screen in ("setup", "saves", "links"):
             self._close_left_screen(screen)
         if self._replay_screen is not None:
@@ -288,11 +273,8 @@ class JapanConquestApp(W.VBox):
         the autosave; the app has a save store)."""
         if self._save_exit is None:
             assert self.store is not None, "an app without a save store has no Save & Exit"
-            self._save_exit = SaveExit(self.controller, self.store)
-            self._save_exit.on_reclaim = self._write_autosave
-            # the game's claim on the autosave, and whether another page took it
-            claim = self._save_exit.claim = getattr(self, "_claim", None)
-            self._save_exit.show_elsewhere(claim is not None and claim.lost)
+            self._save_exit = SaveExit(self.controller, self.store, self.autosaver)
+            self._save_exit.show_elsewhere(self.autosaver.lost)  # another page took the autosave
         return self._save_exit
 
     @property
@@ -471,80 +453,34 @@ class JapanConquestApp(W.VBox):
 
     def _autosave(self, c: GameController, action: Any) -> None:
         """Autosave after every action of a human, whenever a turn changes hands, when a CPU
-        run stops and at the end (recording the result once).  A new game replaces the
-        autosave.  Inside a CPU's turn the single steps are not written one by one."""
+        run stops and at the end (recording the result once), through :attr:`autosaver`.
+        A new or loaded game replaces the autosave.  Inside a CPU's turn the single steps
+        are not written one by one."""
         if not c.has_game or self.store is None:
             return
-        if action is None:  # a new or loaded game: remember its setup as the next default
-            self._claim_autosave()
-            if not c.demo:  # the watched CPUs' setup is not the player's (issue 30)
-                self._save_preferences(last_setup=c.setup_dict())
         turn = (c.current_player, c.view["turn"])
+        if action is None:  # a new or loaded game: claimed as Continue read it, or as it is now
+            saves = self.start_saves
+            claim = None
+            if saves is not None:
+                claim, saves.read_claim = saves.read_claim, None
+            self.autosaver.begin(claim)
+            if self._save_exit is not None:
+                self._save_exit.show_elsewhere(False)
+            if not c.demo:  # remember its setup as the next default; the watched CPUs' is not the player's (issue 30)
+                self._save_preferences(last_setup=c.setup_dict())
         if action is None or c.is_over:
-            self._write_autosave()  # a new game, a loaded one, the end (its result): at once
+            self._autosaved_turn = turn
+            self.autosaver.write()  # a new game, a loaded one, the end (its result): at once
         elif not c.cpu_busy or turn != self._autosaved_turn:
-            self._request_autosave()
+            self._autosaved_turn = turn
+            self.autosaver.request()
 
-    def _claim_autosave(self) -> None:
-        """A new or loaded game: claim the autosave as this page read it (Continue: before
-        reading the file) or as it is now (a new game, a slot, a branch replace it)."""
-        claim = AutosaveClaim(self.store, "japan_conquest")
-        if getattr(self.start_saves, "read_autosave", False):
-            claim.version = self.start_saves.read_version
-            self.start_saves.read_autosave = False
-        self._claim = claim
-        if self._save_exit is not None:  # else it takes the claim when built
-            self._save_exit.claim = claim
-            self._save_exit.show_elsewhere(False)
-
-    def _request_autosave(self) -> None:
-        """Write the autosave off the click -> visible update path (issue 18): inside an event
-        loop (a kernel) the write runs ``AUTOSAVE_DELAY`` seconds after the first unsaved
-        action, once for all the actions in between, after the views have been published;
-        without a loop (scripts, tests) it is written at once.  :meth:`flush_autosave` writes
-        a pending autosave now: leaving the game screen, a new game and the interpreter's
-        exit (atexit) call it, so no action is lost on a crash-free exit."""
-        if self.store is None or not self.controller.has_game:
-            return
-        if self._autosave_handle is not None:
-            return  # already scheduled: that write will include this action
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            self._write_autosave()
-            return
-        self._autosave_handle = loop.call_later(AUTOSAVE_DELAY, self.flush_autosave)
-
-    @property
-    def autosave_pending(self) -> bool:
-        """Is an autosave scheduled but not written yet?"""
-        return self.store is not None and self._autosave_handle is not None
-
-    def flush_autosave(self) -> None:
-        """Write a pending autosave now (nothing if none is pending)."""
-        handle = getattr(self, "_autosave_handle", None)
-        if handle is None:
-            return
-        self._autosave_handle = None
-        handle.cancel()
-        self._write_autosave()
-
-    def _write_autosave(self, _: Any = None) -> None:
-        handle = getattr(self, "_autosave_handle", None)
-        if handle is not None:  # this write includes what was pending
-            self._autosave_handle = None
-            handle.cancel()
-        c = self.controller
-        if not c.has_game or self.store is None:
-            return
-        try:
-            if c.save(self.store, claim=self._claim) is False and self._save_exit is not None:
-                self._save_exit.show_elsewhere(True)  # another page holds the autosave
-            self._autosaved_turn = (c.current_player, c.view["turn"])
-            if c.is_over:
-                c.record_result(self.store)
-        except ConquestError:  # the player's words, not the store's (issue 16); play goes on
-            self.controller.message = t("autosave_failed", self.controller.lang)
+    def _autosave_elsewhere(self) -> None:
+        """Another page holds the autosave now: Save & Exit says so (when built: else it
+        says so when built) and offers to autosave this game here."""
+        if self._save_exit is not None:
+            self._save_exit.show_elsewhere(True)
 
     def _save_preferences(self, **changes: Any) -> None:
         if self.store is None:

@@ -22,10 +22,10 @@ from conquest_widget.games.japan_conquest.widget.style import (
 from conquest_widget.lean import Layout, close_tree, plain, shared_layout, shared_style
 from conquest_widget.saves import (
     SLOT_COUNT,
-    AutosaveClaim,
     SaveStore,
     SlotInfo,
 )
+from conquest_widget.ui.autosave import Autosaver
 
 
 def _date(iso: str | None) -> str:
@@ -87,10 +87,13 @@ class Confirm(W.HBox):
 
 
 class SaveExit(W.VBox):
-    """Save & Exit (into a slot, asking before overwriting) and Exit Without Saving."""
+    """Save & Exit (into a slot, asking before overwriting) and Exit Without Saving;
+    "Autosave this game here" when another page took the autosave (``autosaver``: the
+    app's, holding this page's claim)."""
 
-    def __init__(self, c: GameController, store: SaveStore) -> None:
+    def __init__(self, c: GameController, store: SaveStore, autosaver: Autosaver | None = None) -> None:
         self.c, self.store = c, store
+        self.autosaver = autosaver
         #: the slot this app last saved to (the chooser's default next time)
         self._saved_to: int | None = None
         self.save_exit_button = W.Button(layout=button_layout(), style=shared_style(W.Button))
@@ -106,10 +109,6 @@ class SaveExit(W.VBox):
         self.exit_button.on_click(lambda _: self.exit())
         self.save_button.on_click(lambda _: self.save())
         self.cancel_button.on_click(lambda _: setattr(self.chooser.layout, "display", "none"))
-        #: this page's claim on the autosave (set by the app for each game shown)
-        self.claim: AutosaveClaim | None = None
-        #: called after "Autosave this game here" reclaimed the autosave (the app writes it)
-        self.on_reclaim: Callable[[], None] = lambda: None
         self.elsewhere_text = plain(W.HTML)
         self.autosave_here_button = W.Button(layout=button_layout(), style=shared_style(W.Button), button_style="warning")
         self.autosave_here_button.add_class("cw-autosave-here")
@@ -139,11 +138,10 @@ class SaveExit(W.VBox):
     def autosave_here(self) -> None:
         """Make this page's game the autosave again (the other page is told at its next
         move in turn)."""
-        if self.claim is None:
+        if self.autosaver is None or self.autosaver.claim is None:
             return
-        self.claim.reclaim()
         self.show_elsewhere(False)
-        self.on_reclaim()
+        self.autosaver.reclaim()  # written now; refused again, it shows this again
 
     def show_slots(self) -> None:
         """Show the slot chooser (each slot with what it holds), on the slot this game was
@@ -183,7 +181,9 @@ class SaveExit(W.VBox):
         """Back to the start screen; the autosave stays for Continue Last Game (the
         button's tooltip and the start screen say so).  When another page holds the
         autosave, this game is saved nowhere: the player is asked first."""
-        unsaved = self.claim is not None and self.claim.lost and self.c.has_game and not self.c.is_over
+        if self.autosaver is not None:
+            self.autosaver.flush()  # a pending write may find that another page took the autosave
+        unsaved = self.autosaver is not None and self.autosaver.lost and self.c.has_game and not self.c.is_over
         if unsaved and not confirmed:
             self.confirm.ask(t("exit_unsaved", self.c.lang), self.c.lang, lambda: self.exit(confirmed=True))
             return

@@ -26,7 +26,7 @@ from conquest_widget.games.japan_conquest.text import t
 from conquest_widget.games.japan_conquest.widget.controller import GameController
 from conquest_widget.games.japan_conquest.widget.saves_view import _date, slot_text
 from conquest_widget.lean import page_file, shared_layout
-from conquest_widget.saves import SLOT_COUNT, FileVersion, SaveStore, SlotInfo
+from conquest_widget.saves import SLOT_COUNT, AutosaveClaim, SaveStore, SlotInfo
 from conquest_widget.scene import SceneWidget
 
 _HERE = Path(__file__).parent
@@ -114,9 +114,9 @@ class StartSaves:
 
     def __init__(self, c: GameController, store: SaveStore) -> None:
         self.c, self.store = c, store
-        #: Continue's reading of the autosave, for this page's claim on it (app._claim_autosave)
-        self.read_version: FileVersion = None
-        self.read_autosave = False
+        #: the autosave as Continue found it before reading it: this page's claim on it
+        #: (the app's autosaver takes it for the game loaded)
+        self.read_claim: AutosaveClaim | None = None
         #: called with a loaded match and its slot (None: the autosave) by the Replay buttons
         self.on_replay: Callable[[Any, int | None], None] = lambda match, slot: None
         #: called after a change (the screen's redraw; set by :class:`StartScreen`)
@@ -263,15 +263,16 @@ class StartSaves:
     def continue_last(self) -> None:
         # the version is taken before reading: a write by another page in between makes
         # this page's first autosave a refused one, never a silent overwrite (issue 31)
-        self.read_version = self.store.autosave_version("japan_conquest")
-        self.read_autosave = True
+        self.read_claim = AutosaveClaim(self.store, "japan_conquest")
         try:
             game = self.store.load_autosave(game="japan_conquest")  # another game's: a clear error
         except ConquestError as exc:
-            self.read_autosave = False
+            self.read_claim = None
             self._error(exc)
             return
-        if game is not None:
+        if game is None:
+            self.read_claim = None
+        else:
             self._error("")
             self.c.load_game(game)
 

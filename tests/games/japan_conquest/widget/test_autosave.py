@@ -12,8 +12,8 @@ import textwrap
 
 from conquest_widget import JapanConquestApp
 from conquest_widget.games.japan_conquest import GameSetup, PlayerSetup
-from conquest_widget.games.japan_conquest.widget import app as app_module
 from conquest_widget.saves import SaveStore
+from conquest_widget.ui import autosave as autosave_module
 
 SETUP = GameSetup(players=(PlayerSetup("A", 13), PlayerSetup("B", 27)), turns=10, seed=4)  # saves need seeded dice
 
@@ -36,7 +36,7 @@ def _saved_snapshot(tmp_path):
 
 
 def test_in_a_kernel_the_click_returns_before_the_write_and_quick_clicks_share_one(tmp_path, monkeypatch):
-    monkeypatch.setattr(app_module, "AUTOSAVE_DELAY", 0.05)
+    monkeypatch.setattr(autosave_module, "AUTOSAVE_DELAY", 0.05)
 
     async def main():
         app = JapanConquestApp(save_dir=tmp_path / "saves")
@@ -45,17 +45,17 @@ def test_in_a_kernel_the_click_returns_before_the_write_and_quick_clicks_share_o
         writes = _writes(monkeypatch, app)
         c.roll()
         c.click_prefecture(c.legal_steps[0])
-        assert c.route and writes == [] and app.autosave_pending  # nothing written on the click path
+        assert c.route and writes == [] and app.autosaver.pending  # nothing written on the click path
         assert _saved_snapshot(tmp_path) != c._match.state.snapshot()
         await asyncio.sleep(0.2)
-        assert len(writes) == 1 and not app.autosave_pending  # one write for both actions
+        assert len(writes) == 1 and not app.autosaver.pending  # one write for both actions
         assert _saved_snapshot(tmp_path) == c._match.state.snapshot()
 
     asyncio.run(main())
 
 
 def test_leaving_the_game_writes_the_pending_autosave_at_once(tmp_path, monkeypatch):
-    monkeypatch.setattr(app_module, "AUTOSAVE_DELAY", 60)
+    monkeypatch.setattr(autosave_module, "AUTOSAVE_DELAY", 60)
 
     async def main():
         app = JapanConquestApp(save_dir=tmp_path / "saves")
@@ -63,9 +63,9 @@ def test_leaving_the_game_writes_the_pending_autosave_at_once(tmp_path, monkeypa
         c.new_game(SETUP)
         c.roll()
         c.click_prefecture(c.legal_steps[0])
-        assert app.autosave_pending
+        assert app.autosaver.pending
         app.save_exit.exit_button.click()  # Exit Without Saving: the autosave stays, and is current
-        assert not app.autosave_pending
+        assert not app.autosaver.pending
         assert _saved_snapshot(tmp_path) == c._match.state.snapshot()
         app.start_saves.continue_button.click()
         assert c.route == c._match.route and len(c.route) == 1
@@ -79,7 +79,7 @@ def test_without_an_event_loop_every_human_action_is_written_at_once(tmp_path):
     c.new_game(SETUP)
     c.roll()
     c.click_prefecture(c.legal_steps[0])
-    assert not app.autosave_pending
+    assert not app.autosaver.pending
     assert _saved_snapshot(tmp_path) == c._match.state.snapshot()
 
 
@@ -90,8 +90,8 @@ def test_a_crash_free_exit_loses_no_action(tmp_path):
         import asyncio, json
         from conquest_widget import JapanConquestApp
         from conquest_widget.games.japan_conquest import GameSetup, PlayerSetup, ScriptedDice
-        from conquest_widget.games.japan_conquest.widget import app as app_module
-        app_module.AUTOSAVE_DELAY = 3600
+        from conquest_widget.ui import autosave as autosave_module
+        autosave_module.AUTOSAVE_DELAY = 3600
 
         async def main():
             app = JapanConquestApp(save_dir={str(tmp_path / "saves")!r})
@@ -99,7 +99,7 @@ def test_a_crash_free_exit_loses_no_action(tmp_path):
             c.new_game(GameSetup(players=(PlayerSetup("A", 13), PlayerSetup("B", 27)), turns=10, seed=4))
             c.roll()
             c.click_prefecture(c.legal_steps[0])
-            assert app.autosave_pending
+            assert app.autosaver.pending
             print(json.dumps(c.route))
             return app
 
