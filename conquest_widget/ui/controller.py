@@ -76,6 +76,15 @@ class PublishedTraits(HasTraits):
     #: how a refused action is worded for the player: a board may set its game's own
     #: wording (``explain_refusal(error) -> text``; "" or None: the error's own text)
     explain_refusal: Callable[[IllegalActionError], str] | None = None
+    #: the pacing of CPU play, set by an app that paces its game's own way (None: each CPU
+    #: action is published, then ``CPU_DELAYS[cpu_speed]`` seconds pass).  Called before
+    #: each CPU action of a background run and once before a synchronous one: None holds
+    #: the CPUs (nothing is played until ``start_cpus()`` is called again: a battle shown
+    #: until its player has seen it), else the seconds to wait before the action
+    cpu_pause: Callable[[], float | None] | None = None
+    #: publish after each CPU action of a synchronous run too (an app whose sound and
+    #: battle moments follow each action), not only once at its end
+    publish_each_cpu_action = False
 
     def refusal(self, error: IllegalActionError | SerializationError) -> str:
         """What ``message`` says when ``error`` refused an action."""
@@ -151,7 +160,7 @@ class MatchController(PublishedTraits):
             self.message = self.refusal(exc)
             return
         self.message = ""
-        if self.cpu_speed != "instant" and self._loop_running():
+        if (self.cpu_speed != "instant" or self.cpu_pause is not None) and self._loop_running():
             self._hand_over()
             if self._forced_answer() is None:  # else the background task plays it first, then publishes
                 self._publish()
@@ -175,11 +184,28 @@ class MatchController(PublishedTraits):
         if self._task is not None and not self._task.done():
             return
         if not self._loop_running():
-            self.run_cpus()
-            self._hand_over()
-            self._publish()
+            self.play_cpus_now()
             return
         self._task = asyncio.ensure_future(self.run_cpus_async())
+
+    @property
+    def cpu_running(self) -> bool:
+        """Is a background CPU run started and not over (``cpu_busy`` is set once it runs)?"""
+        return self._task is not None and not self._task.done()
+
+    def play_cpus_now(self) -> int:
+        """Stop a background run and play every CPU action due now at once (unless
+        :attr:`cpu_pause` holds them), then publish; returns how many were played."""
+        self.stop_cpus()
+        n = self.run_cpus()
+        self._hand_over()
+        self._publish()
+        return n
+
+    async def wait_cpus(self) -> None:
+        """Wait until a background CPU run is over (scripts and tests)."""
+        while self._task is not None and not self._task.done():
+            await asyncio.sleep(0.01)
 
     def stop_cpus(self) -> None:
         """Cancel background CPU play (leaving the game)."""
@@ -239,11 +265,28 @@ class MatchController(PublishedTraits):
                     return s, legal[0]
         return None
 
+    def cpu_due(self) -> bool:
+        """Is a CPU action due now (only CPU seats to act, or a human's forced answer)?"""
+        m = self._match
+        if m.outcome() is not None or not m.to_act():
+            return False
+        return self._forced_answer() is not None or not any(s in self.humans for s in m.to_act())
+
+    def _held(self) -> bool:
+        """Does the app's :attr:`cpu_pause` hold the CPU action due now?"""
+        return self.cpu_pause is not None and self.cpu_due() and self.cpu_pause() is None
+
     def run_cpus(self) -> int:
-        """Play every CPU action due now (synchronously); returns how many."""
+        """Play every CPU action due now (synchronously, unless :attr:`cpu_pause` holds
+        them); returns how many."""
+        if self._held():
+            return 0
         n = 0
         while self.step_cpu():
             n += 1
+            if self.publish_each_cpu_action and self._forced_answer() is None:
+                self._hand_over()
+                self._publish()
         return n
 
     async def run_cpus_async(self) -> int:
@@ -253,12 +296,20 @@ class MatchController(PublishedTraits):
         n = 0
         self.cpu_busy = True
         try:
-            while self.step_cpu():
+            while self.cpu_due():
+                if self.cpu_pause is not None:
+                    pause = self.cpu_pause()
+                    if pause is None:
+                        break  # held: the app calls start_cpus() to go on
+                    await asyncio.sleep(pause)
+                if not self.step_cpu():
+                    break
                 n += 1
                 if self._forced_answer() is not None:
                     continue  # played at once, never drawn: a button that would vanish under the pointer
                 self._publish()
-                await asyncio.sleep(CPU_DELAYS.get(self.cpu_speed, 0.0))
+                if self.cpu_pause is None:
+                    await asyncio.sleep(CPU_DELAYS.get(self.cpu_speed, 0.0))
         finally:
             self.cpu_busy = False
         # each action played was published above (the last one too: forced answers are

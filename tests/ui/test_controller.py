@@ -302,3 +302,29 @@ def test_a_move_in_a_running_loop_is_one_version(monkeypatch) -> None:
         assert [v for v, _ in versions] == list(range(versions[0][0], versions[0][0] + len(versions)))
 
     asyncio.run(play())
+
+
+def test_an_apps_pacing_holds_the_cpus_until_it_lets_them_go_on() -> None:
+    """``cpu_pause``: None holds the CPUs (a battle shown until Continue); once it returns a
+    delay again, ``start_cpus`` plays on, and each CPU action of a synchronous run is
+    published when ``publish_each_cpu_action`` is set (the background run publishes each
+    anyway: tests/games/japan_conquest/widget)."""
+    m = JapanMatch(GameSetup.quick(["Tokyo", "Osaka"], cpu=[False, True], turns=5, seed=4))
+    c = MatchController(m, humans={0}, play_cpus=False, cpu_speed="fast")
+    hold = [True]
+    c.cpu_pause = lambda: None if hold[0] else 0.0
+    c.publish_each_cpu_action = True
+    versions: list[int] = []
+    c.observe(lambda ch: versions.append(ch["new"]), names="version")
+    while m.to_act() == (0,):  # the human's turn: roll, step on, confirm
+        kinds = {a["type"]: a for a in c.legal}
+        c.act(kinds.get("confirm") or kinds.get("roll") or kinds.get("battle") or kinds["step"])
+    assert m.to_act() == (1,) and c.cpu_due()
+    c.start_cpus()  # no loop: synchronous, but held
+    assert m.to_act() == (1,) and not c.cpu_running
+    hold[0] = False
+    before = len(versions)
+    c.start_cpus()  # let go: no loop here, so at once, each CPU action published
+    assert m.to_act() == (0,) and c.viewer == 0
+    played = sum(1 for e in m.log[-60:] if e.get("seat") == 1)
+    assert played > 1 and len(versions) - before >= played  # each CPU action was shown

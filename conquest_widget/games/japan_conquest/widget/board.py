@@ -39,9 +39,9 @@ from typing import Any
 
 import ipywidgets as W
 
-from conquest_widget.games.japan_conquest.actions import Action, Step
+from conquest_widget.games.japan_conquest.actions import Step
 from conquest_widget.games.japan_conquest.match import JapanMatch
-from conquest_widget.games.japan_conquest.widget.controller import GameController, battle_summary
+from conquest_widget.games.japan_conquest.widget.controller import GameController
 from conquest_widget.games.japan_conquest.widget.map_view import MapView
 from conquest_widget.games.japan_conquest.widget.panels import BattlePanel, JapanPanels, PanelText, TurnPanel
 from conquest_widget.games.japan_conquest.widget.replay import (
@@ -60,59 +60,26 @@ from conquest_widget.maps.japan.board import japan
 
 class SeatController(GameController):
     """The Japan board's traits (phase, route, legal steps, the battle shown...) mirrored
-    from a live shell controller ``source``; the player's moves go to ``source.act``.  It
-    plays no CPU (the source's owner does) and holds no match."""
+    from a live shell controller ``source`` it does not own (a table's seat); the player's
+    moves go to ``source.act``.  It plays no CPU (the source's owner does) and holds no
+    match."""
 
     def __init__(self, source: Any, **kwargs: Any) -> None:
         kwargs.setdefault("autoplay_cpu", False)
         kwargs.setdefault("screen", "game")
-        self.source = source
         super().__init__(**kwargs)
+        self.source = source
         self.hold_battles = True
 
     @property
     def is_over(self) -> bool:
         return bool(self.view) and self.view.get("outcome") is not None
 
-    @property
-    def human_to_act(self) -> bool:
-        """May this page's player act now?  (The source publishes legal actions only then.)"""
-        return bool(self.legal) and not self.is_over
-
-    def _humans(self) -> set[int]:
-        humans = getattr(self.source, "humans", None)
-        if humans is not None:
-            return set(humans)
-        return set() if self.source.viewer is None else {self.source.viewer}
-
-    def mirror(self) -> None:
-        """Publish what the source publishes now; a battle that ended since the last mirror
-        gets its moment (until Continue when this page's player fought it)."""
-        src = self.source
-        if not src.view:
-            return
-        first = not self.view or src.viewer != self.viewer
-        seen = len(self.events)
-        self.show(src.viewer, dict(src.view), list(src.legal), list(src.events))
-        report = {} if first else battle_summary(self.events, seen, humans=self._humans())
-        if report:
-            self.battle_report = report
-        elif self.battle_report and not self.battle_report.get("human"):
-            self.battle_report = {}
-
-    def _apply(self, action: Action) -> bool:
-        self.message = ""
-        self.source.act(action.to_dict())
-        return not self.source.message
-
     def _why_not_step(self, code: int) -> str:
         """The source refuses the step and says why (in the game's words: the board sets
         the source's ``explain_refusal``)."""
         self.source.act(Step(code).to_dict())
         return str(self.source.message)
-
-    def _schedule_cpu(self) -> None:
-        """CPUs are played by the source's owner (a table's lease holder)."""
 
     def play_cpu_now(self) -> None:
         """CPUs are played by the source's owner (a table's lease holder)."""

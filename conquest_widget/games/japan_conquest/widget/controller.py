@@ -1,8 +1,11 @@
 """The traitlets controller between a Japan Conquest match and the widgets.
 
-It holds the :class:`~conquest_widget.games.japan_conquest.match.JapanMatch` privately and
-publishes what the viewer may see, like the shell's
-:class:`~conquest_widget.ui.controller.MatchController`: ``viewer``, ``view``
+A game shown is played through the shell's
+:class:`~conquest_widget.ui.controller.MatchController` (:attr:`GameController.source`), as
+the other three games and a table's seats are: it holds the
+:class:`~conquest_widget.games.japan_conquest.match.JapanMatch`, plays the CPUs through
+their bots (paced by :meth:`GameController._cpu_pause`: a battle gets its moment) and
+publishes what the viewer may see.  This controller mirrors it: ``viewer``, ``view``
 (``match.view(viewer)``: during the Final Showdown it has no totals), ``legal``,
 ``events`` (``match.events_for(viewer)``: no point changes in the showdown; every event
 in full once the game is over) and
@@ -28,8 +31,6 @@ match.  It has no ipywidgets/ipyleaflet imports, so it can be driven and tested 
 
 from __future__ import annotations
 
-import asyncio
-import random
 from collections.abc import Callable
 from typing import Any
 
@@ -52,9 +53,8 @@ from conquest_widget.games.japan_conquest.rules import PREFECTURES
 from conquest_widget.games.japan_conquest.setup import GameSetup
 from conquest_widget.games.japan_conquest.text import pref_name, t
 from conquest_widget.maps.japan.board import japan
-from conquest_widget.ui.controller import PublishedTraits
+from conquest_widget.ui.controller import CPU_DELAYS, MatchController, PublishedTraits
 
-CPU_DELAYS = {"instant": 0.0, "fast": 0.12, "normal": 0.45}
 #: how long a battle between two CPUs stays on screen before play goes on (seconds)
 BATTLE_PAUSE = {"instant": 0.0, "fast": 1.2, "normal": 2.5}
 
@@ -89,21 +89,26 @@ class GameController(PublishedTraits):
     battle_report = Dict(help="the last battle's result while it is shown: see battle_summary(); {} = none")
 
     def __init__(self, **kwargs: Any) -> None:
-        self._match: JapanMatch | None = None
-        self._bots: dict[int, JapanCpuBot] = {}
-        self._seen_events = 0  # events of the match already published (as the viewer sees them)
+        self._match: JapanMatch | None = None  # read here (document, story); played through `source`
+        #: the shell controller the traits are mirrored from: the one this controller made
+        #: for the game shown (its CPUs played here), or a table's (:class:`~.board.SeatController`)
+        self.source: Any = None
+        self._log_seen = 0  # actions of the match already passed to the change hooks
+        self._battles_seen = 0  # events of the match already looked at for a battle to hold on
+        self._loading = False  # a game is being loaded: the screen's change starts no CPU yet
+        self._holding = False  # the CPUs wait: a battle a human fought is shown (dismiss_battle)
         self._loads = 0  # games shown so far: game_key
         #: the game shown is the "Watch 4 CPUs" demo, not a setup of the player's (the app
         #: does not remember it as the next New Game form)
         self.demo = False
         self._change_hooks: list[Callable[[GameController, Action | None], None]] = []
-        self._cpu_task: asyncio.Task | None = None
         super().__init__(**kwargs)
 
     # ------------------------------------------------------------ hooks
     def on_change(self, hook: Callable[[GameController, Action | None], None]) -> None:
         """Call ``hook(controller, action)`` after every applied action (autosave, sound);
-        ``action`` is None for a new or loaded game."""
+        ``action`` is None for a new or loaded game, and the last one played when a
+        synchronous CPU run played several at once."""
         self._change_hooks.append(hook)
 
     # ------------------------------------------------------------ reading
@@ -172,7 +177,9 @@ class GameController(PublishedTraits):
 
     def load_game(self, game: JapanMatch, *, demo: bool = False) -> None:
         """Show an existing game (a resumed save, a branch from a replay, ...): a
-        :class:`JapanMatch`.
+        :class:`JapanMatch`.  It is played through a shell
+        :class:`~conquest_widget.ui.controller.MatchController` (:attr:`source`), as the
+        other games and a table's seats are; this controller mirrors what it publishes.
 
         A CPU run of the game shown before is stopped first, so the new game's CPU turns
         start at once (issue 16: Resume during "CPU ... is playing" froze)."""
@@ -180,22 +187,43 @@ class GameController(PublishedTraits):
         if not isinstance(match, JapanMatch):
             raise ConquestError(f"expected a Japan Conquest match, got {type(game).__name__}")
         self.stop_cpu()
+        self._let_go()
         self.battle_report = {}
         self._match = match
         self._loads += 1
         self.demo = demo
-        self._bots = {s: JapanCpuBot(p.difficulty, p.strategy) for s, p in enumerate(match.setup.players) if p.cpu}
-        humans = [s for s, p in enumerate(match.setup.players) if not p.cpu]
-        actor = match.to_act()[0] if match.to_act() else None
-        self.viewer = actor if actor in humans else (humans[0] if humans else None)
-        self.events, self._seen_events = [], 0
+        players = match.setup.players
+        bots = {s: JapanCpuBot(p.difficulty, p.strategy) for s, p in enumerate(players) if p.cpu}
+        source = MatchController(match, humans={s for s, p in enumerate(players) if not p.cpu}, bots=bots,
+                                 play_cpus=False, cpu_speed=self.cpu_speed)
+        source.explain_refusal = self.explain
+        source.cpu_pause = self._cpu_pause  # (it also plays them in the background at "instant")
+        source.publish_each_cpu_action = True  # each action sounds, and each battle is seen
+        self.source = source
+        self._log_seen = len(match.log)
+        self._battles_seen = len(match.events)
+        self.events = []
         self.selected_prefecture = 0
         self.message = ""
         self.dice_option = 1
-        self.screen = "results" if match.is_over else "game"
-        self._publish()
+        self._loading = True  # the CPUs start below, once the game is shown and announced
+        try:
+            self.screen = "results" if match.is_over else "game"
+        finally:
+            self._loading = False
+        self.mirror()
+        source.observe(self._source_changed, names="version")
+        source.observe(self._source_busy, names="cpu_busy")
         self._notify(None)
         self._schedule_cpu()
+
+    def _let_go(self) -> None:
+        """Stop following the shell controller of the game shown before."""
+        source = self.source
+        if isinstance(source, MatchController):
+            source.stop_cpus()
+            source.unobserve(self._source_changed, names="version")
+            source.unobserve(self._source_busy, names="cpu_busy")
 
     def form_problem(self, form: dict[str, Any]) -> str:
         """What is wrong with a setup form, in the player's language ("" if nothing the
@@ -285,8 +313,7 @@ class GameController(PublishedTraits):
     @property
     def human_to_act(self) -> bool:
         """Is the player who must act now a human?"""
-        m = self._match
-        return m is not None and not m.is_over and m.to_act()[0] not in self._bots
+        return bool(self.legal) and not self.is_over  # legal actions are published to a human to act only
 
     def choose_dice(self, dice: int) -> None:
         """Select the dice option for the next roll (1, 2 or 3)."""
@@ -299,6 +326,7 @@ class GameController(PublishedTraits):
     def dismiss_battle(self) -> None:
         """The player has seen the battle's result: play goes on."""
         self.battle_report = {}
+        self._holding = False
         self._schedule_cpu()
 
     @property
@@ -366,8 +394,13 @@ class GameController(PublishedTraits):
     # ------------------------------------------------------------ plumbing
     def _human(self, action: Action) -> None:
         if self._ready(action):
-            self._apply(action)
-            self._schedule_cpu()
+            self._apply(action)  # the shell controller then plays the CPUs due
+            self._busy_now()
+
+    def _busy_now(self) -> None:
+        """"CPU ... is playing" from the moment a background CPU run is started."""
+        if isinstance(self.source, MatchController) and self.source.cpu_running:
+            self.cpu_busy = True
 
     def _ready(self, action: Action) -> bool:
         """Should the player's ``action`` go to the game?  A stale or impossible click is
@@ -381,6 +414,7 @@ class GameController(PublishedTraits):
             return False  # a stale click (double-click): harmless and silent
         if self.battle_report:
             self.battle_report = {}  # the player has moved on from the battle shown
+            self._holding = False
         if isinstance(action, UndoStep) and not self.route:
             return False
         if isinstance(action, ConfirmRoute) and not self.can_confirm:
@@ -389,56 +423,63 @@ class GameController(PublishedTraits):
         return True
 
     def _apply(self, action: Action) -> bool:
-        m = self._match
-        assert m is not None
-        seat = m.to_act()[0]
-        try:
-            m.apply(action, seat)
-        except IllegalActionError as exc:
-            self.message = self.explain(exc)
-            return False
+        """The player's ``action`` to the shell controller (which then plays the CPUs due);
+        a refusal is explained in ``message``."""
         self.message = ""
-        seen = len(self.events)
-        self._publish()
-        if self.hold_battles:
-            report = battle_summary(self.events, seen, humans=self._humans())
-            if report:
-                self.battle_report = report
-        self._notify(action)
+        self.source.act(action.to_dict())
+        if self.source.message:
+            self.message = self.source.message
+            return False
         return True
 
     def _humans(self) -> set[int]:
-        m = self._match
-        return set() if m is None else {s for s in range(m.n_seats) if s not in self._bots}
+        humans = getattr(self.source, "humans", None)
+        if humans is not None:
+            return set(humans)
+        return set() if self.source is None or self.source.viewer is None else {self.source.viewer}
 
     def _notify(self, action: Action | None) -> None:
         for hook in self._change_hooks:
             hook(self, action)
 
-    def _publish(self) -> None:
-        """Publish the viewer's view, legal actions and new events, and the traits derived
-        from them, in one batch (views redraw once per ``version``)."""
+    def _source_changed(self, _change: Any = None) -> None:
+        """The shell controller published: mirror it, and tell the change hooks of the
+        action played (the last one, when a synchronous run played several)."""
+        self.mirror()
         m = self._match
-        if m is None:
+        if m is None or len(m.log) <= self._log_seen:
             return
-        to_act = m.to_act()
-        if to_act and to_act[0] not in self._bots:
-            viewer = to_act[0]  # a human to act sees their own view; CPU turns keep the viewer
-        else:
-            viewer = self.viewer
-        view = m.view(viewer)
-        if viewer != self.viewer:
-            self._seen_events = 0
-            events: list[dict[str, Any]] = []
-        else:
-            events = list(self.events)
-        if m.is_over:  # once over, nothing is hidden: the Final Showdown's points too (issue 30)
-            events = [dict(e.data) for e in m.events]
-        else:
-            events += m.events_for(viewer, since=self._seen_events)
-        self._seen_events = len(m.events)
-        legal = [a.to_dict() for a in m.legal_actions(viewer)] if viewer is not None and viewer in to_act else []
-        self.show(viewer, view, legal, events)
+        entries, self._log_seen = m.log[self._log_seen:], len(m.log)
+        last = next((e["action"] for e in reversed(entries) if "action" in e), None)
+        if last is not None:
+            self._notify(m.codec.from_dict(last))  # type: ignore[arg-type]
+
+    def _source_busy(self, change: dict) -> None:
+        self.cpu_busy = change["new"]
+
+    def mirror(self) -> None:
+        """Publish what :attr:`source` publishes now, with the traits derived from it; a
+        battle that ended since the last mirror gets its moment (``hold_battles``; until
+        Continue when a human fought it)."""
+        src = self.source
+        if src is None or not src.view:
+            return
+        first = not self.events  # a game shown anew (every seat's list of a Japan game has the same length)
+        seen = len(self.events)
+        self.show(src.viewer, dict(src.view), list(src.legal), self._shown_events(src))
+        report = {} if first or not self.hold_battles else battle_summary(self.events, seen, humans=self._humans())
+        if report:
+            self.battle_report = report
+        elif self.battle_report and not self.battle_report.get("human"):
+            self.battle_report = {}
+
+    def _shown_events(self, src: Any) -> list[dict[str, Any]]:
+        """The events to show: the source's, but every event in full once the game is over
+        (the Final Showdown's points too: issue 30)."""
+        m = self._match
+        if m is not None and m.is_over and src is self.source and isinstance(src, MatchController):
+            return [dict(e.data) for e in m.events]
+        return list(src.events)
 
     def show(self, viewer: int | None, view: dict[str, Any], legal: list[dict[str, Any]],
              events: list[dict[str, Any]]) -> None:
@@ -469,38 +510,44 @@ class GameController(PublishedTraits):
             self.version += 1
 
     # ------------------------------------------------------------ CPU turns
-    def _cpu_choice(self) -> Action:
-        """The CPU to act chooses from its own view (never the match).  Its random stream is
-        fixed for the match (so a route planned at a turn's start is followed step by
-        step) and is not the dice's seed."""
+    def _cpu_pause(self) -> float | None:
+        """The pacing of the CPUs (the shell controller's ``cpu_pause``), before each CPU
+        action: held while a battle a human fought is shown (until :meth:`dismiss_battle`)
+        and while the game is not on screen; a battle between CPUs stays on screen for
+        ``BATTLE_PAUSE``; else ``CPU_DELAYS`` of the speed."""
+        if not self.autoplay_cpu or self.screen != "game":
+            return None
         m = self._match
-        assert m is not None
-        seat = m.to_act()[0]
-        rng = random.Random(f"japan-cpu:{m.chance.seed}")
-        return self._bots[seat].choose(m.view(seat), m.legal_actions(seat), rng)  # type: ignore[return-value]
+        cpu_battle = False
+        if m is not None and self.hold_battles:
+            humans = self._humans()
+            for e in m.events[self._battles_seen:]:
+                d = e.data
+                if d.get("type") == "battle_result":
+                    if d["player"] in humans or d["defender"] in humans:
+                        self._holding = True
+                    else:
+                        cpu_battle = True
+            self._battles_seen = len(m.events)
+        if self._holding:
+            return None
+        return BATTLE_PAUSE.get(self.cpu_speed, 0.0) if cpu_battle else CPU_DELAYS.get(self.cpu_speed, 0.0)
 
     def _schedule_cpu(self) -> None:
-        m = self._match
-        if not self.autoplay_cpu or self.screen != "game" or m is None or m.is_over or self.human_to_act or self.cpu_busy:
+        """Play the CPU actions due now: in the background at the CPUs' speed inside an
+        event loop (a kernel), else at once (scripts and tests)."""
+        src = self.source
+        if not isinstance(src, MatchController) or not self.autoplay_cpu or self.screen != "game" or self._holding:
             return
-        if self.battle_waiting:  # the CPU's turn waits until the player has seen the battle
-            return
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            loop = None
-        if loop is None:  # plain script or test: no event loop to yield to
-            self.play_cpu_now()
-            return
-        self.cpu_busy = True  # from now until the task has played every CPU action
-        self._cpu_task = loop.create_task(self._cpu_loop())
+        if src.cpu_due():
+            src.start_cpus()
+            self._busy_now()
 
     def stop_cpu(self) -> None:
         """Stop a running CPU run (leaving the game screen, loading another game); the
         game stays where the last CPU action left it and :meth:`resume_cpu` goes on."""
-        task, self._cpu_task = self._cpu_task, None
-        if task is not None and not task.done():
-            task.cancel()
+        if isinstance(self.source, MatchController):
+            self.source.stop_cpus()
         self.cpu_busy = False
 
     def resume_cpu(self) -> None:
@@ -510,51 +557,29 @@ class GameController(PublishedTraits):
     @observe("screen")
     def _screen_changed(self, change: dict) -> None:
         if change["new"] == "game":
-            self._schedule_cpu()
+            if not self._loading:
+                self._schedule_cpu()
         else:  # nothing plays behind the start screen or the saves
             self.stop_cpu()
 
     def play_cpu_now(self) -> None:
-        """Play every pending CPU action at once (no animation)."""
-        m = self._match
-        self.cpu_busy = True
-        try:
-            while m is not None and m is self._match and not m.is_over and not self.human_to_act:
-                if not self._apply(self._cpu_choice()):
-                    break
-        finally:
-            self.cpu_busy = False
-
-    async def _cpu_loop(self) -> None:
-        m = self._match
-        me = asyncio.current_task()
-        try:
-            await asyncio.sleep(CPU_DELAYS.get(self.cpu_speed, 0.0))
-            while m is not None and m is self._match and not m.is_over and not self.human_to_act:
-                if not self._apply(self._cpu_choice()):
-                    break
-                if self.battle_report:
-                    if self.battle_waiting:
-                        break  # a human's battle: shown until dismissed (dismiss_battle goes on)
-                    await asyncio.sleep(BATTLE_PAUSE.get(self.cpu_speed, 0.0))  # CPU against CPU
-                    self.battle_report = {}
-                    continue
-                delay = CPU_DELAYS.get(self.cpu_speed, 0.0)
-                await asyncio.sleep(delay)  # yields to the kernel: the notebook stays responsive
-        finally:
-            if self._cpu_task is me:  # a newer run (another game) keeps its own state
-                self.cpu_busy = False
-                self._cpu_task = None
+        """Play every pending CPU action at once (no animation; a battle shown no longer
+        holds them)."""
+        if isinstance(self.source, MatchController):
+            self._holding = False
+            self.source.play_cpus_now()
 
     async def wait_cpu(self) -> None:
         """Wait until scheduled CPU turns are done (for scripts and tests)."""
-        while self._cpu_task is not None:
-            await asyncio.sleep(0.01)
+        if isinstance(self.source, MatchController):
+            await self.source.wait_cpus()
 
     @observe("cpu_speed")
     def _speed_changed(self, change: dict) -> None:
         if change["new"] not in CPU_DELAYS:
             raise ConquestError(f"cpu_speed must be one of {sorted(CPU_DELAYS)}, got {change['new']!r}")
+        if isinstance(self.source, MatchController):
+            self.source.cpu_speed = change["new"]
 
 
 def battle_summary(events: list[dict[str, Any]], since: int, *, humans: set[int]) -> dict[str, Any]:

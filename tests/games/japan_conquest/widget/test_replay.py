@@ -171,7 +171,7 @@ def test_the_explorer_never_plays_cpu_moves(cpu_game):
         return ex
 
     ex = asyncio.run(scenario())
-    assert shown_game(ex).action_count == 6 and board(ex).inner._cpu_task is None
+    assert shown_game(ex).action_count == 6 and board(ex).inner.cpu_busy is False
     board(ex).inner.play_cpu_now()
     assert shown_game(ex).action_count == 6
     # a normal controller still plays CPUs (no event loop here: at once)
