@@ -128,6 +128,12 @@ class Autosaver:
         self._recorded = False
         self.claim = claim or (AutosaveClaim(self.store, self.game) if self.store is not None else None)
 
+    def watch(self) -> None:
+        """A game nobody plays is shown (the CPUs' demo): it is not the autosave (the
+        player's own autosave stays as it is) and its end records no result."""
+        self._cancel()
+        self.claim = None
+
     @property
     def lost(self) -> bool:
         """Has another page written the autosave since this page's last write?"""

@@ -108,6 +108,26 @@ class GameUI:
     #: seat's secret step: the sentence then says only that ``name`` acted); None: the
     #: shell's own "<name> moved"
     action_text: Callable[[dict[str, Any] | None, str, str], str | None] | None = None
+    #: a widget shown left of every screen of the app but the replay (Japan Conquest: the
+    #: prefecture map), made once per app as ``stage(lang)``.  It has ``set_lang(lang)``,
+    #: ``close()``, ``pick_for(form)`` (the New game form is shown: the stage serves it, e.g.
+    #: map clicks pick a home; ``None``: it serves no form), ``attach(controller)`` (a match
+    #: is shown: the board draws on the stage, see ``board``) and ``release()``.  None: the
+    #: screens take the whole width
+    stage: Callable[[str], Any] | None = None
+    #: the game's own New game form instead of the shell's: ``setup_form(lang=, on_start=,
+    #: on_back=, last=, stage=, tables=)`` -> a widget with ``read()`` -> ``(setup, seed or
+    #: None)`` (raises ``ValueError`` naming the problem, in the form's language),
+    #: ``set_lang(lang)``, ``close()``, ``problem`` (the problem shown on the form) and
+    #: ``screens`` (a field whose ``value`` is ``"one"`` or ``"tables"``); ``last`` is the
+    #: setup of the game started last from it (the preferences' ``last_setups``, checked by
+    #: the game's codec), or None
+    setup_form: Callable[..., Any] | None = None
+    #: the game's own story of a finished match for the results screen (escaped HTML):
+    #: ``story_html(match, lang)``; the match is a copy the shell made from the document
+    story_html: Callable[[Any, str], str] | None = None
+    #: the start screen's "Watch CPUs": the setup of a game of CPUs only (``demo_setup()``)
+    demo_setup: Callable[[], Any] | None = None
     #: default player names per language for the setup form
     default_names: Mapping[str, Sequence[str]] = field(default_factory=lambda: {
         "en": ("Ann", "Ben", "Chika", "Dai", "Emi", "Fumi"),

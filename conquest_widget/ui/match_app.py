@@ -32,7 +32,7 @@ from conquest_widget.errors import ConquestError
 from conquest_widget.lean import Layout, close_tree, plain, shared_layout, shared_style
 from conquest_widget.saves import AutosaveClaim, SaveStore
 from conquest_widget.ui.autosave import Autosaver
-from conquest_widget.ui.controller import MatchController
+from conquest_widget.ui.controller import CPU_DELAYS, MatchController
 from conquest_widget.ui.game_ui import GameUI, SeatChoice
 from conquest_widget.ui.log_view import LogView
 from conquest_widget.ui.setup_form import Field, SetupForm
@@ -130,9 +130,21 @@ class MatchApp(W.VBox):
         self.bar = W.HBox([self.title, self.sound_controls],
                           layout=Layout(justify_content="space-between", align_items="center"))
         self.bar.add_class("cw-bar")
+        #: the game shown is the CPUs' demo ("Watch CPUs"): not autosaved, not remembered
+        self.demo = False
+        #: the game's stage (``GameUI.stage``: Japan Conquest's map), left of every screen
+        #: but the replay; the screens then take the column beside it
+        self.stage: Any = self.ui.stage(self.lang) if self.ui.stage is not None else None
+        if self.stage is not None:
+            self._stage_box = W.Box([self.stage], layout=Layout(width="58%", flex="0 0 auto"))
+            self._column = W.VBox([self.message, self.body], layout=Layout(width="42%", padding="0 0 0 10px"))
+            self._column.add_class("cw-column")
+            screens: list[W.Widget] = [W.HBox([self._stage_box, self._column], layout=Layout(align_items="flex-start"))]
+        else:
+            screens = [self.message, self.body]
         if "layout" not in kwargs:
             kwargs["layout"] = Layout()
-        super().__init__([self.bar, self.message, self.body], **kwargs)
+        super().__init__([self.bar, *screens], **kwargs)
         self.add_class("cw-match-app")
         self.add_class(f"cw-app-{self.ui.game}")
         if resume:
@@ -155,6 +167,8 @@ class MatchApp(W.VBox):
         """Switch between English (``"en"``) and Japanese (``"ja"``)."""
         self.lang = lang
         self.sound_controls.set_lang(lang)
+        if self.stage is not None:
+            self.stage.set_lang(lang)
         if self.board is not None and hasattr(self.board, "set_lang"):
             self.board.set_lang(lang)
         {"start": self.show_start, "setup": self._redraw_setup, "play": self._redraw_play,
@@ -179,9 +193,12 @@ class MatchApp(W.VBox):
         """The start screen: New game, Resume (this game's autosave), saved slots."""
         self._leave_match()
         self.screen = "start"
+        self._show_stage(True)
         self._heading("")
         rows: list[W.Widget] = [_button("cw-new-game", self.new_game, description=self._t("new_game"),
                                         button_style="primary")]
+        if self.ui.demo_setup is not None:
+            rows.append(_button("cw-watch-cpus", self.watch_cpus, description=self._t("watch_cpus")))
         if self.store is not None:
             info = self.store.autosave_info(self.ui.game)
             if info.status == "used" and not info.is_over:
@@ -222,7 +239,15 @@ class MatchApp(W.VBox):
         ``speed``, ``seed`` and, where tables are offered, ``screens``)."""
         self._leave_match()
         self.screen = "setup"
+        self._show_stage(True)
         self._say()
+        if self.ui.setup_form is not None:  # the game's own form
+            self.form = self.ui.setup_form(lang=self.lang, on_start=self.start, on_back=self.show_start,
+                                           last=self.last_setup(), stage=self.stage, tables=self.offers_tables)
+            self.screens = getattr(self.form, "screens", None) if self.offers_tables else None
+            self.seed = self.form.seed
+            self._redraw_setup()
+            return
         module = self.spec.bots_module()
         self.form = SetupForm(self.ui, players=list(self.spec.players), bots=list(module.BOTS),
                               default_bot=module.DEFAULT_BOT, lang=self.lang, screens=self.offers_tables,
@@ -265,17 +290,61 @@ class MatchApp(W.VBox):
             seed = random.SystemRandom().randrange(2**31)
         return seats, options, seed
 
+    def read_form(self) -> tuple[Any, int, str]:
+        """The setup the New game form shows, its seed (a random one when none is given) and
+        the CPUs' speed; ``ValueError`` or ``ConquestError`` name a problem of the form."""
+        if self.ui.setup_form is not None:
+            setup, seed = self.form.read()
+            speed = self._speed()
+        else:
+            seats, options, seed = self._form()
+            setup = self.ui.make_setup(seats, options)
+            speed = self.speed.value
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**31)
+        return setup, seed, speed
+
+    def last_setup(self) -> Any:
+        """The setup of the game started last from the game's own New game form (the
+        preferences' ``last_setups``, checked by the game's codec), or None."""
+        if self.store is None:
+            return None
+        try:
+            return self.store.last_setup(self.ui.game)
+        except ConquestError:
+            return None  # an unreadable preferences file: the form starts from its defaults
+
+    def _remember(self, **changes: Any) -> None:
+        """Write ``changes`` into the preferences (a write that fails is said, play goes on)."""
+        if self.store is None:
+            return
+        try:
+            self.store.save_preferences({**self._preferences(), **changes})
+        except ConquestError as exc:
+            self._say(self._t("error", text=str(exc)), problem=True)
+
     def start(self) -> None:
         """Start a match from the setup form (a problem is shown, nothing starts)."""
         try:
-            seats, options, seed = self._form()
-            setup = self.ui.make_setup(seats, options)
+            setup, seed, speed = self.read_form()
             match = self._engine()(setup, seed=seed)
         except (ConquestError, ValueError) as exc:
             self._say(self._t("error", text=str(exc)), problem=True)
             return
         self._say()
-        self._play(match, speed=self.speed.value)
+        if self.ui.setup_form is not None:  # the next New game's form starts from this one
+            remembered = self._preferences().get("last_setups")
+            self._remember(last_setups={**(remembered if isinstance(remembered, dict) else {}), self.ui.game: setup})
+        self._play(match, speed=speed)
+
+    def watch_cpus(self) -> None:
+        """The start screen's "Watch CPUs": a game of CPUs only (``GameUI.demo_setup``),
+        played at a pace to watch; it is not autosaved (the player's autosave stays)."""
+        if self.ui.demo_setup is None:
+            return
+        match = self._engine()(self.ui.demo_setup(), seed=random.SystemRandom().randrange(2**31))
+        speed = self._speed()
+        self._play(match, speed="fast" if speed == "instant" else speed, demo=True)
 
     # ------------------------------------------------------------ resume / load
     def resume(self) -> None:
@@ -310,12 +379,16 @@ class MatchApp(W.VBox):
         return speed.value if speed is not None else "fast"
 
     # ------------------------------------------------------------ play
-    def _play(self, match: Any, *, speed: str, claim: AutosaveClaim | None = None) -> None:
+    def _play(self, match: Any, *, speed: str, claim: AutosaveClaim | None = None, demo: bool = False) -> None:
         """Show ``match`` and make it this page's autosave (``claim``: taken before it was
-        read, see :meth:`Autosaver.claim_now`)."""
+        read, see :meth:`Autosaver.claim_now`; ``demo``: the CPUs' demo, not autosaved)."""
         self._leave_match()
         self._slot = None
-        self.autosaver.begin(claim)
+        self.demo = demo
+        if demo:
+            self.autosaver.watch()
+        else:
+            self.autosaver.begin(claim)
         self._setup = match.setup
         self._seats = self.ui.seat_choices(match.setup)
         module = self.spec.bots_module()
@@ -326,7 +399,8 @@ class MatchApp(W.VBox):
         # counts other seats' secret actions), so a CPU cannot give a secret away
         self.controller = MatchController(match, humans=humans, bots=bots, play_cpus=False,
                                           bot_seed=0, cpu_speed=speed)
-        self.board = self.ui.board(self.controller, self.lang)
+        self.board = (self.ui.board(self.controller, self.lang, stage=self.stage) if self.stage is not None
+                      else self.ui.board(self.controller, self.lang))
         # hidden by the log's page module while the hot seat's cover is up (log_view.css)
         self.board.add_class("cw-match-board")
         self._log_len = len(self.controller.events)
@@ -339,6 +413,7 @@ class MatchApp(W.VBox):
         self.elsewhere.add_class("cw-elsewhere")
         self.controls = plain(W.HBox)
         self.screen = "play"
+        self._show_stage(True)
         self.controller.observe(self._on_change, names="version")
         self.controller.observe(self._on_busy, names="cpu_busy")
         self._redraw_play()
@@ -356,16 +431,33 @@ class MatchApp(W.VBox):
         if not self.controls.children:
             self._save_button = _button("cw-save", self._ask_slot)
             self._exit_button = _button("cw-exit", self.exit)
-            self.controls.children = [self._save_button, self._exit_button, self.busy]
-        self._heading("")
+            controls = [self._save_button, self._exit_button]
+            self._speed_pick: W.Dropdown | None = None
+            if any(not s.human for s in self._seats):  # the CPUs' speed, changed while they play
+                self._speed_pick = W.Dropdown(value=c.cpu_speed, options=self._speed_options(), layout=Layout(width="auto"))
+                self._speed_pick.add_class("cw-cpu-speed")
+                self._speed_pick.observe(self._speed_picked, names="value")
+                controls.append(self._speed_pick)
+            self.controls.children = [*controls, self.busy]
+        self._heading(self._t("watching_cpus") if self.demo else "")
         self._save_button.description = self._t("save")
         self._exit_button.description = self._t("exit")
+        if self._speed_pick is not None and self._speed_pick.options != self._speed_options():
+            self._speed_pick.options = self._speed_options()
+            self._speed_pick.value = c.cpu_speed
         self._redraw_log()
         if self.autosaver.lost:
             self._show_elsewhere()
         children = (self.controls, self.save_box, self.elsewhere, self.board, self.log_view)
         if self.body.children != children:
             self._set_body(children)
+
+    def _speed_options(self) -> tuple[tuple[str, str], ...]:
+        return tuple((f"{self._t('cpu_speed')}: {self._t(f'speed_{s}')}", s) for s in CPU_DELAYS)
+
+    def _speed_picked(self, change: dict[str, Any]) -> None:
+        if self.controller is not None and change["new"] in CPU_DELAYS:
+            self.controller.cpu_speed = change["new"]
 
     def _redraw_log(self) -> None:
         """The log and, while the screen is passed on, the cover above it (the page hides
@@ -560,9 +652,22 @@ class MatchApp(W.VBox):
     def close(self) -> None:
         """Leave the match (its autosave written) and close every widget of the app; it
         writes nothing after."""
+        if self.comm is None:
+            return  # closed already
         self._leave_match()
         self.autosaver.close()
+        if self.stage is not None:
+            self.stage.close()
         close_tree(self)
+
+    def _show_stage(self, shown: bool) -> None:
+        """Show the game's stage left of the screens (or hide it: the replay has its own map)."""
+        if self.stage is None:
+            return
+        display, width = (None, "42%") if shown else ("none", "100%")
+        if self._stage_box.layout.display != display:
+            self._stage_box.layout.display = display
+            self._column.layout.width = width
 
     def _match_widgets(self) -> tuple[W.Widget, ...]:
         """The widgets of the match on screen (board, log with the cover, Save box...), shown by the
@@ -583,6 +688,8 @@ class MatchApp(W.VBox):
         box): none of a seat's secrets, and no widget of a screen gone, stays alive in the
         kernel or the page after the screen goes away."""
         c = self.controller
+        if self.stage is not None:
+            self.stage.pick_for(None)  # the form shown (if any) goes away
         if c is not None:
             c.stop_cpus()
             self.autosaver.flush()  # what is pending, while the match is still here
@@ -603,7 +710,8 @@ class MatchApp(W.VBox):
             return
         self.screen = "results"
         self._heading(self._t("results"))
-        story = W.HTML(results_html(self.ui, self._seats, c.outcome() or {"ranks": []}, c.view, self.lang))
+        story = W.HTML(results_html(self.ui, self._seats, c.outcome() or {"ranks": []}, c.view, self.lang)
+                       + self._story_html())
         story.add_class("cw-results")
         self._set_body([
             story,
@@ -614,6 +722,17 @@ class MatchApp(W.VBox):
                     _button("cw-replay-finished", self.replay_finished, description=self._t("replay"))]),
             self.log_view,
         ])
+
+    def _story_html(self) -> str:
+        """The game's own story of the finished match (``GameUI.story_html``), made once per
+        match and language."""
+        c = self.controller
+        if self.ui.story_html is None or c is None or not c.is_over:
+            return ""
+        key = (id(c), self.lang)
+        if getattr(self, "_story", (None, ""))[0] != key:
+            self._story = (key, self.ui.story_html(self._engine().from_dict(c.document()), self.lang))
+        return self._story[1]
 
     # ------------------------------------------------------------ replay
     def replay(self, slot: int | None) -> None:
@@ -645,6 +764,7 @@ class MatchApp(W.VBox):
         speed = self._speed()
         self._leave_match()
         self.screen = "replay"
+        self._show_stage(False)
         self._heading(self._t("replay"))
         self._say()
         explorer = ReplayExplorer(match, lang=self.lang, ui=self.ui, public_only=public_only,
@@ -656,7 +776,7 @@ class MatchApp(W.VBox):
         """The same players and options, a new seed."""
         setup, speed = self._setup, self.controller.cpu_speed if self.controller else "fast"
         seed = random.SystemRandom().randrange(2**31)
-        self._play(self._engine()(setup, seed=seed), speed=speed)
+        self._play(self._engine()(setup, seed=seed), speed=speed, demo=self.demo)
 
 
 def show_log(log: LogView, ui: GameUI, events: list[dict[str, Any]], lang: str, names: list[str],

@@ -147,11 +147,11 @@ class SeparateScreens:
         table is made)."""
         app: Any = self
         try:
-            seats, options, seed = app._form()
-            setup = app.ui.make_setup(seats, options)
+            setup, seed, _speed = app.read_form()
+            seats = app.ui.seat_choices(setup)
             new = new_table(app.store.directory if app.store is not None else None, app.ui.game, setup,
                             [s.bot for s in seats], seed=seed, names=[s.name for s in seats])
-        except (*store_errors(), ValueError) as exc:
+        except (*store_errors(), ConquestError, ValueError) as exc:
             app._say(table_problem(exc, app.lang), problem=True)
             return None
         self.new_table = new

@@ -18,6 +18,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "ready": ("I am {name}: show my view", "{name}です：表示する"),
     "new_game": ("New game", "新しいゲーム"),
     "resume": ("Resume", "続きから"),
+    "watch_cpus": ("Watch CPUs play", "CPUどうしの対戦を観る"),
+    "watching_cpus": ("watching the CPUs (not autosaved)", "CPUの対戦を観戦中（自動保存なし）"),
     "resume_info": ("Last game: {when}, {players}", "前回のゲーム：{when}、{players}"),
     "load": ("Load", "読み込む"),
     "slot": ("Slot {n}", "スロット{n}"),

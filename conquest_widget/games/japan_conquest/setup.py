@@ -217,3 +217,21 @@ def random_homes(n: int, rng: random.Random) -> list[int]:
         homes = rng.sample(list(board.codes), n)
         if all(b not in board.adjacency[a] for i, a in enumerate(homes) for b in homes[i + 1:]):
             return homes
+
+
+#: the homes of the demo's four CPUs: Tokyo, Osaka, Hokkaido, Fukuoka (far apart)
+DEMO_HOMES = (13, 27, 1, 40)
+
+
+def demo_setup(turns: int = 10) -> GameSetup:
+    """The "Watch CPUs" demo: four CPUs, each of another strategy, a standard game.
+
+    >>> [(p.name, p.cpu, p.strategy) for p in demo_setup(5).players][:2], demo_setup(5).turns
+    ([('Aoi', True, 'balanced'), ('Ren', True, 'aggressive')], 5)
+    """
+    strategies = list(STRATEGIES)
+    players = tuple(
+        PlayerSetup(name=name, home=home, colour=DEFAULT_COLOURS[i], cpu=True, strategy=strategies[i % len(strategies)])
+        for i, (name, home) in enumerate(zip(("Aoi", "Ren", "Sora", "Kai"), DEMO_HOMES, strict=True))
+    )
+    return GameSetup(players=players, turns=turns)

@@ -41,6 +41,7 @@ import ipywidgets as W
 
 from conquest_widget.games.japan_conquest.actions import Step
 from conquest_widget.games.japan_conquest.match import JapanMatch
+from conquest_widget.games.japan_conquest.text import t as japan_t
 from conquest_widget.games.japan_conquest.widget.controller import GameController
 from conquest_widget.games.japan_conquest.widget.map_view import MapView
 from conquest_widget.games.japan_conquest.widget.panels import BattlePanel, JapanPanels, PanelText, TurnPanel
@@ -68,8 +69,26 @@ class SeatController(GameController):
         kwargs.setdefault("autoplay_cpu", False)
         kwargs.setdefault("screen", "game")
         super().__init__(**kwargs)
-        self.source = source
         self.hold_battles = True
+        self.bind(source)
+
+    def bind(self, source: Any) -> None:
+        """Mirror ``source`` (None: nothing; the traits keep the last position until
+        :meth:`clear`): a refused step is then worded by this game (``explain_refusal``)."""
+        self.source = source
+        if source is not None:
+            source.explain_refusal = self.explain
+            self._loads += 1  # another game shown: game_key changes
+            self.battle_report = {}
+            self.events = []  # the first mirror of a game shows no battle of its past
+
+    def clear(self) -> None:
+        """Show no game (the stage between games: the start screen, the New game form)."""
+        self.bind(None)
+        with self.hold_trait_notifications():
+            self.view, self.legal, self.events, self.route, self.legal_steps = {}, [], [], [], []
+            self.phase, self.message, self.selected_prefecture = "", "", 0
+            self.version += 1
 
     @property
     def is_over(self) -> bool:
@@ -93,11 +112,22 @@ class JapanBoard(W.HBox):
     #: the board shows the controller's ``message`` itself (in its turn panel)
     shows_messages = True
 
-    def __init__(self, controller: Any, lang: str = "en") -> None:
+    def __init__(self, controller: Any, lang: str = "en", stage: Any = None) -> None:
+        """``stage``: the app's :class:`~.stage.JapanStage` to draw the map on (the shell's
+        app: the board is then the side column only, with the map's tools); None: the
+        board has its own map (a table's page, the replay explorer)."""
         self.source = controller
         self.live = bool(getattr(controller, "live", True))
-        self.inner: GameController = SeatController(controller, lang=lang) if self.live else ReplayController(lang=lang)
-        self.map_view = MapView(self.inner, every_label=True, layout=Layout(width="58%"))
+        self.stage = stage if self.live else None
+        self.inner: GameController
+        if self.stage is not None:
+            self.stage.attach(controller)
+            self.inner = self.stage.seat
+            self.inner.lang = lang
+            self.map_view = self.stage.map_view
+        else:
+            self.inner = SeatController(controller, lang=lang) if self.live else ReplayController(lang=lang)
+            self.map_view = MapView(self.inner, every_label=True, layout=Layout(width="58%"))
         self.overlay = W.Dropdown(layout=Layout(width="220px"))
         self.allowance = W.IntSlider(value=3, min=1, max=18, layout=Layout(width="240px"))
         #: the overlays' seat and distance origin (None: the player to move, their position)
@@ -114,6 +144,8 @@ class JapanBoard(W.HBox):
             self.battle_panel: BattlePanel | None = self.panels.battle_panel
             self.log_view: ReplayLogView | None = None
             side = [self.panels]
+            if self.stage is not None:
+                side.append(self._map_tools())
         else:
             self.panels = JapanPanels(self.inner, parts=("score", "info"))
             self.turn_panel = self.battle_panel = None
@@ -130,12 +162,46 @@ class JapanBoard(W.HBox):
         self._relabel()
         self.overlay.observe(self._overlay_picked, names="value")
         self.allowance.observe(self._draw_overlay, names="value")
-        super().__init__([W.HTML(CSS), self.map_view, W.VBox(side, layout=Layout(width="42%", padding="0 0 0 10px"))],
-                         **({} if self.live else {"layout": Layout(width="100%")}))  # a replay: the explorer's width
+        if self.stage is not None:  # the column beside the app's stage
+            super().__init__([W.VBox(side, layout=Layout(width="100%"))], layout=Layout(width="100%"))
+        else:
+            super().__init__([W.HTML(CSS), self.map_view, W.VBox(side, layout=Layout(width="42%", padding="0 0 0 10px"))],
+                             **({} if self.live else {"layout": Layout(width="100%")}))  # a replay: the explorer's width
         self.add_class("cw-app")
         self.add_class("cw-japan-board")
         controller.observe(self._redraw, names=["version", "message"])
         self._redraw()
+
+    def _map_tools(self) -> W.HBox:
+        """Overview, Current Location and the online basemap, for the stage's map."""
+        self.overview_button = W.Button(layout=Layout(width="auto"))
+        self.overview_button.add_class("cw-overview")
+        self.locate_button = W.Button(layout=Layout(width="auto"))
+        self.locate_button.add_class("cw-locate")
+        self.basemap = W.Checkbox(value=self.map_view.basemap_layer is not None, indent=False, layout=Layout(width="auto"))
+        self.overview_button.on_click(lambda _b: self.map_view.overview())
+        self.locate_button.on_click(lambda _b: self.locate())
+        self.basemap.observe(lambda ch: self.map_view.set_basemap(ch["new"]), names="value")
+        return W.HBox([self.overview_button, self.locate_button, self.basemap])
+
+    def locate(self) -> None:
+        """Centre the map on the player to move."""
+        v = self.inner.view
+        if v:
+            self.map_view.centre_on(v["players"][v["current_player"]]["position"])
+
+    def close(self) -> None:
+        """Stop following the controller and close the board; the stage's map stays
+        (the app's, shown with no game) and the basemap is taken off it."""
+        if self.comm is None:
+            return  # closed already
+        self.source.unobserve(self._redraw, names=["version", "message"])
+        if self.stage is not None:
+            if self.map_view.basemap_layer is not None:
+                self.map_view.set_basemap(False)
+            self.stage.release()
+            del self.map_view, self.stage  # not closed with the board
+        super().close()
 
     def _redraw(self, _change: Any = None) -> None:
         if self.live:
@@ -273,6 +339,10 @@ class JapanBoard(W.HBox):
         if not self.live:
             self.prev_turn_button.description = _t("prev_turn", lang)
             self.next_turn_button.description = _t("next_turn", lang)
+        if getattr(self, "overview_button", None) is not None:
+            self.overview_button.description = japan_t("overview", lang)
+            self.locate_button.description = japan_t("current_location", lang)
+            self.basemap.description = japan_t("basemap", lang)
 
     def set_lang(self, lang: str) -> None:
         """Switch between English (``"en"``) and Japanese (``"ja"``)."""

@@ -37,7 +37,7 @@ from typing import Any
 from traitlets import Bool, Dict, Int, List, Unicode, observe
 
 from conquest_widget.core.safe_text import MAX_NAME_LENGTH
-from conquest_widget.errors import ConquestError, IllegalActionError, SetupError
+from conquest_widget.errors import ConquestError, IllegalActionError
 from conquest_widget.games.japan_conquest.actions import (
     Action,
     BattleRoll,
@@ -256,29 +256,6 @@ class GameController(PublishedTraits):
                     return t("setup_near_homes", lang, a=pref_name(a, lang), b=pref_name(b, lang))
         return ""
 
-    def new_game_from_form(self, form: dict[str, Any]) -> bool:
-        """Validate a setup form (see :meth:`GameSetup.from_dict`) and start; on error,
-        explain it in ``setup_error`` (in the player's language) and return False."""
-        setup = self.setup_from_form(form)
-        if setup is None:
-            return False
-        self.new_game(setup)
-        return True
-
-    def setup_from_form(self, form: dict[str, Any]) -> GameSetup | None:
-        """The setup of a valid form; None for an invalid one, explained in ``setup_error``."""
-        problem = self.form_problem(form)
-        if problem:
-            self.setup_error = problem
-            return None
-        try:
-            setup = GameSetup.from_dict(form)
-        except SetupError:
-            self.setup_error = t("setup_invalid", self.lang)  # never the engine's developer wording
-            return None
-        self.setup_error = ""
-        return setup
-
     def watch_cpus(self, turns: int = 10) -> None:
         """The demo: four CPUs (each a different strategy) play a standard game while you
         watch; the map follows the moving pawn.
@@ -287,22 +264,11 @@ class GameController(PublishedTraits):
         >>> [p["cpu"] for p in c.view["players"]], c.screen, c.viewer
         ([True, True, True, True], 'results', None)
         """
-        from conquest_widget.games.japan_conquest.rules import STRATEGIES
-        from conquest_widget.games.japan_conquest.setup import (
-            DEFAULT_COLOURS,
-            PlayerSetup,
-        )
+        from conquest_widget.games.japan_conquest.setup import demo_setup
 
-        homes = (13, 27, 1, 40)  # Tokyo, Osaka, Hokkaido, Fukuoka: far apart
-        strategies = list(STRATEGIES)
-        players = tuple(
-            PlayerSetup(name=name, home=home, colour=DEFAULT_COLOURS[i], cpu=True,
-                        strategy=strategies[i % len(strategies)])
-            for i, (name, home) in enumerate(zip(("Aoi", "Ren", "Sora", "Kai"), homes, strict=True))
-        )
         if self.cpu_speed == "instant":
             self.cpu_speed = "fast"  # something to watch
-        self.new_game(GameSetup(players=players, turns=turns), demo=True)
+        self.new_game(demo_setup(turns), demo=True)
 
     def same_setup_again(self) -> None:
         """A new game with the same setup (a fresh seed if the old one was random)."""

@@ -46,6 +46,7 @@ from typing import Any
 import traitlets
 
 from conquest_widget.core.safe_text import MAX_NAME_LENGTH
+from conquest_widget.errors import SetupError
 from conquest_widget.games.japan_conquest.rules import DIFFICULTIES, MODES, STANDARD_TURNS, STRATEGIES
 from conquest_widget.games.japan_conquest.setup import DEFAULT_COLOURS, GameSetup
 from conquest_widget.games.japan_conquest.text import pref_name, t
@@ -142,9 +143,14 @@ class SetupScreen(PageForm):
     #: the problem with the form (the controller's ``setup_error``), plain text
     problem = traitlets.Unicode("").tag(sync=True)
 
-    def __init__(self, c: GameController, on_preview: Callable[[dict[int, str]], None] | None = None) -> None:
+    def __init__(self, c: GameController, on_preview: Callable[[dict[int, str]], None] | None = None, *,
+                 on_start: Callable[[], None] | None = None, on_back: Callable[[], None] | None = None) -> None:
+        """``on_start`` / ``on_back``: what Start and Back do (the shell's app: it reads the
+        form with :meth:`read`); without them Start starts a game on ``c`` and Back shows
+        ``c``'s start screen (Japan Conquest's own app)."""
         self.c = c
         self.on_preview = on_preview
+        self.on_start, self.on_back = on_start, on_back
         #: called with the setup when Start makes a table (the app sets it; None: no tables)
         self.on_table: Callable[[GameSetup], None] | None = None
         self.count = Field(4, [("2", 2), ("3", 3), ("4", 4)])
@@ -241,6 +247,10 @@ class SetupScreen(PageForm):
         """Something of the form changed: a problem shown is about the form as it was, and
         the map shows the homes of the seats in play in their colours."""
         self.c.setup_error = ""
+        self.preview()
+
+    def preview(self) -> None:
+        """Show the homes of the seats in play in their colours (``on_preview``)."""
         if self.on_preview:
             self.on_preview({r.home.value: r.colour.value for r in self.rows_shown})
 
@@ -274,24 +284,62 @@ class SetupScreen(PageForm):
             take(self.turns, form.get("turns"))
             self.roll_for_order.value = form.get("roll_for_order") is True
 
-    def start(self) -> bool:
-        """Validate and start; an invalid setup is explained, not crashed."""
+    def read(self) -> tuple[GameSetup, int | None]:
+        """The setup the form shows and its seed (None: none given), for the shell's app.
+        Raises ``ValueError`` naming the problem in the form's language (the form shows it
+        too); nothing is started.
+
+        >>> from conquest_widget.games.japan_conquest.widget.board import SeatController
+        >>> form = SetupScreen(SeatController(None)); form.count.value = 2
+        >>> form.rows[1].home.value = 13; form.read()
+        Traceback (most recent call last):
+        ...
+        ValueError: Two players have the same home, Tokyo: choose another
+        """
         seed_text = self.seed.value.strip()
-        if seed_text and not seed_text.lstrip("-").isdigit():
-            self.c.setup_error = t("setup_bad_seed", self.c.lang)
+        problem = t("setup_bad_seed", self.c.lang) if seed_text and not seed_text.lstrip("-").isdigit() else ""
+        form = self.form()
+        problem = problem or self.c.form_problem(form)
+        setup = None
+        if not problem:
+            try:
+                setup = GameSetup.from_dict(form)
+            except SetupError:
+                problem = t("setup_invalid", self.c.lang)  # never the engine's developer wording
+        if setup is None:
+            self.c.setup_error = problem
+            raise ValueError(problem)
+        return setup, setup.seed
+
+    def set_lang(self, lang: str) -> None:
+        """Switch between English (``"en"``) and Japanese (``"ja"``) (the labels follow
+        the controller's ``lang``)."""
+        self.c.lang = lang
+
+    def start(self) -> bool:
+        """Validate and start (Japan Conquest's own app); an invalid setup is explained,
+        not crashed."""
+        try:
+            setup, _seed = self.read()
+        except ValueError:
             return False
+        self.c.setup_error = ""
         if self.screens.value == "tables" and self.on_table is not None:
-            setup = self.c.setup_from_form(self.form())
-            if setup is None:
-                return False
             self.on_table(setup)
-            return True
-        return self.c.new_game_from_form(self.form())
+        else:
+            self.c.new_game(setup)
+        return True
 
     def click(self, target: str) -> None:
         """Press ``"start"`` or ``"back"`` (what the page's buttons send; Start with the
         page's values, which the fields take first)."""
         if target == "start":
-            self.start()
+            if self.on_start is not None:
+                self.on_start()
+            else:
+                self.start()
         elif target == "back":
-            self.c.screen = "start"
+            if self.on_back is not None:
+                self.on_back()
+            else:
+                self.c.screen = "start"

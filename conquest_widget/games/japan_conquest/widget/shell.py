@@ -1,10 +1,12 @@
 """What Japan Conquest gives the shared shell (:class:`~conquest_widget.ui.game_ui.GameUI`).
 
-Japan Conquest is played in its own app (:class:`~.app.JapanConquestApp`, the registry's
-widget); the shell uses this ``UI`` where it hosts any game's board, such as its replay
-explorer (:class:`conquest_widget.ui.replay.ReplayExplorer`), which then draws a Japan
-match on the prefecture map (:class:`~.board.JapanBoard`) instead of as raw data, and a
-table's page (each player at their own screen) where the board is played.
+The shell uses this ``UI`` where it hosts any game's board: its replay explorer
+(:class:`conquest_widget.ui.replay.ReplayExplorer`), which then draws a Japan match on the
+prefecture map (:class:`~.board.JapanBoard`) instead of as raw data, a table's page (each
+player at their own screen) where the board is played, and the shell's app
+(``app_class(UI)``), with Japan's map as its stage (:mod:`.stage`), Japan's own New game
+form, Watch CPUs and the story of the game on the results.  The registry's widget is still
+Japan's own app (:class:`~.app.JapanConquestApp`) until its tests move to the shell's.
 
     >>> from conquest_widget.ui.game_ui import SeatChoice
     >>> setup = UI.make_setup([SeatChoice("Ann"), SeatChoice("Bo", bot="hard:aggressive")], {"turns": 5})
@@ -24,6 +26,7 @@ from conquest_widget.games.japan_conquest.setup import (
     DEFAULT_COLOURS,
     GameSetup,
     PlayerSetup,
+    demo_setup,
 )
 from conquest_widget.games.japan_conquest.text import describe_event, t
 from conquest_widget.ui.game_ui import HUMAN, GameUI, Option, SeatChoice
@@ -60,10 +63,43 @@ def event_text(event: dict[str, Any], lang: str, names: list[str] | None = None)
     return describe_event(event, lang, names or [])
 
 
-def board(controller: Any, lang: str = "en") -> Any:
+def board(controller: Any, lang: str = "en", stage: Any = None) -> Any:
     from conquest_widget.games.japan_conquest.widget.board import JapanBoard
 
-    return JapanBoard(controller, lang)
+    return JapanBoard(controller, lang, stage)
+
+
+def stage(lang: str = "en") -> Any:
+    """The app's map (:class:`~.stage.JapanStage`), shown beside every screen but the replay."""
+    from conquest_widget.games.japan_conquest.widget.stage import JapanStage
+
+    return JapanStage(lang)
+
+
+def setup_form(*, lang: str, on_start: Any, on_back: Any, last: GameSetup | None = None, stage: Any = None,
+               tables: bool = False) -> Any:
+    """Japan Conquest's own New game form (:class:`~.setup_form.SetupScreen`: colours,
+    homes picked on the stage's map, mode, Roll for Order), filled with ``last``."""
+    from conquest_widget.games.japan_conquest.widget.board import SeatController
+    from conquest_widget.games.japan_conquest.widget.setup_form import SetupScreen
+
+    seat = stage.seat if stage is not None else SeatController(None, lang=lang, screen="setup")
+    seat.lang = lang
+    form = SetupScreen(seat, on_start=on_start, on_back=on_back)
+    if isinstance(last, GameSetup):
+        form.load(last.to_dict())
+    if stage is not None:
+        stage.pick_for(form)
+    return form
+
+
+def story_html(match: Any, lang: str) -> str:
+    """The story of a finished game in pictures (escaped): score by turn with the Final
+    Showdown's totals, the final map, regions and battles."""
+    from conquest_widget.games.japan_conquest.story import game_story
+    from conquest_widget.games.japan_conquest.widget.story_view import story_html as draw
+
+    return draw(game_story(match), lang) if match.is_over else ""
 
 
 UI = GameUI(
@@ -74,4 +110,8 @@ UI = GameUI(
     results_html=results_html,
     event_text=event_text,
     options=(Option("turns", {"en": "Turns", "ja": "ターン数"}, default=10, choices=tuple(STANDARD_TURNS)),),
+    stage=stage,
+    setup_form=setup_form,
+    story_html=story_html,
+    demo_setup=demo_setup,
 )
