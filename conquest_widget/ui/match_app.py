@@ -495,12 +495,7 @@ class MatchApp(W.VBox):
             return {}  # an unreadable preferences file: play goes on with the defaults
 
     def _remember_sound(self, setting: dict[str, Any]) -> None:
-        if self.store is None:
-            return
-        try:
-            self.store.save_preferences({**self._preferences(), "sound": setting})
-        except ConquestError as exc:
-            self._say(self._t("error", text=str(exc)), problem=True)
+        self._remember(sound=setting)
 
     def _sound_news(self) -> None:
         """Sound the published change: the effects of the game's new events (by its
