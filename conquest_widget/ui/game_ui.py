@@ -15,6 +15,7 @@ the cover screen between humans, saving, the log, the results screen with the st
         results_html=results_html,   # (outcome: dict, view: dict, lang) -> HTML (escaped)
         event_text=event_text,       # (event: dict, lang, names=None) -> one log line (plain text) or None
         sounds=SOUNDS,               # engine event type -> sound effect (games/<id>/sounds.py)
+        # or sound_news=...,         # (view, events, lang) -> (effects, announcement): its own news
     )
 
 and its ``spec.py`` names ``widget="conquest_widget.games.<id>.widget:App"`` where
@@ -102,6 +103,17 @@ class GameUI:
     #: what the game's events sound like in the shell (which adds the turn chime and the end
     #: fanfare itself); kept in the game's folder (``games/<id>/sounds.py``)
     sounds: Mapping[str, str] = field(default_factory=dict)
+    #: the game's own sound news instead of ``sounds``: ``sound_news(view, events, lang)`` ->
+    #: ``(effects, announcement)``, the effects (keys of ``EFFECTS``) and the text to speak
+    #: ("" = none) of a published change, where ``view`` is the viewer's published view and
+    #: ``events`` only the events new since the last change the shell heard.  A hook that
+    #: takes ``before`` is given the view of that last change (None when the match was just
+    #: shown or the screen changed hands; ``events`` is then empty), so it can hear a change
+    #: that wrote no event.  The shell adds the turn chime and "<name>'s turn" when the
+    #: viewer comes to act and the end fanfare with the winners (a hook leaves the end to
+    #: it), plays the most important effect (``ui.sound.pick_effects``) and never says the
+    #: same sentence twice in one announcement
+    sound_news: Callable[..., tuple[Sequence[str], str]] | None = None
     #: the replay's move list for an action that wrote no log line (a card selected):
     #: ``action_text(action, lang, name)`` -> a sentence ("Ann picks the 2 of clubs"), where
     #: ``action`` is the action's dict, or None when the viewer may not know it (another
@@ -140,6 +152,29 @@ class GameUI:
             return "names" in inspect.signature(self.event_text).parameters
         except (TypeError, ValueError):
             return False
+
+    @cached_property
+    def _sound_news_takes_before(self) -> bool:
+        try:
+            return "before" in inspect.signature(self.sound_news).parameters  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            return False
+
+    def heard(self, view: dict[str, Any], events: Sequence[dict[str, Any]], lang: str,
+              before: dict[str, Any] | None = None) -> tuple[list[str], str]:
+        """The effects and the announcement of a published change (see ``sound_news``):
+        the game's hook's, else the effects of ``events`` by ``sounds`` (no announcement).
+
+            >>> ui = GameUI("g", None, None, None, None, None, sounds={"buy": "claim"})
+            >>> ui.heard({}, [{"type": "buy"}, {"type": "pass"}], "en")
+            (['claim'], '')
+        """
+        if self.sound_news is not None:
+            extra = {"before": before} if self._sound_news_takes_before else {}
+            effects, text = self.sound_news(view, list(events), lang, **extra)
+            return list(effects), text
+        mapping = self.sounds
+        return [mapping[e["type"]] for e in events if isinstance(e, dict) and e.get("type") in mapping], ""
 
     def log_line(self, event: dict[str, Any], lang: str, names: Sequence[str]) -> str | None:
         """``event_text`` of ``event``, given the players' names when it takes them."""

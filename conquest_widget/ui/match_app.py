@@ -127,6 +127,7 @@ class MatchApp(W.VBox):
         self.sound_controls.on_change(self._remember_sound)
         self.sound = self.sound_controls.sound
         self._sound_seen, self._sound_who, self._sound_mine, self._sound_over = 0, None, False, False
+        self._sound_view: dict[str, Any] | None = None  # the view of the last change sounded
         self.bar = W.HBox([self.title, self.sound_controls],
                           layout=Layout(justify_content="space-between", align_items="center"))
         self.bar.add_class("cw-bar")
@@ -419,6 +420,7 @@ class MatchApp(W.VBox):
         self._redraw_play()
         self.autosaver.write()  # a new or loaded game: at once
         self._sound_seen, self._sound_who, self._sound_mine, self._sound_over = 0, None, False, self.controller.is_over
+        self._sound_view = None
         self._sound_news()
         self.controller.start_cpus()
 
@@ -498,20 +500,26 @@ class MatchApp(W.VBox):
         self._remember(sound=setting)
 
     def _sound_news(self) -> None:
-        """Sound the published change: the effects of the game's new events (by its
-        ``GameUI.sounds``, from the game's folder), the turn chime and "<name>'s turn"
-        when the viewer comes to act, the end fanfare and the winners at the end.  Events
-        are followed per viewer (a hidden-information game shows each seat its own list):
-        when the viewer or the cover changes, only the turn and the end are sounded."""
+        """Sound the published change: what the game hears in it (``GameUI.heard``: its
+        ``sound_news`` hook, given only the events new since the last call, or its
+        ``sounds`` table, from the game's folder), the turn chime and "<name>'s turn" when
+        the viewer comes to act, the end fanfare and the winners at the end; the most
+        important effect plays (``pick_effects``) and no sentence is said twice.  Events
+        are followed per viewer in a hidden-information game (it shows each seat its own
+        list): when the viewer or the cover changes, only the turn and the end are sounded
+        (a game without hidden information shows every seat the same list)."""
         c = self.controller
         if c is None:
             return
-        who = (c.viewer, c.cover)
-        new = c.events[self._sound_seen:] if who == self._sound_who and len(c.events) >= self._sound_seen else []
-        self._sound_seen, self._sound_who = len(c.events), who
-        mapping = self.ui.sounds
-        found = {mapping[e["type"]] for e in new if isinstance(e, dict) and e.get("type") in mapping}
-        said = []
+        who = (c.viewer, c.cover) if c.spec.hidden_information else c.cover
+        same = who == self._sound_who and len(c.events) >= self._sound_seen
+        new = c.events[self._sound_seen:] if same else []
+        before = self._sound_view if same else None
+        self._sound_seen, self._sound_who, self._sound_view = len(c.events), who, c.view
+        effects, text = self.ui.heard(c.view, new, self.lang, before=before)
+        found = set(effects)
+        sep = "。" if self.lang == "ja" else ". "
+        said = text.split(sep) if text else []
         mine = bool(c.legal) and not c.cover and not c.is_over
         if mine and not self._sound_mine and c.viewer is not None:
             found.add("turn_start")
@@ -526,7 +534,7 @@ class MatchApp(W.VBox):
         for effect, delay in pick_effects(found):
             self.sound.play(effect, delay=delay)
         if said:
-            self.sound.say(("。" if self.lang == "ja" else ". ").join(said))
+            self.sound.say(sep.join(dict.fromkeys(said)))  # each sentence once, in order
 
     def _on_busy(self, change: Any) -> None:
         self.busy.value = f"<i>{html_text(self._t('cpu_playing'))}</i>" if change["new"] else ""

@@ -26,7 +26,7 @@ from conquest_widget.games.japan_conquest import (
     ScriptedDice,
 )
 from conquest_widget.games.japan_conquest.actions import Roll, Step
-from conquest_widget.games.japan_conquest.widget.app import japan_sounds
+from conquest_widget.games.japan_conquest.sounds import japan_sounds
 from conquest_widget.saves import SaveStore
 from conquest_widget.saves.documents import SoundPreferenceError
 from conquest_widget.ui.match_app import app_class

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any
 import ipywidgets as W
 
 from conquest_widget.errors import ConquestError
-from conquest_widget.games.japan_conquest.actions import Step
-from conquest_widget.games.japan_conquest.text import pref_name, region_name, t
+from conquest_widget.games.japan_conquest.sounds import japan_sounds
+from conquest_widget.games.japan_conquest.text import t
 from conquest_widget.games.japan_conquest.widget.controller import (
     CPU_DELAYS,
     GameController,
@@ -32,7 +32,7 @@ from conquest_widget.games.japan_conquest.widget.style import (
 from conquest_widget.lean import Layout, close_tree, plain, shared_layout, shared_style
 from conquest_widget.saves import DEFAULT_DIRECTORY, SaveStore
 from conquest_widget.ui.autosave import Autosaver
-from conquest_widget.ui.sound import Sound, pick_effects, sound_preference
+from conquest_widget.ui.sound import Sound, sound_preference
 from conquest_widget.ui.text import t as shell_t
 
 if TYPE_CHECKING:  # the explorer is imported when a replay is first opened
@@ -41,66 +41,6 @@ if TYPE_CHECKING:  # the explorer is imported when a replay is first opened
     from conquest_widget.games.japan_conquest.setup import GameSetup
     from conquest_widget.tables import NewTable
     from conquest_widget.ui.replay import ReplayExplorer
-
-#: engine event type -> sound effect (a battle's result is won/lost/neutral: see japan_sounds)
-EVENT_EFFECTS = {
-    "roll": "roll", "claimed": "claim", "captured": "claim", "upgraded": "upgrade", "battle_start": "battle",
-    "region_gained": "region", "full_control_gained": "region", "turn_start": "turn_start", "game_end": "game_end",
-}
-
-
-def japan_sounds(players: list[dict], events: list[dict], action: Any, lang: str) -> tuple[list[tuple[str, float]], str]:
-    """What one action of a Japan Conquest game sounds like: the effects to play as
-    ``(effect, delay)`` and the announcement to speak ("" = none), from the action and the
-    events it produced.  A battle's result is ``battle_won`` / ``battle_lost`` from the
-    side of its human player, and the neutral ``battle`` when both or neither side is
-    human.  Announcements name players, prefectures and regions only (never points, which
-    the Final Showdown hides).
-
-    ``players`` are the view's players (names and who is a CPU); ``events`` as the viewer
-    sees them.
-
-    >>> from conquest_widget.games.japan_conquest import GameSetup, ScriptedDice
-    >>> from conquest_widget.games.japan_conquest.actions import Roll
-    >>> from conquest_widget.games.japan_conquest.match import JapanMatch
-    >>> m = JapanMatch(GameSetup.quick(["Tokyo", "Osaka"], cpu=[False, True]), dice=ScriptedDice([1]))
-    >>> n = len(m.events); m.apply(Roll(1), 0)
-    >>> players = m.view(0)["players"]
-    >>> japan_sounds(players, m.events_for(0, since=n), Roll(1), "en")
-    ([('roll', 0.0)], '')
-    >>> japan_sounds(players, [{"type": "turn_start", "player": 1}], None, "ja")
-    ([('turn_start', 0.0)], 'Player 2の番です')
-    """
-    names = [p["name"] for p in players]
-    humans = {i for i, p in enumerate(players) if not p["cpu"]}
-    found: set[str] = set()
-    said: list[str] = []
-    for ev in events:
-        kind = ev.get("type")
-        if kind == "battle_result":
-            sides = {ev["player"], ev["defender"]} & humans
-            if len(sides) == 1:
-                human_won = (ev["winner"] in humans)
-                found.add("battle_won" if human_won else "battle_lost")
-            else:
-                found.add("battle")
-            if ev["attacker_won"]:
-                said.append(t("say_battle_won", lang, who=names[ev["player"]], pref=pref_name(ev["pref"], lang)))
-            else:
-                said.append(t("say_battle_held", lang, defender=names[ev["defender"]], pref=pref_name(ev["pref"], lang)))
-        elif kind in EVENT_EFFECTS:
-            found.add(EVENT_EFFECTS[kind])
-            if kind == "region_gained":
-                said.append(t("say_region", lang, who=names[ev["player"]], region=region_name(ev["region"], lang)))
-            elif kind == "turn_start":
-                said.append(t("say_turn", lang, name=names[ev["player"]]))
-            elif kind == "game_end":
-                winners = ("・" if lang == "ja" else ", ").join(names[s] for s in ev.get("winners", []))
-                said.append(t("say_game_end", lang, winners=winners))
-    if isinstance(action, Step):
-        found.add("step")
-    return pick_effects(found), ("。" if lang == "ja" else ". ").join(said)
-
 
 class JapanConquestApp(W.VBox):
     """The whole game as one widget: ``display(JapanConquestApp())``."""

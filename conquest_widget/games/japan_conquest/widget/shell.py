@@ -5,7 +5,8 @@ The shell uses this ``UI`` where it hosts any game's board: its replay explorer
 prefecture map (:class:`~.board.JapanBoard`) instead of as raw data, a table's page (each
 player at their own screen) where the board is played, and the shell's app
 (``app_class(UI)``), with Japan's map as its stage (:mod:`.stage`), Japan's own New game
-form, Watch CPUs and the story of the game on the results.  The registry's widget is still
+form, Watch CPUs, the story of the game on the results and its own sounds
+(:func:`~conquest_widget.games.japan_conquest.sounds.sound_news`).  The registry's widget is still
 Japan's own app (:class:`~.app.JapanConquestApp`) until its tests move to the shell's.
 
     >>> from conquest_widget.ui.game_ui import SeatChoice
@@ -28,6 +29,7 @@ from conquest_widget.games.japan_conquest.setup import (
     PlayerSetup,
     demo_setup,
 )
+from conquest_widget.games.japan_conquest.sounds import sound_news
 from conquest_widget.games.japan_conquest.text import describe_event, t
 from conquest_widget.ui.game_ui import HUMAN, GameUI, Option, SeatChoice
 
@@ -114,4 +116,5 @@ UI = GameUI(
     setup_form=setup_form,
     story_html=story_html,
     demo_setup=demo_setup,
+    sound_news=sound_news,  # what its own app sounds: battles from the human side, every turn named, the step's tick
 )
