@@ -107,7 +107,11 @@ class Field(traitlets.HasTraits):
 
 
 def take(field: Field, value: Any) -> None:
-    """``field`` takes ``value`` if it offers it; otherwise it keeps its value."""
+    """``field`` takes ``value`` if it offers it; otherwise it keeps its value.  None is
+    taken only by a choice that offers it (an ``Any`` trait takes None without calling its
+    validator: a page's null, or a value missing from a file, would have been set)."""
+    if value is None and not any(v is None for _label, v in field.options):
+        return
     try:
         field.value = value
     except (traitlets.TraitError, TypeError, ValueError):
