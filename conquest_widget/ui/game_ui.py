@@ -135,6 +135,12 @@ class GameUI:
     #: setup of the game started last from it (the preferences' ``last_setups``, checked by
     #: the game's codec), or None
     setup_form: Callable[..., Any] | None = None
+    #: the setup form's options of a setup (``setup_options(setup)`` -> ``{option key:
+    #: value}``, what ``make_setup`` was given for it): the shell's New game form is filled
+    #: from the setup of the game started last (the preferences' ``last_setups``).  None:
+    #: each option is read from the setup's attribute of the option's key, where it has one
+    #: (see :meth:`form_options`)
+    setup_options: Callable[[Any], Mapping[str, Any]] | None = None
     #: the game's own story of a finished match for the results screen (escaped HTML):
     #: ``story_html(match, lang)``; the match is a copy the shell made from the document
     story_html: Callable[[Any, str], str] | None = None
@@ -175,6 +181,22 @@ class GameUI:
             return list(effects), text
         mapping = self.sounds
         return [mapping[e["type"]] for e in events if isinstance(e, dict) and e.get("type") in mapping], ""
+
+    def form_options(self, setup: Any) -> dict[str, Any]:
+        """The setup form's option values of ``setup`` (``setup_options``, else each option's
+        key read as an attribute of the setup; an option it does not give is left out).
+        The form checks each value as it takes it.
+
+            >>> from types import SimpleNamespace
+            >>> ui = GameUI("g", None, None, None, None, None, options=(Option("k", {"en": "K"}, default=4),))
+            >>> ui.form_options(SimpleNamespace(k=5, other=1)), ui.form_options(object())
+            ({'k': 5}, {})
+        """
+        if self.setup_options is not None:
+            return dict(self.setup_options(setup))
+        missing = object()
+        found = {o.key: getattr(setup, o.key, missing) for o in self.options}
+        return {k: v for k, v in found.items() if v is not missing}
 
     def log_line(self, event: dict[str, Any], lang: str, names: Sequence[str]) -> str | None:
         """``event_text`` of ``event``, given the players' names when it takes them."""

@@ -237,7 +237,8 @@ class MatchApp(W.VBox):
     def new_game(self) -> None:
         """Open the setup form (:class:`~conquest_widget.ui.setup_form.SetupForm`, one
         widget; its fields are this app's ``n_players``, ``seat_rows``, ``option_widgets``,
-        ``speed``, ``seed`` and, where tables are offered, ``screens``)."""
+        ``speed``, ``seed`` and, where tables are offered, ``screens``), filled from the
+        setup of the game started last (:meth:`last_setup`; not its seed)."""
         self._leave_match()
         self.screen = "setup"
         self._show_stage(True)
@@ -252,7 +253,7 @@ class MatchApp(W.VBox):
         module = self.spec.bots_module()
         self.form = SetupForm(self.ui, players=list(self.spec.players), bots=list(module.BOTS),
                               default_bot=module.DEFAULT_BOT, lang=self.lang, screens=self.offers_tables,
-                              on_start=self.start, on_back=self.show_start)
+                              on_start=self.start, on_back=self.show_start, last=self.last_setup())
         self.n_players = self.form.n_players
         self.seat_rows = self.form.seat_rows
         self.option_widgets = self.form.option_widgets
@@ -306,8 +307,9 @@ class MatchApp(W.VBox):
         return setup, seed, speed
 
     def last_setup(self) -> Any:
-        """The setup of the game started last from the game's own New game form (the
-        preferences' ``last_setups``, checked by the game's codec), or None."""
+        """The setup of the game started last from the New game form (the preferences'
+        ``last_setups``, checked by the game's codec), or None (none, or one that cannot be
+        read: the form then starts from its defaults)."""
         if self.store is None:
             return None
         try:
@@ -333,9 +335,9 @@ class MatchApp(W.VBox):
             self._say(self._t("error", text=str(exc)), problem=True)
             return
         self._say()
-        if self.ui.setup_form is not None:  # the next New game's form starts from this one
-            remembered = self._preferences().get("last_setups")
-            self._remember(last_setups={**(remembered if isinstance(remembered, dict) else {}), self.ui.game: setup})
+        # the next New game's form starts from this one (the seed is the match's, not kept)
+        remembered = self._preferences().get("last_setups")
+        self._remember(last_setups={**(remembered if isinstance(remembered, dict) else {}), self.ui.game: setup})
         self._play(match, speed=speed)
 
     def watch_cpus(self) -> None:

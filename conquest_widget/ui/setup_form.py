@@ -107,7 +107,11 @@ class Field(traitlets.HasTraits):
 
 
 def take(field: Field, value: Any) -> None:
-    """``field`` takes ``value`` if it offers it; otherwise it keeps its value."""
+    """``field`` takes ``value`` if it offers it; otherwise it keeps its value.  None is
+    taken only by a choice that offers it (an ``Any`` trait takes None without calling its
+    validator: a page's null, or a value missing from a file, would have been set)."""
+    if value is None and not any(v is None for _label, v in field.options):
+        return
     try:
         field.value = value
     except (traitlets.TraitError, TypeError, ValueError):
@@ -222,14 +226,15 @@ class PageForm(anywidget.AnyWidget):
 class SetupForm(PageForm):
     """The New game form (see the module docstring).  ``players``: the numbers of players
     offered; ``bots``: the CPU levels; ``screens``: offer One screen / Separate screens;
-    ``on_start`` / ``on_back``: what Start and Back do."""
+    ``on_start`` / ``on_back``: what Start and Back do; ``last``: the setup of the game
+    started last (the preferences' ``last_setups``), which fills the form (:meth:`load`)."""
 
     _esm = PageForm.page_module(_HERE / "setup_form.js")
     _css = page_file(_HERE / "setup_form.css")
 
     def __init__(self, ui: GameUI, *, players: Sequence[int], bots: Sequence[str], default_bot: str,
                  lang: str = "en", screens: bool = False, on_start: Callable[[], None] | None = None,
-                 on_back: Callable[[], None] | None = None, **kwargs: Any) -> None:
+                 on_back: Callable[[], None] | None = None, last: Any = None, **kwargs: Any) -> None:
         self.ui = ui
         self.lang = lang
         self._bots = list(bots)
@@ -244,6 +249,8 @@ class SetupForm(PageForm):
         self.speed = Field("fast", self._speeds())
         self.seed = Field("")
         self.screens: Field | None = Field(ONE, self._screens()) if screens else None
+        if last is not None:
+            self._read(self._last_values(last))  # before the page gets its first values
         super().__init__(desc=self._desc(), layout=shared_layout(), **kwargs)
         self.add_class("cw-setup-form")
 
@@ -356,6 +363,28 @@ class SetupForm(PageForm):
             self.seed.value = new["seed"][:MAX_TEXT]
         if self.screens is not None:
             take(self.screens, new.get("screens"))
+
+    def load(self, last: Any) -> None:
+        """Fill the form from ``last``, a setup of the game (the one started last): the
+        number of players, each seat's name and Human or CPU level, the game's options
+        (``GameUI.form_options``).  It was read from a file: each field takes its value only
+        where the form offers it (as a value from the page) and keeps its own otherwise — a
+        CPU level no longer offered, a number of players beyond the form's, an option of the
+        wrong type.  The seed, the CPUs' speed and the screens are not taken (a new game
+        gets a new seed)."""
+        with self.batch():
+            self._read(self._last_values(last))
+
+    def _last_values(self, last: Any) -> dict[str, Any]:
+        """``last`` as the page's ``values`` (only the fields a setup gives; {} for a setup
+        the game cannot read back)."""
+        try:
+            seats = list(self.ui.seat_choices(last))
+            options = self.ui.form_options(last)
+            return {"n": len(seats), "names": [s.name for s in seats], "kinds": [s.bot for s in seats],
+                    "opt": options}
+        except Exception:  # hostile or foreign data: the form keeps its defaults
+            return {}
 
     # ------------------------------------------------------------ Start and Back
     def click(self, target: str) -> None:

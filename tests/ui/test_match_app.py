@@ -173,6 +173,10 @@ def test_what_the_page_fills_in_reaches_the_fields_and_what_it_does_not_offer_is
     assert app.speed.value == "instant"
     assert {k: f.value for k, f in app.option_widgets.items()} == {"fast": True, "deck": 6, "rounds": 3}
     assert app.form.values["n"] == 2 and app.form.values["opt"]["rounds"] == 3 and app.form.values["speed"] == "instant"
+    # null is not taken either (a trait that takes anything takes None without its check)
+    before = dict(app.form.values)
+    page_sends(app, n=None, kinds=[None] * 6, speed=None, opt={"fast": None, "deck": None, "rounds": None})
+    assert app.form.values == before
     # set from Python, the page is sent the new values
     app.seat_rows[1][0].value = "Yui"
     assert app.form.values["names"][1] == "Yui"

@@ -32,7 +32,7 @@ from ..sounds import SOUNDS
 from ..text import action_text, describe_event, face_name, scoring_lines, t
 from .board import CardsBoard
 
-__all__ = ["UI", "App", "CardsBoard", "event_text", "make_setup", "results_html", "seat_choices"]
+__all__ = ["UI", "App", "CardsBoard", "event_text", "make_setup", "results_html", "seat_choices", "setup_options"]
 
 #: the events a log line is written for (selections are steps of one play, not news)
 _LOGGED = {"start", "deal", "draw", "play", "joker", "pass", "reveal", "place", "over"}
@@ -71,6 +71,17 @@ def make_setup(seats: list[SeatChoice], options: Mapping[str, Any]) -> CardsSetu
 def seat_choices(setup: CardsSetup) -> list[SeatChoice]:
     """Who plays each seat of ``setup``: Human, or the CPU level of the seat."""
     return [SeatChoice(p.name, p.bot if p.cpu else HUMAN) for p in setup.players]
+
+
+def setup_options(setup: CardsSetup) -> dict[str, Any]:
+    """The setup form's options of ``setup`` (the New game form is filled from the last one):
+    the three optional rules, and ``suits_in_order`` when the suits are ♠ ♥ ♣ ♦ in seat order.
+
+    >>> setup_options(make_setup([SeatChoice("Ann"), SeatChoice("Ben")], {"jokers": True, "suits_in_order": True}))
+    {'ace_eleven': False, 'reveal_hands': False, 'jokers': True, 'suits_in_order': True}
+    """
+    return {"ace_eleven": setup.ace_eleven, "reveal_hands": setup.reveal_hands, "jokers": setup.jokers,
+            "suits_in_order": setup.suits == tuple(SUITS[: len(setup.players)])}
 
 
 def event_text(event: Mapping[str, Any], lang: str = "en", names: Sequence[str] | None = None) -> str | None:
@@ -140,6 +151,7 @@ UI = GameUI(
     action_text=action_text,
     make_setup=make_setup,
     seat_choices=seat_choices,
+    setup_options=setup_options,
     board=CardsBoard,
     results_html=results_html,
     event_text=event_text,

@@ -51,6 +51,16 @@ def seat_choices(setup: RiskSetup) -> list[SeatChoice]:
     return [SeatChoice(str(p), p.bot if p.cpu else HUMAN) for p in setup.players]
 
 
+def setup_options(setup: RiskSetup) -> dict[str, Any]:
+    """The setup form's options of ``setup`` (the New game form is filled from the last one):
+    ``round_limit`` (0 = off) and ``shogun_players``.
+
+    >>> setup_options(RiskSetup(players=("A", "B"), shogun="players"))
+    {'round_limit': 0, 'shogun_players': True}
+    """
+    return {"round_limit": setup.round_limit or 0, "shogun_players": setup.shogun == "players"}
+
+
 def event_text(event: dict[str, Any], lang: str, names: Sequence[str] | None = None) -> str | None:
     """One log line for an engine event (the viewer's events only reach here)."""
     names = list(names) if names else [f"P{i + 1}" for i in range(5)]
@@ -98,6 +108,7 @@ UI = GameUI(
     ),
     make_setup=make_setup,
     seat_choices=seat_choices,
+    setup_options=setup_options,
     board=RiskBoard,
     results_html=results_html,
     event_text=event_text,
@@ -105,4 +116,4 @@ UI = GameUI(
 )
 App = app_class(UI)
 
-__all__ = ["UI", "App", "RiskBoard", "event_text", "make_setup", "results_html", "seat_choices"]
+__all__ = ["UI", "App", "RiskBoard", "event_text", "make_setup", "results_html", "seat_choices", "setup_options"]
