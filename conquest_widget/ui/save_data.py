@@ -165,7 +165,7 @@ class SaveDataScreen(W.VBox):
         if self.back_button is not None:
             children.append(self.back_button)
         super().__init__(children, layout=shared_layout())
-        self.add_class("cw-save-data")
+        self.add_class("cw-save-data-screen")
         self.relabel()
 
     @staticmethod
