@@ -35,6 +35,8 @@ from conquest_widget.ui.autosave import Autosaver
 from conquest_widget.ui.controller import CPU_DELAYS, MatchController
 from conquest_widget.ui.game_ui import GameUI, SeatChoice
 from conquest_widget.ui.log_view import LogView
+from conquest_widget.ui.save_data import Confirm, SaveDataScreen
+from conquest_widget.ui.save_data import results_html as previous_results_html
 from conquest_widget.ui.setup_form import Field, SetupForm
 from conquest_widget.ui.sound import (
     SoundControls,
@@ -83,6 +85,8 @@ class MatchApp(W.VBox):
     #: the New game form's fields (see :meth:`new_game`)
     form: SetupForm | None = None
     screens: Field | None = None
+    #: the save-data screen while it is shown (see :meth:`show_save_data`)
+    save_data: SaveDataScreen | None = None
     #: Match classes of games outside the registry, by id (tests)
     engines: ClassVar[dict[str, Any]] = {}
     #: write a change's autosave shortly after it inside a kernel, once for quick changes
@@ -173,7 +177,8 @@ class MatchApp(W.VBox):
         if self.board is not None and hasattr(self.board, "set_lang"):
             self.board.set_lang(lang)
         {"start": self.show_start, "setup": self._redraw_setup, "play": self._redraw_play,
-         "results": self.show_results}.get(self.screen, lambda: None)()
+         "results": self.show_results, "previous_results": self.show_previous_results,
+         "save_data": self._relabel_save_data}.get(self.screen, lambda: None)()
 
     def _t(self, key: str, **kw: Any) -> str:
         return t(key, self.lang, **kw)
@@ -217,11 +222,79 @@ class MatchApp(W.VBox):
                 if loadable:
                     row[:0] = [_button(f"cw-load-{s.slot}", lambda n=s.slot: self.load_slot(n), description=self._t("load")),
                                _button(f"cw-replay-{s.slot}", lambda n=s.slot: self.replay(n), description=self._t("replay"))]
+                if s.status != "empty":  # any slot that holds something (another game's, unreadable) can go
+                    row.insert(len(row) - 1, _button(f"cw-delete-{s.slot}", lambda n=s.slot: self._ask_delete(n),
+                                                     description=self._t("delete")))
                 # a row of buttons and its label; an empty slot's label alone
                 slot_rows.append(plain(W.HBox, children=row) if len(row) > 1 else row[0])
             rows.append(plain(W.HTML, value=f"<b>{html_text(self._t('saved_games'))}</b>"))
             rows.extend(slot_rows)
+            self._start_confirm = Confirm(self.lang)
+            rows.append(self._start_confirm)
+            rows.append(plain(W.HBox, children=[
+                _button("cw-previous-results", self.show_previous_results, description=self._t("previous_results")),
+                _button("cw-save-data", self.show_save_data, description=self._t("save_data")),
+            ]))
         self._set_body(rows)
+
+    def _ask_delete(self, n: int) -> None:
+        """Ask before deleting slot ``n`` (Yes: :meth:`delete_slot`; No keeps it)."""
+        confirm = getattr(self, "_start_confirm", None)
+        if self.screen != "start" or confirm is None or confirm.comm is None:
+            return
+        confirm.ask(self._t("confirm_delete", n=n), self.lang, lambda: self.delete_slot(n))
+
+    def delete_slot(self, n: int) -> None:
+        """Delete save slot ``n`` (whatever it holds), then show the start screen again."""
+        if self.store is None:
+            return
+        try:
+            self.store.delete_slot(n)
+        except ConquestError as exc:
+            self._say(self._t("error", text=str(exc)), problem=True)
+            return
+        if self._slot == n:
+            self._slot = None
+        self.show_start()
+        self._say(self._t("slot_deleted", n=n))
+
+    def show_previous_results(self) -> None:
+        """This game's recorded results, newest first (at most ``MAX_RESULTS``, then how many
+        more there are), each with its date, winners and standings; Back to the start
+        screen.  (A result holds the standings, not the game's moves: there is nothing of it
+        to replay.)"""
+        if self.store is None:
+            return
+        try:
+            results = self.store.results(self.ui.game)
+        except ConquestError as exc:
+            self._say(self._t("error", text=str(exc)), problem=True)
+            return
+        self._leave_match()
+        self.screen = "previous_results"
+        self._heading(self._t("previous_results"))
+        self._say()
+        shown = W.HTML(previous_results_html(results, self.lang))
+        shown.add_class("cw-previous-results-list")
+        self._set_body([shown, _button("cw-back", self.show_start, description=self._t("back"))])
+
+    def show_save_data(self) -> None:
+        """The save-data screen (:class:`~conquest_widget.ui.save_data.SaveDataScreen`:
+        export, restore, delete all), with Back to the start screen."""
+        if self.store is None:
+            return
+        self._leave_match()
+        self.screen = "save_data"
+        self._heading(self._t("save_data"))
+        self._say()
+        self.save_data = SaveDataScreen(self.store, lang=self.lang, on_back=self.show_start)
+        self._set_body([self.save_data])
+
+    def _relabel_save_data(self) -> None:
+        """The save-data screen in the app's language (what it shows stays)."""
+        self._heading(self._t("save_data"))
+        if self.save_data is not None and self.save_data.comm is not None:
+            self.save_data.set_lang(self.lang)
 
     def _slot_label(self, s: Any) -> tuple[str, bool]:
         if s.status == "empty":

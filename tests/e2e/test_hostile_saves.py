@@ -30,7 +30,7 @@ from conquest_widget.games.japanese_risk.engine import JapaneseRisk, RiskSetup
 from conquest_widget.saves import SaveStore
 
 from .app_page import AppPage
-from .harness import serve_copy, voila_server
+from .harness import open_hosted_game, serve_copy, voila_server
 
 #: names that would run a script or inject an element if written into HTML unescaped
 #: (each within the 24-character name limit)
@@ -68,6 +68,17 @@ def _hostile_codex() -> CodexMatch:
     return CodexMatch(CodexSetup(players, k=3), seed=5)
 
 
+def _finished_codex() -> CodexMatch:
+    """A Codex game of the payload names played to its end by random bots (its result is
+    recorded: the shell's Previous results name them)."""
+    from conquest_widget.core.bots import RandomBot, play_bots
+
+    match = _hostile_codex()
+    play_bots(match, {s: RandomBot() for s in range(match.n_seats)}, seed=5)
+    assert match.outcome() is not None
+    return match
+
+
 def _hostile_risk() -> JapaneseRisk:
     """A Japanese Risk game of the payload names (the first a human, placing its income)."""
     return JapaneseRisk(RiskSetup(PAYLOAD_NAMES, bots=("human", "easy", "easy")), seed=5)
@@ -76,6 +87,7 @@ def _hostile_risk() -> JapaneseRisk:
 def _prepare(saves: Path) -> None:
     store = SaveStore(saves)
     store.autosave(_hostile_codex())
+    store.record_result(_finished_codex())
     store.autosave(_hostile_risk())
     store.autosave(_hostile_game(PAYLOAD_NAMES, finish=False))
     store.save_slot(1, _hostile_game(PAYLOAD_NAMES, finish=False))
@@ -189,4 +201,25 @@ def test_the_risk_panels_show_hostile_names_as_text(page, hostile_url, artifacts
     expect(board.locator(".cw-status")).to_contain_text(f"You are {PAYLOAD_NAMES[0]}")
     _assert_clean(app)
     app.shot("hostile-04-risk")
+    assert page.page_errors == []  # type: ignore[attr-defined]
+
+
+def test_the_shells_previous_results_show_hostile_names_as_text(page, hostile_url, artifacts) -> None:
+    """The shell's start screen of the Codex (picked in the game picker, as every hosted
+    game is: the page first shows the picker), its Previous results from a results file whose
+    names are HTML: shown as text, nothing runs; then its Save data screen and Back."""
+    app = AppPage(page, hostile_url, artifacts)
+    open_hosted_game(page, hostile_url, "codex")
+    page.locator("button.cw-previous-results").click()
+    shown = page.locator(".cw-previous-results-list")
+    for name in PAYLOAD_NAMES:
+        expect(shown).to_contain_text(name)
+    _assert_clean(app)
+    app.shot("hostile-05-codex-previous-results")
+    page.locator("button.cw-back").click()
+    page.locator("button.cw-save-data").click()
+    expect(page.locator(".cw-save-data-screen")).to_be_visible()
+    page.locator(".cw-save-data-screen button.cw-back").click()
+    expect(page.get_by_role("button", name="New game", exact=True)).to_be_visible()
+    _assert_clean(app)
     assert page.page_errors == []  # type: ignore[attr-defined]

@@ -220,3 +220,25 @@ class Player:
             assert self.app.screen == "replay"
             button(self.app, "cw-back").click()
             assert self.app.screen == "start"
+
+    def save_data_screens(self) -> None:
+        """The start screen's Previous results, then Back; its Save data: Export, Delete all
+        answered No, then Back (issue 29)."""
+        app = self.app
+        if self.japan:
+            app.start_saves.act("results")
+            app.start_saves.act("data")
+            assert app.controller.screen == "saves"
+            screen = app.data_screen
+        else:
+            button(app, "cw-previous-results").click()
+            assert app.screen == "previous_results"
+            button(app, "cw-back").click()
+            button(app, "cw-save-data").click()
+            assert app.screen == "save_data"
+            screen = app.save_data
+        button(screen, "cw-export").click()
+        button(screen, "cw-delete-all").click()
+        screen.confirm.no.click()
+        button(screen, "cw-back").click()
+        assert (app.controller.screen if self.japan else app.screen) == "start"

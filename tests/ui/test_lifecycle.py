@@ -1,7 +1,8 @@
 """Issue 32: every widget a screen makes is closed when the screen goes away.  A player
 plays 8 rounds of each game as at the page (tests/ui/player.py: the picker's Play, the New
 game form, Start, 5 legal moves, Exit, Back to games; one round replays the autosave, one
-is a hot seat of two humans, one is played to the results); the kernel's widgets
+is a hot seat of two humans, one is played to the results, two open Previous results and
+Save data); the kernel's widgets
 (``ipywidgets.Widget.widgets``, what the page holds too) are counted after each round and
 must not grow: after round 8 as many as after round 1."""
 
@@ -39,6 +40,8 @@ def _round(p: Player, r: int, *, results: bool = True) -> None:
         p.replay_autosave()
     if r == 6:
         p.open_form_and_go_back()
+    if r in (2, 4):
+        p.save_data_screens()
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -1,13 +1,10 @@
-"""Save screens: Save & Exit, and Save Data Management (export / restore / delete).  They call
+"""Save screens: Save & Exit, and Save Data Management (the shell's :mod:`conquest_widget.ui.save_data`).  They call
 :class:`~conquest_widget.saves.SaveStore`; every problem it reports is shown, never hidden."""
 
 from __future__ import annotations
 
-import base64
 import html
-import json
-from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 import ipywidgets as W
@@ -19,13 +16,14 @@ from conquest_widget.games.japan_conquest.widget.controller import GameControlle
 from conquest_widget.games.japan_conquest.widget.style import (
     button_layout,
 )
-from conquest_widget.lean import Layout, close_tree, plain, shared_layout, shared_style
+from conquest_widget.lean import Layout, plain, shared_layout, shared_style
 from conquest_widget.saves import (
     SLOT_COUNT,
     SaveStore,
     SlotInfo,
 )
 from conquest_widget.ui.autosave import Autosaver
+from conquest_widget.ui.save_data import Confirm, SaveDataScreen
 
 
 def _date(iso: str | None) -> str:
@@ -59,31 +57,6 @@ def slot_text(info: SlotInfo, lang: str) -> str:
         return head + f"{registry.title_of(info.game, lang)}: " + player_names(info, lang)
     mode = t(info.mode or "standard", lang)
     return head + t("slot_line", lang, date=_date(info.saved_at), mode=mode, turn=info.turn, players=player_names(info, lang))
-
-
-class Confirm(W.HBox):
-    """An inline "Are you sure?" with Yes / No."""
-
-    def __init__(self) -> None:
-        self.text = plain(W.HTML)
-        self.yes = W.Button(layout=button_layout(), style=shared_style(W.Button), button_style="danger")
-        self.no = W.Button(layout=button_layout(), style=shared_style(W.Button))
-        self._action: Callable[[], None] | None = None
-        self.yes.on_click(lambda _: self._answer(True))
-        self.no.on_click(lambda _: self._answer(False))
-        super().__init__([self.text, self.yes, self.no], layout=Layout(display="none"))
-
-    def ask(self, question: str, lang: str, action: Callable[[], None]) -> None:
-        self.text.value = f"<b>{html.escape(question)}</b>&nbsp;"
-        self.yes.description, self.no.description = t("yes", lang), t("no", lang)
-        self._action = action
-        self.layout.display = ""
-
-    def _answer(self, yes: bool) -> None:
-        action, self._action = self._action, None
-        self.layout.display = "none"
-        if yes and action is not None:
-            action()
 
 
 class SaveExit(W.VBox):
@@ -191,105 +164,29 @@ class SaveExit(W.VBox):
         self.c.screen = "start"
 
 
-class DataScreen(W.VBox):
-    """Save Data Management: export a backup, restore one (after showing what it holds), delete all."""
+class DataScreen(SaveDataScreen):
+    """Save Data Management: the shell's :class:`~conquest_widget.ui.save_data.SaveDataScreen`
+    following the controller's language, its Back to the start screen, each slot of a
+    backup described as Japan Conquest describes it."""
 
     def __init__(self, c: GameController, store: SaveStore) -> None:
-        self.c, self.store = c, store
-        self.title = plain(W.HTML)
-        self.export_button = W.Button(layout=button_layout(), style=shared_style(W.Button))
-        self.export_link = plain(W.HTML)
-        self.upload_label = plain(W.HTML)
-        self.upload = W.FileUpload(accept=".json,application/json", multiple=False)
-        self.summary = plain(W.HTML)
-        self.restore_button = W.Button(layout=button_layout(own=True), button_style="warning", style=shared_style(W.Button))
-        self.restore_button.layout.display = "none"
-        self.delete_button = W.Button(layout=button_layout(), style=shared_style(W.Button), button_style="danger")
-        self.confirm = Confirm()
-        self.back_button = W.Button(layout=button_layout(), style=shared_style(W.Button))
-        self.message = plain(W.HTML)
-        self._pending: bytes | None = None
-        self.export_button.on_click(lambda _: self.export())
-        self.upload.observe(self._uploaded, names="value")
-        self.restore_button.on_click(lambda _: self.restore())
-        self.delete_button.on_click(lambda _: self.confirm.ask(t("confirm_delete_all", c.lang), c.lang, self.delete_all))
-        self.back_button.on_click(lambda _: setattr(c, "screen", "start"))
-        super().__init__([
-            self.title, plain(W.HBox, children=[self.export_button, self.export_link]), self.upload_label, self.upload, self.summary,
-            self.restore_button, self.delete_button, self.confirm, self.message, self.back_button,
-        ])
-        c.observe(self.relabel, names="lang")
-        self.relabel()
+        self.c = c
+        super().__init__(store, lang=c.lang, on_back=lambda: setattr(c, "screen", "start"))
+        c.observe(self._follow_lang, names="lang")
+
+    def _follow_lang(self, change: Any) -> None:
+        self.set_lang(change["new"])
 
     def close(self) -> None:
         """Close the screen with every widget of it (it stops following the controller)."""
         if self.comm is None:
             return  # closed already
-        self.c.unobserve(self.relabel, names="lang")
-        close_tree(self)
+        self.c.unobserve(self._follow_lang, names="lang")
+        super().close()
 
     def relabel(self, _: Any = None) -> None:
-        lang = self.c.lang
-        self.title.value = f"<h3>{t('save_data', lang)}</h3>"
-        self.export_button.description = t("export", lang)
-        self.upload_label.value = t("restore", lang)
-        self.restore_button.description = t("restore_confirm", lang)
-        self.delete_button.description = t("delete_all", lang)
-        self.back_button.description = t("back", lang)
+        super().relabel()
+        self.title.value = f"<h3>{html.escape(t('save_data', self.lang))}</h3>"  # as its button says
 
-    def export(self) -> dict[str, Any]:
-        """Build the backup and offer it as a download link (a data: URL, no server needed)."""
-        doc = self.store.export_backup()
-        data = json.dumps(doc, ensure_ascii=False, indent=1).encode("utf-8")
-        name = "conquest_backup_" + datetime.now(UTC).strftime("%Y%m%d-%H%M%S") + ".json"
-        href = "data:application/json;base64," + base64.b64encode(data).decode("ascii")
-        self.export_link.value = f'<a download="{name}" href="{href}" class="cw-download">{html.escape(t("download", self.c.lang, file=name))}</a>'
-        return doc
-
-    def _uploaded(self, change: dict) -> None:
-        files = change["new"]
-        if not files:
-            return
-        item = files[0]
-        content = item["content"] if isinstance(item, dict) else item.content
-        self.inspect(bytes(content))
-
-    def inspect(self, data: bytes) -> None:
-        """Show what a backup holds before anything is replaced."""
-        lang = self.c.lang
-        self._pending = None
-        self.restore_button.layout.display = "none"
-        try:
-            summary = self.store.inspect_backup(data)
-        except ConquestError as exc:
-            self.summary.value = f'<div class="cw-msg">{html.escape(str(exc))}</div>'
-            return
-        used = sum(1 for s in summary.slots if s.status == "used")
-        auto = t("present", lang) if summary.autosave.status == "used" else t("absent", lang)
-        lines = [t("backup_summary", lang, date=_date(summary.exported_at), auto=auto, slots=used, results=summary.results)]
-        lines += [slot_text(s, lang) for s in summary.slots]
-        lines += [f"⚠ {p}" for p in summary.problems]
-        self.summary.value = "<div class='cw-summary'>" + "<br>".join(html.escape(x) for x in lines) + "</div>"
-        if summary.valid:
-            self._pending = data
-            self.restore_button.layout.display = ""
-
-    def restore(self) -> None:
-        if self._pending is None:
-            return
-        try:
-            self.store.restore_backup(self._pending)
-        except ConquestError as exc:
-            self.message.value = f'<div class="cw-msg">{html.escape(str(exc))}</div>'
-            return
-        self._pending = None
-        self.restore_button.layout.display = "none"
-        self.message.value = t("restored", self.c.lang)
-
-    def delete_all(self) -> None:
-        try:
-            self.store.delete_all(confirm=True)
-        except ConquestError as exc:
-            self.message.value = f'<div class="cw-msg">{html.escape(str(exc))}</div>'
-            return
-        self.message.value = t("deleted", self.c.lang)
+    def slot_line(self, info: SlotInfo) -> str:
+        return slot_text(info, self.lang)
