@@ -45,9 +45,11 @@ def served_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(autouse=True)
 def first_visit_in_english(request: pytest.FixtureRequest) -> None:
-    """Every test on the shared server opens the app in English, as a first visit does:
-    the language is remembered in the save folder (issue 30), so a test that switched to
-    日本語 would otherwise leave the next one in Japanese."""
+    """Every test on the shared server opens the app as a first visit does: in English
+    and with every setup form as it comes.  The language (issue 30) and each game's last
+    setup (issue 29) are remembered in the save folder, so a test that switched to 日本語
+    or started a game with two humans would otherwise leave the next one in Japanese or
+    in front of a "Pass the screen" curtain."""
     if "voila_url" not in request.fixturenames:
         return
     from conquest_widget.errors import ConquestError
@@ -58,8 +60,9 @@ def first_visit_in_english(request: pytest.FixtureRequest) -> None:
         prefs = store.preferences()
     except ConquestError:
         return
-    if "language" in prefs:
-        store.save_preferences({k: v for k, v in prefs.items() if k != "language"})
+    remembered = {"language", "last_setups"}
+    if remembered & prefs.keys():
+        store.save_preferences({k: v for k, v in prefs.items() if k not in remembered})
 
 
 @pytest.fixture(scope="session")
