@@ -36,6 +36,7 @@ from conquest_widget.ui.controller import CPU_DELAYS, MatchController
 from conquest_widget.ui.game_ui import GameUI, SeatChoice
 from conquest_widget.ui.log_view import LogView
 from conquest_widget.ui.save_data import Confirm, SaveDataScreen
+from conquest_widget.ui.save_data import records_html
 from conquest_widget.ui.save_data import results_html as previous_results_html
 from conquest_widget.ui.setup_form import Field, SetupForm
 from conquest_widget.ui.sound import (
@@ -89,11 +90,12 @@ class MatchApp(W.VBox):
     save_data: SaveDataScreen | None = None
     #: Match classes of games outside the registry, by id (tests)
     engines: ClassVar[dict[str, Any]] = {}
-    #: write a change's autosave shortly after it inside a kernel, once for quick changes
-    #: (as Japan Conquest does), instead of at once.  Off: the browser tests of the hosted
-    #: games read the autosave as their referee right after each move (docs/saves.md).
-    #: Every way out of the game writes a pending autosave first either way.
-    autosave_deferred: ClassVar[bool] = False
+    #: write a change's autosave shortly after it inside a kernel, once for quick changes,
+    #: instead of at once; None: the game's choice (``GameUI.autosave_deferred``: Japan
+    #: Conquest defers, the others write at once: their browser tests read the autosave as
+    #: the referee of each move, docs/saves.md).  Every way out of the game writes a
+    #: pending autosave first either way.
+    autosave_deferred: ClassVar[bool | None] = None
 
     def __init__(self, *, lang: str | None = None, save_dir: str | os.PathLike[str] | None = "conquest_saves",
                  resume: bool = False, **kwargs: Any) -> None:
@@ -112,10 +114,11 @@ class MatchApp(W.VBox):
         #: the slot the game on screen was loaded from or last saved to (the Save box's default)
         self._slot: int | None = None
         #: the autosave of the match on screen (its claim: another page may take it, issue 31)
-        self.autosaver = Autosaver(self.store, self.ui.game, lambda: self.controller, deferred=self.autosave_deferred,
+        self.autosaver = Autosaver(self.store, self.ui.game, lambda: self.controller, deferred=self._autosave_deferred(),
                                    on_elsewhere=self._show_elsewhere,
                                    on_error=lambda exc: self._say(self._t("error", text=str(exc)), problem=True))
         self._setup: Any = None
+        self._problem_said = False  # the message shown is a refusal (it goes with the next change)
         self._seats: list[SeatChoice] = []
         self._log_len = 0
         self.screen = ""
@@ -157,6 +160,9 @@ class MatchApp(W.VBox):
         if self.screen != "play":
             self.show_start()
 
+    def _autosave_deferred(self) -> bool:
+        return self.ui.autosave_deferred if self.autosave_deferred is None else self.autosave_deferred
+
     def _spec(self) -> Any:
         if self.ui.game in self.engines:
             return self.engines[self.ui.game].spec
@@ -178,12 +184,14 @@ class MatchApp(W.VBox):
             self.board.set_lang(lang)
         {"start": self.show_start, "setup": self._redraw_setup, "play": self._redraw_play,
          "results": self.show_results, "previous_results": self.show_previous_results,
-         "save_data": self._relabel_save_data}.get(self.screen, lambda: None)()
+         "save_data": self._relabel_save_data, "replay": self._relabel_replay}.get(self.screen, lambda: None)()
 
     def _t(self, key: str, **kw: Any) -> str:
         return t(key, self.lang, **kw)
 
     def _say(self, text: str = "", *, problem: bool = False) -> None:
+        """Show ``text`` above the screens (a refusal in red, news in green); "" clears it."""
+        self._problem_said = bool(text) and problem
         if not text:
             self.message.value = ""
             return
@@ -274,7 +282,12 @@ class MatchApp(W.VBox):
         self.screen = "previous_results"
         self._heading(self._t("previous_results"))
         self._say()
-        shown = W.HTML(previous_results_html(results, self.lang))
+        try:
+            records = self.store.records(self.ui.game)
+        except ConquestError:
+            records = {}  # the results said what is wrong with the file already
+        shown = W.HTML(previous_results_html(results, self.lang)
+                       + records_html(records, self.lang, self.ui.cpu_label))
         shown.add_class("cw-previous-results-list")
         self._set_body([shown, _button("cw-back", self.show_start, description=self._t("back"))])
 
@@ -551,8 +564,8 @@ class MatchApp(W.VBox):
             return
         if c.message:
             self._say(c.message, problem=True)
-        elif self.message.value:
-            self._say()
+        elif self._problem_said:
+            self._say()  # a refusal goes with the next change; news ("Saved to slot 2.") stays
         self._redraw_play()
         if c.is_over:
             self.autosaver.write()  # the end: its result at once
@@ -787,6 +800,7 @@ class MatchApp(W.VBox):
         if c is None or not c.is_over:
             return
         self.screen = "results"
+        self._show_stage(True)  # back from the replay of this match
         self._heading(self._t("results"))
         story = W.HTML(results_html(self.ui, self._seats, c.outcome() or {"ranks": []}, c.view, self.lang)
                        + self._story_html())
@@ -828,27 +842,43 @@ class MatchApp(W.VBox):
         self._show_replay(match)
 
     def replay_finished(self) -> None:
-        """Open the replay explorer on the game just finished."""
-        if self.controller is not None:
-            self._show_replay(self._engine().from_dict(self.controller.document()))
+        """Open the replay explorer on the game just finished; its Back returns to the
+        results (the finished match stays until then)."""
+        c = self.controller
+        if c is not None and c.is_over:
+            self._show_replay(self._engine().from_dict(c.document()), back_to_results=True)
 
-    def _show_replay(self, match: Any) -> None:
+    def _show_replay(self, match: Any, *, back_to_results: bool = False) -> None:
         """The explorer on ``match``, from the public view.  While a game with hidden
         information is unfinished (whoever is at the screen), the public view is all it
-        offers; every seat's view and "Show everything" open once the game has ended."""
+        offers; every seat's view and "Show everything" open once the game has ended.
+        Back returns to the start screen, or to the results of the finished match on
+        screen (``back_to_results``: the match is kept, not left)."""
         from conquest_widget.ui.replay import ReplayExplorer
 
         public_only = bool(self.spec.hidden_information) and match.outcome() is None
         speed = self._speed()
-        self._leave_match()
+        if not back_to_results:
+            self._leave_match()
         self.screen = "replay"
         self._show_stage(False)
         self._heading(self._t("replay"))
         self._say()
-        explorer = ReplayExplorer(match, lang=self.lang, ui=self.ui, public_only=public_only,
-                                  on_branch=lambda m: self._play(m, speed=speed))
-        explorer.add_class("cw-replay")
-        self._set_body([_button("cw-back", self.show_start, description=self._t("back")), explorer])
+        self.explorer = ReplayExplorer(match, lang=self.lang, ui=self.ui, public_only=public_only,
+                                       on_branch=lambda m: self._play(m, speed=speed))
+        self.explorer.add_class("cw-replay")
+        back = self.show_results if back_to_results else self.show_start
+        self._set_body([_button("cw-back", back, description=self._t("back")), self.explorer])
+
+    def _relabel_replay(self) -> None:
+        """The replay in the app's language (its position stays)."""
+        self._heading(self._t("replay"))
+        explorer = getattr(self, "explorer", None)
+        if explorer is not None and explorer.comm is not None:
+            explorer.set_lang(self.lang)
+        back = self.body.children[0] if self.body.children else None
+        if isinstance(back, W.Button):
+            back.description = self._t("back")
 
     def play_again(self) -> None:
         """The same players and options, a new seed."""

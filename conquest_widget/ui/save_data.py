@@ -1,7 +1,8 @@
 """The save-data screen of every game (:class:`SaveDataScreen`: export a backup as a
 download, upload one and see what it holds, restore it, delete all after a confirm) and
 the small helpers the shell's screens share with it: :class:`Confirm` (an inline yes / no),
-:func:`when`, :func:`slot_line` and :func:`results_html` (a list of recorded results).
+:func:`when`, :func:`slot_line`, :func:`results_html` (a list of recorded results) and
+:func:`records_html` (the record against each CPU).
 
 Every string that comes from a file (names, dates, errors, an upload's file name) is
 hostile: it reaches HTML only through :func:`~conquest_widget.core.safe_text.html_text`.
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 import base64
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -85,6 +86,27 @@ def results_html(results: Sequence[dict[str, Any]], lang: str, limit: int = MAX_
     more = len(results) - limit
     tail = f"<p class='cw-more-results'>{html_text(t('more_results', lang, n=more))}</p>" if more > 0 else ""
     return f"<ol class='cw-previous-results'>{''.join(items)}</ol>{tail}"
+
+
+def records_html(records: Mapping[str, Mapping[str, int]], lang: str,
+                 cpu_label: Callable[[str, str], str] | None = None) -> str:
+    """The human players' record against each CPU (``SaveStore.records(game)``: wins,
+    losses, draws per CPU label, named by ``cpu_label(label, lang)``); "" when there is none.
+
+        >>> records_html({"hard": {"wins": 2, "losses": 1, "draws": 0}}, "en")  # doctest: +ELLIPSIS
+        "<h4 class='cw-records-title'>Records against CPUs</h4>...<td>hard</td><td>2 W / 1 L / 0 D</td>..."
+    """
+    if not records:
+        return ""
+    name = cpu_label or (lambda label, _lang: label)
+    rows = "".join(
+        f"<tr><td>{html_text(name(label, lang))}</td>"
+        f"<td>{html_text(t('wld', lang, w=v.get('wins', 0), l=v.get('losses', 0), d=v.get('draws', 0)))}</td></tr>"
+        for label, v in sorted(records.items()))
+    return (f"<h4 class='cw-records-title'>{html_text(t('records', lang))}</h4>"
+            f"<table class='cw-records'><tr><th>{html_text(t('records_opponent', lang))}</th>"
+            f"<th>{html_text(t('records_result', lang))}</th></tr>{rows}</table>"
+            f"<p class='cw-records-note'><small>{html_text(t('records_note', lang))}</small></p>")
 
 
 def _problem(text: str) -> str:

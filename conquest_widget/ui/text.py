@@ -111,6 +111,13 @@ STRINGS: dict[str, tuple[str, str]] = {
     "no_results": ("No finished game of this game is recorded yet.", "このゲームの終わった対局はまだ記録されていません。"),
     "result_line": ("{when}: {names} won", "{when}：{names}の勝ち"),
     "more_results": ("…and {n} older games", "…ほか古い対局{n}件"),
+    "records": ("Records against CPUs", "CPU戦の成績"),
+    "records_opponent": ("CPU opponent", "CPU対戦相手"),
+    "records_result": ("Human players' record", "人間プレイヤーの成績"),
+    "records_note": (("Counted per CPU opponent: finishing above a CPU is a win against it, below a loss, "
+                      "level a draw; a game against two CPUs counts once for each."),
+                     "CPUごとに数えます。そのCPUより上位なら勝ち、下位なら負け、同順位なら引き分け。CPU二人との対局はそれぞれ一回ずつ数えます。"),
+    "wld": ("{w} W / {l} L / {d} D", "{w}勝 {l}敗 {d}分"),
     "save_data": ("Save data", "セーブデータ管理"),
     "export": ("Export backup", "バックアップを書き出す"),
     "download": ("Download {file}", "{file}をダウンロード"),

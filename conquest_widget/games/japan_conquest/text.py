@@ -247,7 +247,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "replay_full": ("full", "完全"),
     "replay_tolls_open": ("tolls counted as payable: the totals are hidden in the Final Showdown",
                           "通行料は払えるものとして表示（最終決戦中は得点が非公開）"),
-    # the app's Replay buttons and its replay screen (widget/app.py, saves_view.py, screens.py)
+    # the Replay buttons and the replay screen
     "replay": ("Replay", "リプレイ"),
     "replay_tip": ("Go through this game move by move (the save is not changed); “Branch here” plays on from any position",
                    "この対局を1手ずつ振り返ります（セーブデータは変わりません）。「ここから分岐」でその局面から続きを遊べます"),
