@@ -849,14 +849,15 @@ class MatchApp(W.VBox):
             self._show_replay(self._engine().from_dict(c.document()), back_to_results=True)
 
     def _show_replay(self, match: Any, *, back_to_results: bool = False) -> None:
-        """The explorer on ``match``, from the public view.  While a game with hidden
-        information is unfinished (whoever is at the screen), the public view is all it
-        offers; every seat's view and "Show everything" open once the game has ended.
+        """The explorer on ``match``, from the public view.  While the game is unfinished
+        (whoever is at the screen), the public view is all it offers (a hand, a secret
+        army, Japan Conquest's Final Showdown totals); every seat's view and "Show
+        everything" open once the game has ended (:func:`~conquest_widget.ui.replay.public_while_playing`).
         Back returns to the start screen, or to the results of the finished match on
         screen (``back_to_results``: the match is kept, not left)."""
-        from conquest_widget.ui.replay import ReplayExplorer
+        from conquest_widget.ui.replay import ReplayExplorer, public_while_playing
 
-        public_only = bool(self.spec.hidden_information) and match.outcome() is None
+        public_only = public_while_playing(match)
         speed = self._speed()
         if not back_to_results:
             self._leave_match()
