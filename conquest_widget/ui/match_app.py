@@ -35,8 +35,7 @@ from conquest_widget.ui.autosave import Autosaver
 from conquest_widget.ui.controller import CPU_DELAYS, MatchController
 from conquest_widget.ui.game_ui import GameUI, SeatChoice
 from conquest_widget.ui.log_view import LogView
-from conquest_widget.ui.save_data import Confirm, SaveDataScreen
-from conquest_widget.ui.save_data import records_html
+from conquest_widget.ui.save_data import Confirm, SaveDataScreen, records_html
 from conquest_widget.ui.save_data import results_html as previous_results_html
 from conquest_widget.ui.setup_form import Field, SetupForm
 from conquest_widget.ui.sound import (
