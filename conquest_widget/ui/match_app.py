@@ -35,8 +35,7 @@ from conquest_widget.ui.autosave import Autosaver
 from conquest_widget.ui.controller import CPU_DELAYS, MatchController
 from conquest_widget.ui.game_ui import GameUI, SeatChoice
 from conquest_widget.ui.log_view import LogView
-from conquest_widget.ui.save_data import Confirm, SaveDataScreen
-from conquest_widget.ui.save_data import records_html
+from conquest_widget.ui.save_data import Confirm, SaveDataScreen, records_html
 from conquest_widget.ui.save_data import results_html as previous_results_html
 from conquest_widget.ui.setup_form import Field, SetupForm
 from conquest_widget.ui.sound import (
@@ -159,6 +158,16 @@ class MatchApp(W.VBox):
             self.resume()
         if self.screen != "play":
             self.show_start()
+
+    def __repr__(self) -> str:
+        """One line (the widget tree's default repr runs to ~90,000 characters).
+
+        >>> from conquest_widget.games.codex.widget import App
+        >>> App(save_dir=None)
+        <CodexApp screen='start' lang='en' saves=None>
+        """
+        saves = None if self.store is None else str(self.store.directory)
+        return f"<{type(self).__name__} screen={self.screen!r} lang={self.lang!r} saves={saves!r}>"
 
     def _autosave_deferred(self) -> bool:
         return self.ui.autosave_deferred if self.autosave_deferred is None else self.autosave_deferred
