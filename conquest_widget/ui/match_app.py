@@ -159,6 +159,16 @@ class MatchApp(W.VBox):
         if self.screen != "play":
             self.show_start()
 
+    def __repr__(self) -> str:
+        """One line (the widget tree's default repr runs to ~90,000 characters).
+
+        >>> from conquest_widget.games.codex.widget import App
+        >>> App(save_dir=None)
+        <CodexApp screen='start' lang='en' saves=None>
+        """
+        saves = None if self.store is None else str(self.store.directory)
+        return f"<{type(self).__name__} screen={self.screen!r} lang={self.lang!r} saves={saves!r}>"
+
     def _autosave_deferred(self) -> bool:
         return self.ui.autosave_deferred if self.autosave_deferred is None else self.autosave_deferred
 
