@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import random
+import sys
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -469,6 +470,29 @@ class MatchApp(W.VBox):
         self._say()
         self._play(match, speed=self._speed(), claim=claim)
         self._slot = slot
+
+    def play_match(self, match: Any, *, speed: str | None = None) -> None:
+        """Play ``match`` (a match of this game you hold: a branch of a replay, a position
+        set up in a notebook, a lesson's scripted dice) in this app, from where it stands,
+        as a loaded save is played: it becomes this page's autosave and its CPUs play
+        (``speed``: "instant", "fast" or "normal"; default the app's).
+
+            >>> import random
+            >>> from conquest_widget.core import registry
+            >>> from conquest_widget.games.codex.widget import App
+            >>> Codex = registry.get("codex").engine_class()
+            >>> app = App(save_dir=None)
+            >>> app.play_match(Codex(Codex.random_setup(random.Random(1), 2), seed=1))
+            >>> app.screen
+            'play'
+            >>> app.play_match("a position")
+            Traceback (most recent call last):
+            conquest_widget.errors.ConquestError: The Codex of Conquest plays CodexMatch, not str
+        """
+        engine = self._engine()
+        if not isinstance(match, engine):
+            raise ConquestError(f"{self.spec.title['en']} plays {engine.__name__}, not {type(match).__name__}")
+        self._play(match, speed=speed or self._speed())
 
     def _speed(self) -> str:
         if self.controller is not None:
@@ -934,7 +958,12 @@ def app_class(ui: GameUI) -> type[MatchApp]:
         >>> from conquest_widget.games.codex.widget import UI
         >>> app_class(UI).__name__, app_class(UI).ui is UI
         ('CodexApp', True)
+        >>> from conquest_widget.games.codex.widget import App
+        >>> App
+        <class 'conquest_widget.games.codex.widget.CodexApp'>
     """
     from conquest_widget.ui.table_page import SeparateScreens  # the form's "Separate screens" (issue 28)
 
-    return type(f"{ui.game.title().replace('_', '')}App", (SeparateScreens, MatchApp), {"ui": ui})
+    name = f"{ui.game.title().replace('_', '')}App"
+    caller = sys._getframe(1).f_globals.get("__name__", __name__)  # the game's widget package names it
+    return type(name, (SeparateScreens, MatchApp), {"ui": ui, "__module__": caller, "__qualname__": name})

@@ -9,6 +9,9 @@ Its replays are the shell's explorer (:class:`conquest_widget.ReplayExplorer`) d
     ('JapanConquestApp', 'japan_conquest')
 """
 
+# the modules of the app's first screen (its map, the board, the New game form) come with
+# the package, so a preheated kernel (``conquest_widget.serve.warm_up``) has them imported
+from conquest_widget.games.japan_conquest.widget import board, setup_form, stage  # noqa: F401
 from conquest_widget.games.japan_conquest.widget.map_view import MapView
 from conquest_widget.games.japan_conquest.widget.shell import UI
 from conquest_widget.ui.match_app import app_class
