@@ -36,7 +36,7 @@ from conquest_widget.ui.autosave import Autosaver
 from conquest_widget.ui.controller import CPU_DELAYS, MatchController
 from conquest_widget.ui.game_ui import GameUI, SeatChoice
 from conquest_widget.ui.log_view import LogView
-from conquest_widget.ui.save_data import Confirm, SaveDataScreen, records_html
+from conquest_widget.ui.save_data import Confirm, SaveDataScreen, records_html, slot_line
 from conquest_widget.ui.save_data import results_html as previous_results_html
 from conquest_widget.ui.setup_form import Field, SetupForm
 from conquest_widget.ui.sound import (
@@ -320,14 +320,9 @@ class MatchApp(W.VBox):
             self.save_data.set_lang(self.lang)
 
     def _slot_label(self, s: Any) -> tuple[str, bool]:
-        if s.status == "empty":
-            return self._t("slot_empty", n=s.slot), False
-        if s.status != "used":
-            return self._t("slot_bad", n=s.slot, error=(s.error or "")[:120]), False
-        if s.game != self.ui.game:
-            return self._t("slot_other", n=s.slot, game=self._game_title(s.game)), False
-        when = (s.saved_at or "")[:16].replace("T", " ")
-        return self._t("slot_used", n=s.slot, players=", ".join(s.player_names), when=when), True
+        """A slot's line (its game named when it is another's; an unreadable file named)
+        and whether this app can load it."""
+        return slot_line(s, self.lang, game_shown=self.ui.game), s.status == "used" and s.game == self.ui.game
 
     # ------------------------------------------------------------ setup
     def new_game(self) -> None:

@@ -49,9 +49,10 @@ def _game_title(game: str | None, lang: str) -> str:
     return registry.title_of(game, lang)
 
 
-def slot_line(info: SlotInfo, lang: str) -> str:
-    """One line (plain text, not escaped) describing a save slot: empty, unreadable, or its
-    game, players and date.
+def slot_line(info: SlotInfo, lang: str, *, game_shown: str | None = None) -> str:
+    """One line (plain text, not escaped) describing a save slot: empty, unreadable (its
+    file named), or its game (unless it is ``game_shown``), players, date and how far the
+    game got.
 
         >>> from conquest_widget.saves.info import PlayerInfo
         >>> slot_line(SlotInfo(slot=2, status="empty", file="slot-2.json"), "en")
@@ -59,14 +60,27 @@ def slot_line(info: SlotInfo, lang: str) -> str:
         >>> info = SlotInfo(slot=1, status="used", file="slot-1.json", game="codex", players=(PlayerInfo("<b>", False),))
         >>> slot_line(info, "en")
         'Slot 1: The Codex of Conquest: <b> (?)'
+        >>> from dataclasses import replace
+        >>> slot_line(replace(info, turn=3, turns=10), "en", game_shown="codex")
+        'Slot 1: <b> (?), turn 3 of 10'
+        >>> slot_line(SlotInfo(slot=4, status="corrupt", file="slot-4.json", error="not JSON"), "en")
+        'Slot 4: slot-4.json is unreadable (not JSON)'
     """
     n = info.slot if info.slot is not None else "-"
     if info.status == "empty":
         return t("slot_empty", lang, n=n)
     if info.status != "used":
-        return t("slot_bad", lang, n=n, error=(info.error or "?")[:200])
-    return t("slot_game", lang, n=n, game=_game_title(info.game, lang), players=", ".join(info.player_names),
-             when=when(info.saved_at))
+        return t("slot_bad", lang, n=n, file=info.file, error=(info.error or "?")[:200])
+    players = ", ".join(info.player_names)
+    if info.game == game_shown:
+        line = t("slot_used", lang, n=n, players=players, when=when(info.saved_at))
+    else:
+        line = t("slot_game", lang, n=n, game=_game_title(info.game, lang), players=players, when=when(info.saved_at))
+    if info.is_over:
+        return line + t("slot_over", lang)
+    if info.turn is not None and info.turns is not None:
+        return line + t("slot_turn", lang, turn=info.turn, turns=info.turns)
+    return line
 
 
 def results_html(results: Sequence[dict[str, Any]], lang: str, limit: int = MAX_RESULTS) -> str:

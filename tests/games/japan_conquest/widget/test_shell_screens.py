@@ -168,3 +168,28 @@ def test_the_apps_class_is_the_shells_app_for_japan() -> None:
     from conquest_widget.games.japan_conquest.widget import UI
 
     assert JapanConquestApp.ui is UI and app_class(UI).__name__ == JapanConquestApp.__name__
+
+
+def test_the_slot_lines_say_what_each_slot_holds(app, tmp_path) -> None:
+    """Its own game with players, date and turn (loadable); another game's with its title
+    and players (not loadable here); an unreadable file by its name, escaped."""
+    store = SaveStore(tmp_path / "saves")
+    store.save_slot(1, JapanMatch(GameSetup(players=(PlayerSetup("Ann", 13), PlayerSetup("Bo", 27)), turns=10, seed=1)))
+    from conquest_widget.core import registry
+
+    Codex = registry.get("codex").engine_class()
+    setup = Codex.random_setup(random.Random(1), 2)
+    store.save_slot(2, Codex(setup, seed=1))
+    (tmp_path / "saves" / "slot-3.json").write_text("{ not json <b>")
+    app.show_start()
+    shown = texts(app)
+    assert "Slot 1: Ann, Bo (" in shown and "turn 1 of 10" in shown
+    codex_names = ", ".join(p.name for p in setup.players)
+    assert f"Slot 2: The Codex of Conquest: {codex_names}" in shown
+    assert "Slot 3: slot-3.json is unreadable" in shown
+    assert "<b>" not in shown.replace("<b>Saved games</b>", "")  # a file's text is escaped
+    button(app, "cw-load-1")
+    with pytest.raises(AssertionError):
+        button(app, "cw-load-2")  # another game's slot: deleted here, not loaded
+    button(app, "cw-delete-2")
+    button(app, "cw-delete-3")
