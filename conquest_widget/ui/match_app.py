@@ -35,8 +35,7 @@ from conquest_widget.ui.autosave import Autosaver
 from conquest_widget.ui.controller import CPU_DELAYS, MatchController
 from conquest_widget.ui.game_ui import GameUI, SeatChoice
 from conquest_widget.ui.log_view import LogView
-from conquest_widget.ui.save_data import Confirm, SaveDataScreen
-from conquest_widget.ui.save_data import records_html
+from conquest_widget.ui.save_data import Confirm, SaveDataScreen, records_html
 from conquest_widget.ui.save_data import results_html as previous_results_html
 from conquest_widget.ui.setup_form import Field, SetupForm
 from conquest_widget.ui.sound import (
@@ -695,6 +694,7 @@ class MatchApp(W.VBox):
             self._say(self._t("error", text=str(exc)), problem=True)
             return
         self._slot = slot
+        self._saved_at = (self.controller, self.controller.version)  # the game as shown is in the slot
         _replace(self.save_box, ())
         self._say(self._t("saved", n=slot))
 
@@ -719,10 +719,12 @@ class MatchApp(W.VBox):
 
     def exit(self, *, confirmed: bool = False) -> None:
         """Leave the game (it stays autosaved) for the start screen.  When another page
-        holds the autosave (see :meth:`_show_elsewhere`), this game is not saved anywhere:
-        the player is asked first."""
+        holds the autosave (see :meth:`_show_elsewhere`), this game is not saved anywhere
+        (unless it was saved to a slot and has not changed since): the player is asked first."""
         self.autosaver.flush()  # a pending write may find that another page took the autosave
-        unsaved = self.autosaver.lost and self.controller is not None and not self.controller.is_over
+        c = self.controller
+        in_slot = c is not None and getattr(self, "_saved_at", None) == (c, c.version)  # saved, unchanged since
+        unsaved = self.autosaver.lost and c is not None and not c.is_over and not in_slot
         if unsaved and not confirmed:
             _replace(self.save_box, [
                 W.HTML(f"<b>{html_text(self._t('exit_unsaved'))}</b>"),
