@@ -115,7 +115,8 @@ class MatchApp(W.VBox):
         #: the autosave of the match on screen (its claim: another page may take it, issue 31)
         self.autosaver = Autosaver(self.store, self.ui.game, lambda: self.controller, deferred=self._autosave_deferred(),
                                    on_elsewhere=self._show_elsewhere,
-                                   on_error=lambda exc: self._say(self._t("error", text=str(exc)), problem=True))
+                                   # in the player's words, not the file system's (issue 16)
+                                   on_error=lambda _exc: self._say(self._t("autosave_failed"), problem=True))
         self._setup: Any = None
         self._problem_said = False  # the message shown is a refusal (it goes with the next change)
         self._seats: list[SeatChoice] = []
