@@ -214,47 +214,44 @@ def test_a_move_sends_a_small_fraction_of_the_first_render(app, sent):
     assert planning + confirm_total < first_render / 40
 
 
-def _human_moved_cpu_next(speed):
-    """A human-vs-CPU controller right after the human's one-step move (inside an event loop)."""
-    from conquest_widget.games.japan_conquest.widget.controller import GameController
-
-    c = GameController(cpu_speed=speed)
+def _human_moved_cpu_next(app, speed):
+    """The app's human-vs-CPU game right after the human's one-step move (inside an event loop)."""
     setup = GameSetup(players=(PlayerSetup("Me", 13), PlayerSetup("Bot", 27, cpu=True)), turns=5, seed=1)
-    c.new_game(setup, dice=ScriptedDice([1], then_seed=5))
+    c = play(app, setup, dice=ScriptedDice([1], then_seed=5), speed=speed)
     c.roll()
     c.click_prefecture(c.legal_steps[0])
     c.confirm_route()
     return c
 
 
-def test_cpu_turns_play_as_asyncio_tasks_and_keep_the_loop_free():
+def test_cpu_turns_play_as_asyncio_tasks_and_keep_the_loop_free(app):
     import asyncio
 
     async def main():
-        c = _human_moved_cpu_next("fast")
-        assert c.cpu_busy and c.current_player == 1  # scheduled, not played inside the click
+        c = _human_moved_cpu_next(app, "fast")
+        assert app.controller.cpu_running and c.current_player == 1  # scheduled, not played inside the click
         ticks = 0
-        while c.cpu_busy:
+        while app.controller.cpu_running:
             await asyncio.sleep(0.01)
             ticks += 1
         assert ticks > 3  # the event loop kept running between CPU steps
-        assert c.current_player == 0 and c.phase == "roll" and c._match.turn_number() == 2
+        assert c.current_player == 0 and c.phase == "roll" and app.controller._match.turn_number() == 2
         c.roll()  # the clicks during a CPU turn are refused politely, afterwards they work
         assert c.phase == "route"
 
     asyncio.run(main())
 
 
-def test_clicks_during_a_cpu_turn_are_refused_with_a_message():
+def test_clicks_during_a_cpu_turn_are_refused_with_a_message(app):
     import asyncio
 
     async def main():
-        c = _human_moved_cpu_next("normal")
-        before = c._match.state.snapshot()
+        c = _human_moved_cpu_next(app, "normal")
+        before = app.controller._match.state.snapshot()
         c.roll()
         assert c.message == "Wait for your turn"
-        assert c._match.state.snapshot() == before
-        await c.wait_cpu()
+        assert app.controller._match.state.snapshot() == before
+        app.controller.stop_cpus()
 
     asyncio.run(main())
 
