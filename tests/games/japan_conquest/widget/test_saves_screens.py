@@ -289,8 +289,17 @@ def test_two_pages_on_one_game_never_replace_each_other_without_a_word(app, tmp_
         click_map(other, oc.legal_steps[0])
         assert other.elsewhere.layout.display is None
         assert SaveStore(folder).load_autosave().state.snapshot() == mine
-        # B keeps its game in a slot, then leaves without a question (the game is in slot 3)
+        # B keeps its game in a slot; a step after it is in no slot: leaving asks again
         save_to(other, 3)
+        assert oc.phase == "route" and oc.legal_steps  # (seed 1: B's route goes on)
+        click_map(other, oc.legal_steps[0])
+        assert SaveStore(folder).load_slot(3).state.snapshot() != other.controller._match.state.snapshot()
+        button(other, "cw-exit").click()
+        assert other.screen == "play" and find(other, "cw-exit-confirm")
+        button(other, "cw-save-cancel").click()
+        # saved again, B leaves without a question (the game as shown is in slot 3)
+        save_to(other, 3)
+        button(other, "cw-save-overwrite").click()
         assert SaveStore(folder).load_slot(3).state.snapshot() == other.controller._match.state.snapshot()
         button(other, "cw-exit").click()
         assert other.screen == "start"
