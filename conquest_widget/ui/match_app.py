@@ -116,7 +116,8 @@ class MatchApp(W.VBox):
         #: the autosave of the match on screen (its claim: another page may take it, issue 31)
         self.autosaver = Autosaver(self.store, self.ui.game, lambda: self.controller, deferred=self._autosave_deferred(),
                                    on_elsewhere=self._show_elsewhere,
-                                   on_error=lambda exc: self._say(self._t("error", text=str(exc)), problem=True))
+                                   # in the player's words, not the file system's (issue 16)
+                                   on_error=lambda _exc: self._say(self._t("autosave_failed"), problem=True))
         self._setup: Any = None
         self._problem_said = False  # the message shown is a refusal (it goes with the next change)
         self._seats: list[SeatChoice] = []
@@ -723,6 +724,7 @@ class MatchApp(W.VBox):
             self._say(self._t("error", text=str(exc)), problem=True)
             return
         self._slot = slot
+        self._saved_at = (self.controller, self.controller.version)  # the game as shown is in the slot
         _replace(self.save_box, ())
         self._say(self._t("saved", n=slot))
 
@@ -747,10 +749,12 @@ class MatchApp(W.VBox):
 
     def exit(self, *, confirmed: bool = False) -> None:
         """Leave the game (it stays autosaved) for the start screen.  When another page
-        holds the autosave (see :meth:`_show_elsewhere`), this game is not saved anywhere:
-        the player is asked first."""
+        holds the autosave (see :meth:`_show_elsewhere`), this game is not saved anywhere
+        (unless it was saved to a slot and has not changed since): the player is asked first."""
         self.autosaver.flush()  # a pending write may find that another page took the autosave
-        unsaved = self.autosaver.lost and self.controller is not None and not self.controller.is_over
+        c = self.controller
+        in_slot = c is not None and getattr(self, "_saved_at", None) == (c, c.version)  # saved, unchanged since
+        unsaved = self.autosaver.lost and c is not None and not c.is_over and not in_slot
         if unsaved and not confirmed:
             _replace(self.save_box, [
                 W.HTML(f"<b>{html_text(self._t('exit_unsaved'))}</b>"),

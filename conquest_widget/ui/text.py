@@ -75,6 +75,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "play_again": ("Play again", "もう一度"),
     "replay": ("Replay", "リプレイ"),
     "error": ("Problem: {text}", "問題：{text}"),
+    "autosave_failed": ("This game could not be autosaved; play goes on (saving to a slot may still work).",
+                        "この対局はオートセーブできませんでした。対局は続けられます（スロットへの保存はできる場合があります）。"),
     "bad_name": ("Seat {n}: {text}", "{n}番：{text}"),
     "bad_seed": ("The seed must be a whole number, got {value}", "シードは整数で入力してください：{value}"),
     "need_human": ("At least one seat must be Human.", "少なくとも1人は人間にしてください。"),
