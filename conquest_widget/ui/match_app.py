@@ -871,16 +871,18 @@ class MatchApp(W.VBox):
         if match is None:
             self._say(self._t("error", text="nothing to replay"), problem=True)
             return
-        self._show_replay(match)
+        self._show_replay(match, title=("replay_of_autosave", {}) if slot is None else ("replay_of_slot", {"n": slot}))
 
     def replay_finished(self) -> None:
         """Open the replay explorer on the game just finished; its Back returns to the
         results (the finished match stays until then)."""
         c = self.controller
         if c is not None and c.is_over:
-            self._show_replay(self._engine().from_dict(c.document()), back_to_results=True)
+            self._show_replay(self._engine().from_dict(c.document()), back_to_results=True,
+                              title=("replay_of_finished", {}))
 
-    def _show_replay(self, match: Any, *, back_to_results: bool = False) -> None:
+    def _show_replay(self, match: Any, *, back_to_results: bool = False,
+                     title: tuple[str, dict[str, Any]] = ("replay", {})) -> None:
         """The explorer on ``match``, from the public view.  While the game is unfinished
         (whoever is at the screen), the public view is all it offers (a hand, a secret
         army, Japan Conquest's Final Showdown totals); every seat's view and "Show
@@ -895,7 +897,8 @@ class MatchApp(W.VBox):
             self._leave_match()
         self.screen = "replay"
         self._show_stage(False)
-        self._heading(self._t("replay"))
+        self._replay_title = title  # (text key, its fields): "Replay of slot 2"
+        self._heading(self._t(title[0], **title[1]))
         self._say()
         self.explorer = ReplayExplorer(match, lang=self.lang, ui=self.ui, public_only=public_only,
                                        on_branch=lambda m: self._play(m, speed=speed))
@@ -905,7 +908,8 @@ class MatchApp(W.VBox):
 
     def _relabel_replay(self) -> None:
         """The replay in the app's language (its position stays)."""
-        self._heading(self._t("replay"))
+        key, fields = getattr(self, "_replay_title", ("replay", {}))
+        self._heading(self._t(key, **fields))
         explorer = getattr(self, "explorer", None)
         if explorer is not None and explorer.comm is not None:
             explorer.set_lang(self.lang)

@@ -368,11 +368,10 @@ def test_an_unfinished_games_replay_shows_no_final_showdown_total(tmp_path):
     app = JapanConquestApp(save_dir=folder)
     button(app, "cw-replay-1").click()
     ex = app.explorer
-    # Japan Conquest hides nothing from a seat that it shows another (its spec): the explorer
-    # offers every seat's view and "Show everything"; none of them shows a showdown total
-    assert not ex.public_only and ex.viewer is None and not ex.reveal_all  # it opens on the public view
+    # an unfinished game's replay offers the public view only (ui.replay.public_while_playing)
+    assert ex.public_only and ex.viewer is None and not ex.reveal_all
     choices = [v for _label, v in ex.seat_chooser.options]
-    assert choices == ["public", "seat:0", "seat:1", "all"]
+    assert choices == ["public"]
     assert ex.controller.view["totals_hidden"] and "???" in board(ex).scoreboard.value
     k, seat, allowance = _toll_decides(ex)
     showdown = [j for j in range(ex.replay.length + 1) if ex.replay.view(j, None)["totals_hidden"]]

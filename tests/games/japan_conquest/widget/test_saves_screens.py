@@ -118,7 +118,7 @@ def test_a_corrupt_slot_is_reported_never_overwritten_and_others_keep_working(tm
     before = (folder / "slot-4.json").read_bytes()
     app = JapanConquestApp(save_dir=folder)
     try:
-        assert "Slot 4: unreadable" in texts(app)
+        assert "Slot 4: slot-4.json is unreadable" in texts(app)
         assert not find(app, "cw-load-4") and find(app, "cw-delete-4")
         app.load_slot(4)  # no Load in the page; a click that gets through anyway
         assert "slot-4.json" in app.message.value and app.screen == "start"

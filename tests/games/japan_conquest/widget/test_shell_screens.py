@@ -193,3 +193,16 @@ def test_the_slot_lines_say_what_each_slot_holds(app, tmp_path) -> None:
         button(app, "cw-load-2")  # another game's slot: deleted here, not loaded
     button(app, "cw-delete-2")
     button(app, "cw-delete-3")
+
+
+def test_the_replay_says_what_it_replays_in_both_languages(app, tmp_path) -> None:
+    store = SaveStore(tmp_path / "saves")
+    store.save_slot(4, JapanMatch(GameSetup.quick(["Tokyo", "Osaka"], turns=10, seed=1)))
+    app.show_start()
+    button(app, "cw-replay-4").click()
+    assert "Replay of slot 4" in app.title.value
+    app.set_lang("ja")
+    assert "スロット4のリプレイ" in app.title.value and button(app, "cw-back").description == "戻る"
+    assert app.explorer.lang == "ja"
+    button(app, "cw-back").click()
+    assert app.screen == "start"
