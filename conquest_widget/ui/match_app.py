@@ -234,6 +234,11 @@ class MatchApp(W.VBox):
                     plain(W.HTML, value=html_text(self._t("resume_info", when=(info.saved_at or "")[:16].replace("T", " "),
                                                                 players=players))),
                 ]))
+            elif info.status == "used":  # the last game is finished: nothing to resume, its replay stays
+                rows.append(plain(W.HBox, children=[
+                    _button("cw-replay-autosave", lambda: self.replay(None), description=self._t("replay")),
+                    plain(W.HTML, value=html_text(self._t("last_game_over", players=", ".join(info.player_names)))),
+                ]))
             slot_rows = []
             for s in self.store.slots():
                 label, loadable = self._slot_label(s)

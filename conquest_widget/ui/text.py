@@ -20,6 +20,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "resume": ("Resume", "続きから"),
     "watch_cpus": ("Watch CPUs play", "CPUどうしの対戦を観る"),
     "watching_cpus": ("watching the CPUs (not autosaved)", "CPUの対戦を観戦中（自動保存なし）"),
+    "last_game_over": ("The last game ({players}) is finished: its result is in Previous results.",
+                       "前回の対局（{players}）は終了しています。結果は「前回までの結果」にあります。"),
     "resume_info": ("Last game: {when}, {players}", "前回のゲーム：{when}、{players}"),
     "load": ("Load", "読み込む"),
     "slot": ("Slot {n}", "スロット{n}"),

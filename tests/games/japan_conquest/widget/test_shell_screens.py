@@ -206,3 +206,15 @@ def test_the_replay_says_what_it_replays_in_both_languages(app, tmp_path) -> Non
     assert app.explorer.lang == "ja"
     button(app, "cw-back").click()
     assert app.screen == "start"
+
+
+def test_a_finished_last_game_is_not_resumed_but_said_and_replayable(app, tmp_path) -> None:
+    store = SaveStore(tmp_path / "saves")
+    store.autosave(finished())
+    app.show_start()
+    with pytest.raises(AssertionError):
+        button(app, "cw-resume")
+    assert "The last game (Ann, Bot (CPU), Cat (CPU)) is finished: its result is in Previous results." in texts(app)
+    button(app, "cw-replay-autosave").click()
+    assert app.screen == "replay" and not app.explorer.public_only  # finished: every seat's view
+    assert "Replay of the autosave" in app.title.value
