@@ -403,6 +403,15 @@ class MatchApp(W.VBox):
             seed = random.SystemRandom().randrange(2**31)
         return setup, seed, speed
 
+    def refuse_form(self, exc: Exception, text: str | None = None) -> None:
+        """Say why the New game form cannot start (``text``: the words to say, default the
+        error's), once: a game's own form that shows the problem itself (its ``problem``)
+        is not repeated above it."""
+        if self.form is not None and str(getattr(self.form, "problem", "") or "") == str(exc):
+            self._say()
+            return
+        self._say(text or self._t("error", text=str(exc)), problem=True)
+
     def last_setup(self) -> Any:
         """The setup of the game started last from the New game form (the preferences'
         ``last_setups``, checked by the game's codec), or None (none, or one that cannot be
@@ -429,7 +438,7 @@ class MatchApp(W.VBox):
             setup, seed, speed = self.read_form()
             match = self._engine()(setup, seed=seed)
         except (ConquestError, ValueError) as exc:
-            self._say(self._t("error", text=str(exc)), problem=True)
+            self.refuse_form(exc)
             return
         self._say()
         # the next New game's form starts from this one (the seed is the match's, not kept)

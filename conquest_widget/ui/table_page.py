@@ -152,7 +152,7 @@ class SeparateScreens:
             new = new_table(app.store.directory if app.store is not None else None, app.ui.game, setup,
                             [s.bot for s in seats], seed=seed, names=[s.name for s in seats])
         except (*store_errors(), ConquestError, ValueError) as exc:
-            app._say(table_problem(exc, app.lang), problem=True)
+            app.refuse_form(exc, table_problem(exc, app.lang))
             return None
         self.new_table = new
         self._table_seats = seats

@@ -218,3 +218,13 @@ def test_a_finished_last_game_is_not_resumed_but_said_and_replayable(app, tmp_pa
     button(app, "cw-replay-autosave").click()
     assert app.screen == "replay" and not app.explorer.public_only  # finished: every seat's view
     assert "Replay of the autosave" in app.title.value
+
+
+def test_a_problem_of_the_form_is_said_once_on_the_form(app) -> None:
+    button(app, "cw-new-game").click()
+    form = app.form
+    form.rows[1].name.value = form.rows[0].name.value  # two players of one name
+    form.click("start")
+    assert app.screen == "setup"
+    assert form.problem  # the form says what is wrong, in its own words ...
+    assert app.message.value == ""  # ... and the app does not say it again above it
