@@ -867,9 +867,14 @@ class MatchApp(W.VBox):
         c = self.controller
         if self.ui.story_html is None or c is None or not c.is_over:
             return ""
+        # the match is read once per finished match: a game's story may be made from it once
+        # for every language (Japan Conquest replays the game to tell it)
+        if getattr(self, "_story_match", (None, None))[0] != id(c):
+            self._story_match = (id(c), self._engine().from_dict(c.document()))
+            self._story = (None, "")
         key = (id(c), self.lang)
-        if getattr(self, "_story", (None, ""))[0] != key:
-            self._story = (key, self.ui.story_html(self._engine().from_dict(c.document()), self.lang))
+        if self._story[0] != key:
+            self._story = (key, self.ui.story_html(self._story_match[1], self.lang))
         return self._story[1]
 
     # ------------------------------------------------------------ replay

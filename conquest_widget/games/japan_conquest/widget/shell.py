@@ -20,6 +20,7 @@ records and its autosave written off the click path.  The registry's widget is t
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 from conquest_widget.core.safe_text import html_text
@@ -111,10 +112,19 @@ def cpu_label(label: str, lang: str) -> str:
 def story_html(match: Any, lang: str) -> str:
     """The story of a finished game in pictures (escaped): score by turn with the Final
     Showdown's totals, the final map, regions and battles."""
-    from conquest_widget.games.japan_conquest.story import game_story
+    from conquest_widget.games.japan_conquest import story
     from conquest_widget.games.japan_conquest.widget.story_view import story_html as draw
 
-    return draw(game_story(match), lang) if match.is_over else ""
+    if not match.is_over:
+        return ""
+    told = _STORIES.get(match)
+    if told is None:  # the game is replayed once per match, not once per language
+        told = _STORIES[match] = story.game_story(match)
+    return draw(told, lang)
+
+
+#: the story of each finished match asked for (held while the match is)
+_STORIES: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
 
 
 UI = GameUI(

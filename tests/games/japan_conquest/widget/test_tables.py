@@ -18,8 +18,7 @@ from conquest_widget.games.japan_conquest.widget.board import JapanBoard
 from conquest_widget.games.japan_conquest.widget.shell import UI
 from conquest_widget.ui.app import ConquestApp
 from conquest_widget.ui.table_page import TablePage
-
-from .conftest import click_map
+from conquest_widget.ui.text import t
 
 
 def _shown(widget) -> bool:
@@ -28,10 +27,27 @@ def _shown(widget) -> bool:
     return bool(shown) if shown is not None else widget.layout.display != "none"
 
 
+def click_map(board: JapanBoard, code: int) -> None:
+    """A click on a prefecture of the board's map, as ipyleaflet delivers it."""
+    board.map_view.polygons[code]._handle_mouse_events(None, {"type": "click", "coordinates": [35.0, 135.0]}, [])
+
+
+def _walk(w):
+    yield w
+    for c in getattr(w, "children", ()):
+        yield from _walk(c)
+
+
+def _button(app, css: str):
+    found = [w for w in _walk(app) if css in getattr(w, "_dom_classes", ()) and hasattr(w, "click")]
+    assert found, f"no .{css} on screen"
+    return found[0]
+
+
 def _links(app) -> dict[str, str]:
-    box = app.links_screen
-    assert box is not None
-    text = "".join(getattr(w, "value", "") for w in box.children if hasattr(w, "value") and isinstance(w.value, str))
+    """The links the links screen shows (class → address)."""
+    assert app.screen == "links"
+    text = "".join(w.value for w in _walk(app.body) if isinstance(getattr(w, "value", None), str))
     return {cls: html.unescape(url) for cls, url in re.findall(r"<a class='([\w-]+)' href='([^']+)'", text)}
 
 
@@ -41,15 +57,15 @@ def test_separate_screens_makes_a_table_and_a_link_opens_the_seat(app, tmp_path:
     monkeypatch.delenv("VOILA_PREHEAT", raising=False)
     for k, v in {"SERVER_NAME": "127.0.0.1", "SERVER_PORT": "8866", "SCRIPT_NAME": "/", "QUERY_STRING": ""}.items():
         monkeypatch.setenv(k, v)
-    app.controller.screen = "setup"
-    form = app.setup_screen
+    _button(app, "cw-new-game").click()
+    form = app.form
     form.count.value = 3
     form.rows[1].kind.value = False  # seat 2: a human
     form.rows[2].kind.value = True  # seat 3: a CPU
     form.seed.value = "7"
     form.screens.value = "tables"
-    assert form.start()
-    assert app.controller.screen == "links" and app.side.children == (app.links_screen,)
+    form.click("start")
+    assert app.screen == "links" and app.controller is None, app.message.value
     links = _links(app)
     assert sorted(links) == ["cw-seat-link-0", "cw-seat-link-1", "cw-watch-link"]  # no link for the CPU
     assert all(url.startswith("http://127.0.0.1:8866/?table=") for url in links.values())
@@ -57,8 +73,10 @@ def test_separate_screens_makes_a_table_and_a_link_opens_the_seat(app, tmp_path:
     (row,) = tables.list_tables(store)
     assert row.game == "japan_conquest"
     # the language switch rebuilds the links screen in Japanese
-    app.controller.lang = "ja"
-    assert "各自の画面" in app.links_screen.children[0].value
+    app.set_lang("ja")
+    assert app.screen == "links" and "テーブルができました" in app.body.children[0].value
+    assert t("table_links", "ja") in app.title.value and t("table_made", "en") not in app.body.children[0].value
+    assert _links(app) == links
     # each link opens its seat's page with the Japan board, to be played
     monkeypatch.setenv("QUERY_STRING", links["cw-seat-link-1"].partition("?")[2])
     shell = ConquestApp(save_dir=tmp_path / "saves")
@@ -67,12 +85,13 @@ def test_separate_screens_makes_a_table_and_a_link_opens_the_seat(app, tmp_path:
     assert isinstance(page.board, JapanBoard) and page.board.live
     page.leave()
     # a bad form makes no table and says why
-    app.controller.screen = "setup"
-    form = app.setup_screen
+    _button(app, "cw-new-game").click()
+    form = app.form
     form.screens.value = "tables"
     form.rows[1].home.value = form.rows[0].home.value
-    assert not form.start()
-    assert "same home" in app.controller.setup_error or "同じ" in app.controller.setup_error
+    form.click("start")
+    assert app.screen == "setup"
+    assert "same home" in app.message.value or "同じ" in app.message.value, app.message.value
     assert len(tables.list_tables(store)) == 1
 
 
