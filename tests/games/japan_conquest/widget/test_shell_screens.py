@@ -23,18 +23,8 @@ from conquest_widget.games.japan_conquest import GameSetup, JapanMatch, PlayerSe
 from conquest_widget.saves import SaveStore
 from conquest_widget.ui.match_app import app_class
 from tests.games.japan_conquest.random_play import play_random
-
-
-def _walk(w):
-    yield w
-    for c in getattr(w, "children", ()):
-        yield from _walk(c)
-
-
-def button(app, css: str):
-    found = [w for w in _walk(app) if css in getattr(w, "_dom_classes", ()) and hasattr(w, "click")]
-    assert found, f"no .{css} on screen"
-    return found[0]
+from tests.games.japan_conquest.widget.conftest import button
+from tests.games.japan_conquest.widget.conftest import walk as _walk
 
 
 def texts(app) -> str:

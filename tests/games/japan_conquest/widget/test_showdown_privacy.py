@@ -22,6 +22,8 @@ from conquest_widget.games.japan_conquest.bots import BOTS
 from conquest_widget.games.japan_conquest.match import JapanMatch
 from conquest_widget.games.japan_conquest.rules import HOME
 from conquest_widget.saves import SaveStore
+from tests.games.japan_conquest.widget.conftest import button as _button
+from tests.games.japan_conquest.widget.conftest import click_map as _click_map
 
 
 def _showdown_match() -> JapanMatch:
@@ -53,21 +55,10 @@ def _numbers(text: str) -> set[str]:
     return set(re.findall(r"(?<![\d.])\d{3,}(?![\d.])", text))
 
 
-def _walk(w):
-    yield w
-    for c in getattr(w, "children", ()):
-        yield from _walk(c)
 
 
-def _button(app, css: str):
-    found = [w for w in _walk(app) if css in getattr(w, "_dom_classes", ()) and hasattr(w, "click")]
-    assert found, f"no .{css} on screen"
-    return found[0]
 
 
-def _click_map(app, code: int) -> None:
-    """A click on a prefecture of the app's map, as ipyleaflet delivers it."""
-    app.stage.map_view.polygons[code]._handle_mouse_events(None, {"type": "click", "coordinates": [35.0, 135.0]}, [])
 
 
 def _open(app, slot: int) -> None:

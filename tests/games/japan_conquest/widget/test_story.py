@@ -25,6 +25,8 @@ from conquest_widget.games.japan_conquest.widget.story_view import (
     story_html,
 )
 from conquest_widget.saves import SaveStore
+from tests.games.japan_conquest.widget.conftest import button as _button
+from tests.games.japan_conquest.widget.conftest import walk as _walk
 
 from .wire import WireCounter
 
@@ -174,16 +176,8 @@ def test_battles_table_and_head_to_head():
     assert "No battle was fought." in battles_html(no_battles, "en")
 
 
-def _walk(w):
-    yield w
-    for c in getattr(w, "children", ()):
-        yield from _walk(c)
 
 
-def _button(app, css: str):
-    found = [w for w in _walk(app) if css in getattr(w, "_dom_classes", ()) and hasattr(w, "click")]
-    assert found, f"no .{css} on screen"
-    return found[0]
 
 
 def _results(app) -> str:

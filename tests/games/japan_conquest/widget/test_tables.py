@@ -19,6 +19,9 @@ from conquest_widget.games.japan_conquest.widget.shell import UI
 from conquest_widget.ui.app import ConquestApp
 from conquest_widget.ui.table_page import TablePage
 from conquest_widget.ui.text import t
+from tests.games.japan_conquest.widget.conftest import button as _button
+from tests.games.japan_conquest.widget.conftest import click_map
+from tests.games.japan_conquest.widget.conftest import walk as _walk
 
 
 def _shown(widget) -> bool:
@@ -27,21 +30,10 @@ def _shown(widget) -> bool:
     return bool(shown) if shown is not None else widget.layout.display != "none"
 
 
-def click_map(board: JapanBoard, code: int) -> None:
-    """A click on a prefecture of the board's map, as ipyleaflet delivers it."""
-    board.map_view.polygons[code]._handle_mouse_events(None, {"type": "click", "coordinates": [35.0, 135.0]}, [])
 
 
-def _walk(w):
-    yield w
-    for c in getattr(w, "children", ()):
-        yield from _walk(c)
 
 
-def _button(app, css: str):
-    found = [w for w in _walk(app) if css in getattr(w, "_dom_classes", ()) and hasattr(w, "click")]
-    assert found, f"no .{css} on screen"
-    return found[0]
 
 
 def _links(app) -> dict[str, str]:

@@ -10,6 +10,8 @@ from conquest_widget.games.japan_conquest import GameSetup, JapanMatch, PlayerSe
 from conquest_widget.games.japan_conquest.widget.map_view import MapView
 from conquest_widget.scene import read_message
 from conquest_widget.ui.log_view import LOG_LINES
+from tests.games.japan_conquest.widget.conftest import button as _button
+from tests.games.japan_conquest.widget.conftest import click_map as _click_map
 
 from .wire import WireCounter
 
@@ -28,21 +30,10 @@ def refreshes(monkeypatch):
     return calls
 
 
-def _walk(w):
-    yield w
-    for c in getattr(w, "children", ()):
-        yield from _walk(c)
 
 
-def _button(app, css: str):
-    found = [w for w in _walk(app) if css in getattr(w, "_dom_classes", ()) and hasattr(w, "click")]
-    assert found, f"no .{css} on screen"
-    return found[0]
 
 
-def _click_map(app, code: int) -> None:
-    """A click on a prefecture of the app's map, as ipyleaflet delivers it."""
-    app.stage.map_view.polygons[code]._handle_mouse_events(None, {"type": "click", "coordinates": [35.0, 135.0]}, [])
 
 
 def _two_humans(tmp_path, match: JapanMatch | None = None):
