@@ -79,12 +79,6 @@ STRINGS: dict[str, tuple[str, str]] = {
     "overview": ("Overview", "全体"),
     "current_location": ("Current Location", "現在地"),
     "basemap": ("Basemap (online)", "背景地図（オンライン）"),
-    "records_opponent": ("CPU opponent", "CPU対戦相手"),
-    "records_result": ("Human players' record", "人間プレイヤーの成績"),
-    "records_note": (("Counted per CPU opponent: finishing above a CPU is a win against it, below a loss, level a draw; "
-                      "a game against two CPUs counts once for each."),
-                     "CPUごとに数えます。そのCPUより上位なら勝ち、下位なら負け、同順位なら引き分け。CPU二人との対局はそれぞれ一回ずつ数えます。"),
-    "more_results": ("…and {n} older games", "…ほか古い対局{n}件"),
     "final_showdown": ("Final Showdown: totals hidden", "決戦：総得点は非公開"),
     # sound: the header's switch and volume, and the spoken announcements (conquest_widget/ui/sound.py)
     "sound_on": ("🔊 Sound", "🔊 音あり"),
@@ -180,8 +174,6 @@ STRINGS: dict[str, tuple[str, str]] = {
     "confirm_delete": ("Delete slot {n}?", "スロット{n}を削除しますか？"),
     "yes": ("Yes", "はい"),
     "no": ("No", "いいえ"),
-    "records": ("Records against CPUs", "CPU戦の成績"),
-    "wld": ("{w} W / {l} L / {d} D", "{w}勝 {l}敗 {d}分"),
     "no_results": ("No finished games yet", "まだ終了した対局はありません"),
     "save_to": ("Save to", "保存先"),
     "save": ("Save", "保存"),

@@ -53,6 +53,22 @@ def play(app, game, *, dice=None, speed="instant", demo=False):
     return app.board.inner
 
 
+def play_to_the_end(app):
+    """Play the game shown to its end: the human seats' actions as a CPU would choose them,
+    through the app's controller (the CPUs play at once: no event loop here), each battle
+    a human fought closed with its Continue."""
+    from conquest_widget.games.japan_conquest.cpu import cpu_action
+
+    g = app.controller._match
+    while not g.is_over:
+        if app.board.inner.battle_waiting:
+            app.board.battle_panel.ok_button.click()
+        elif not g.setup.players[g.actor].cpu:
+            app.controller.act(cpu_action(g, g.actor))
+        else:
+            app.controller.play_cpus_now()
+
+
 @pytest.fixture
 def app(tmp_path):
     a = JapanConquestApp(save_dir=tmp_path / "saves")

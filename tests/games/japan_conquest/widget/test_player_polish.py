@@ -13,7 +13,7 @@ from page_runner import run_form
 from conquest_widget import JapanConquestApp
 from conquest_widget.games.japan_conquest import GameSetup, JapanMatch, PlayerSetup, ScriptedDice
 
-from .conftest import button, click_map, find, play
+from .conftest import button, click_map, find, play, play_to_the_end
 
 
 async def until(test, seconds: float = 20.0) -> None:
@@ -283,7 +283,6 @@ def test_previous_results_list_every_recorded_game(tmp_path):
 
 
 def test_records_are_per_cpu_opponent_and_say_so(tmp_path):
-    from conquest_widget.games.japan_conquest.cpu import cpu_action
     from conquest_widget.saves import SaveStore
 
     store = SaveStore(tmp_path / "saves")
@@ -292,14 +291,7 @@ def test_records_are_per_cpu_opponent_and_say_so(tmp_path):
         setup = GameSetup(players=(PlayerSetup("Me", 13), PlayerSetup("B1", 27, cpu=True), PlayerSetup("B2", 1, cpu=True)),
                           turns=5, seed=3)
         play(app, setup)
-        g = app.controller._match
-        while not g.is_over:  # the human seat played as a CPU would (the CPUs play at once: no event loop)
-            if app.board.inner.battle_waiting:
-                app.board.battle_panel.ok_button.click()
-            elif not g.setup.players[g.actor].cpu:
-                app.controller.act(cpu_action(g, g.actor))
-            else:
-                app.controller.play_cpus_now()
+        play_to_the_end(app)  # the human seat played as a CPU would
         _to_start(app)
         button(app, "cw-previous-results").click()
         (shown,) = find(app, "cw-previous-results-list")

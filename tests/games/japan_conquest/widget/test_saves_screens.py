@@ -9,7 +9,7 @@ from conquest_widget import JapanConquestApp
 from conquest_widget.games.japan_conquest import GameSetup, JapanMatch, PlayerSetup
 from conquest_widget.saves import SaveStore
 
-from .conftest import button, click_map, find, play
+from .conftest import button, click_map, find, play, play_to_the_end
 
 
 def new_human_vs_cpu(app, seed: str = ""):
@@ -133,21 +133,6 @@ def test_a_corrupt_slot_is_reported_never_overwritten_and_others_keep_working(tm
         app.close()
 
 
-def _play_human_like_a_cpu(app) -> None:
-    """Play the human seat's actions as a CPU would choose them, through the app's
-    controller (the CPUs play at once: no event loop here), to the end."""
-    from conquest_widget.games.japan_conquest.cpu import cpu_action
-
-    g = app.controller._match
-    while not g.is_over:
-        if app.board.inner.battle_waiting:
-            app.board.battle_panel.ok_button.click()
-        elif not g.setup.players[g.actor].cpu:
-            app.controller.act(cpu_action(g, g.actor))
-        else:
-            app.controller.play_cpus_now()
-
-
 def test_previous_results_and_records_against_cpus(app):
     setup = GameSetup(players=(PlayerSetup("Me", 13, cpu=True), PlayerSetup("Bot", 27, cpu=True, difficulty="hard")), turns=5, seed=3)
     play(app, setup)  # CPU-only: plays to the end and is recorded once
@@ -155,7 +140,7 @@ def test_previous_results_and_records_against_cpus(app):
     # a human-vs-CPU result: the first seat is human but plays like a CPU would
     human = GameSetup(players=(PlayerSetup("Me", 13), PlayerSetup("Bot", 27, cpu=True, difficulty="hard")), turns=5, seed=3)
     play(app, human)
-    _play_human_like_a_cpu(app)
+    play_to_the_end(app)
     assert app.screen == "results"
     button(app, "cw-new-game").click()
     app.form.back_button.click()
