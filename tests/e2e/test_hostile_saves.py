@@ -130,6 +130,12 @@ def test_html_in_every_saved_string_is_shown_as_text_and_never_run(page, hostile
     # the autosave's names, as text, beside Resume
     expect(page.get_by_text(re.compile(r"Last game: .*" + re.escape(players)))).to_be_visible()
 
+    # beside the long names (and beside the map), every button keeps its whole label
+    for cls in ("cw-resume", "cw-replay-autosave", "cw-load-1", "cw-replay-1", "cw-delete-1", "cw-delete-2"):
+        button = app.shell_button(cls)
+        expect(button).to_be_visible()
+        assert button.evaluate("b => b.scrollWidth <= b.clientWidth"), f"{cls} shows {button.inner_text()!r} cut"
+
     # load the slot whose names are HTML: they appear as text in the scoreboard
     app.shell_button("cw-load-1").click()
     expect(app.scoreboard).to_contain_text(PAYLOAD_NAMES[0])
