@@ -50,8 +50,10 @@ from conquest_widget.ui.text import t, template
 
 def _button(cls: str, on_click: Callable[[], None], **kw: Any) -> W.Button:
     """A button of the shell: its layout and style are shared (never changed: a screen
-    shows and hides the boxes around its buttons, not the buttons)."""
-    b = W.Button(layout=shared_layout(width="auto"), style=shared_style(W.Button), **kw)
+    shows and hides the boxes around its buttons, not the buttons).  It keeps the width of
+    its label in a row (``flex: 0 0 auto``): beside a long text in the column next to a
+    game's stage, "Resume" was cut to "Re…"."""
+    b = W.Button(layout=shared_layout(width="auto", flex="0 0 auto"), style=shared_style(W.Button), **kw)
     b.add_class(cls)
     b.on_click(lambda _b: on_click())
     return b
