@@ -190,6 +190,14 @@ class GameUI:
         mapping = self.sounds
         return [mapping[e["type"]] for e in events if isinstance(e, dict) and e.get("type") in mapping], ""
 
+    def cpu_name(self, label: str, lang: str) -> str:
+        """A CPU's bot label in words (``cpu_label``; else the label itself).
+
+            >>> GameUI("g", None, None, None, None, None).cpu_name("hard", "en")
+            'hard'
+        """
+        return self.cpu_label(label, lang) if self.cpu_label is not None else label
+
     def form_options(self, setup: Any) -> dict[str, Any]:
         """The setup form's option values of ``setup`` (``setup_options``, else each option's
         key read as an attribute of the setup; an option it does not give is left out).

@@ -305,7 +305,7 @@ class MatchApp(W.VBox):
         except ConquestError:
             records = {}  # the results said what is wrong with the file already
         shown = W.HTML(previous_results_html(results, self.lang)
-                       + records_html(records, self.lang, self.ui.cpu_label))
+                       + records_html(records, self.lang, self.ui.cpu_name))
         shown.add_class("cw-previous-results-list")
         self._set_body([shown, _button("cw-back", self.show_start, description=self._t("back"))])
 
@@ -967,7 +967,7 @@ def results_html(ui: GameUI, seats: list[SeatChoice], out: dict[str, Any], view:
     head = t("winner" if len(winners) == 1 else "winners", lang, names=", ".join(winners))
     rows = "".join(
         f"<tr><td>{r}</td><td>{html_text(names[i])}</td>"
-        f"<td>{html_text(t('human', lang) if seats[i].human else t('cpu', lang, level=seats[i].bot))}</td></tr>"
+        f"<td>{html_text(t('human', lang) if seats[i].human else t('cpu', lang, level=ui.cpu_name(seats[i].bot, lang)))}</td></tr>"
         for i, r in sorted(enumerate(ranks), key=lambda x: (x[1], x[0]))
     )
     return (f"<h3>{html_text(head)}</h3><table class='cw-standings'><tr><th>{html_text(t('rank', lang))}</th>"

@@ -218,3 +218,12 @@ def test_a_problem_of_the_form_is_said_once_on_the_form(app) -> None:
     assert app.screen == "setup"
     assert form.problem  # the form says what is wrong, in its own words ...
     assert app.message.value == ""  # ... and the app does not say it again above it
+
+
+def test_the_results_name_each_cpu_in_words(app) -> None:
+    m = human_vs_cpus()
+    play_random(m, random.Random(2), check=False)
+    app._play(JapanMatch.from_dict(m.to_dict()), speed="instant")
+    assert app.screen == "results"
+    shown = texts(app)
+    assert "Hard · Aggressive" in shown and "Easy · Balanced" in shown and "hard:aggressive" not in shown
