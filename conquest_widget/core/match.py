@@ -196,6 +196,13 @@ class Match(ABC):
                 out.append(d)
         return out
 
+    def final_events_for(self, seat: int | None) -> list[dict[str, Any]]:
+        """The events as ``seat`` may see them once the game is over (what an app's log shows
+        at the results): :meth:`events_for` unless the game hides during play what its end
+        reveals (Japan Conquest's Final Showdown points).  :meth:`events_for` stays history:
+        what it gave is never rewritten."""
+        return self.events_for(seat)
+
     def event_keys_for(self, seat: int | None) -> list[str]:
         """A name for each event of :meth:`events_for` (``seat``), the same in every seat's
         list for an event everybody sees: ``"<p>"`` for the ``p``-th event with a public

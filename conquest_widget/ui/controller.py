@@ -7,7 +7,7 @@ Published traits (nothing else of the match leaves the controller):
 - ``viewer``: the seat whose view is shown (None = the public view);
 - ``view``: ``match.view(viewer)`` (the public view while the cover screen is up);
 - ``legal``: the viewer's legal actions (as dicts) when the viewer may act;
-- ``events``: ``match.events_for(viewer)``; ``event_keys`` their names
+- ``events``: ``match.events_for(viewer)`` (``final_events_for`` once the game is over); ``event_keys`` their names
   (``match.event_keys_for(viewer)``: the same for an event in every seat's list);
 - ``cover``: the name of the player the screen must be passed to ("" = none);
 - ``version``: bumped once per published change (views redraw once per change).
@@ -373,6 +373,6 @@ class MatchController(PublishedTraits):
         with self.hold_trait_notifications():
             self.view = m.view(seat)
             self.legal = [a.to_dict() for a in m.legal_actions(seat)] if seat is not None and seat in m.to_act() else []
-            self.events = m.events_for(seat)
+            self.events = m.events_for(seat) if m.outcome() is None else m.final_events_for(seat)
             self.event_keys = m.event_keys_for(seat)
             self.version += 1

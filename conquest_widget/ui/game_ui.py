@@ -146,6 +146,14 @@ class GameUI:
     story_html: Callable[[Any, str], str] | None = None
     #: the start screen's "Watch CPUs": the setup of a game of CPUs only (``demo_setup()``)
     demo_setup: Callable[[], Any] | None = None
+    #: the label of a CPU in the records against the CPUs (previous results):
+    #: ``cpu_label(label, lang)``, where ``label`` is the CPU's bot label as its results
+    #: record it (Japan Conquest: ``"hard:aggressive"`` -> "Hard · Aggressive"); None: the label
+    cpu_label: Callable[[str, str], str] | None = None
+    #: write the autosave shortly after a change inside a kernel, once for quick changes
+    #: (:class:`~conquest_widget.ui.autosave.Autosaver`'s ``deferred``), instead of at once
+    #: (see :attr:`MatchApp.autosave_deferred <conquest_widget.ui.match_app.MatchApp.autosave_deferred>`)
+    autosave_deferred: bool = False
     #: default player names per language for the setup form
     default_names: Mapping[str, Sequence[str]] = field(default_factory=lambda: {
         "en": ("Ann", "Ben", "Chika", "Dai", "Emi", "Fumi"),
@@ -181,6 +189,14 @@ class GameUI:
             return list(effects), text
         mapping = self.sounds
         return [mapping[e["type"]] for e in events if isinstance(e, dict) and e.get("type") in mapping], ""
+
+    def cpu_name(self, label: str, lang: str) -> str:
+        """A CPU's bot label in words (``cpu_label``; else the label itself).
+
+            >>> GameUI("g", None, None, None, None, None).cpu_name("hard", "en")
+            'hard'
+        """
+        return self.cpu_label(label, lang) if self.cpu_label is not None else label
 
     def form_options(self, setup: Any) -> dict[str, Any]:
         """The setup form's option values of ``setup`` (``setup_options``, else each option's

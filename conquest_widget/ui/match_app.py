@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import random
+import sys
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -35,7 +36,7 @@ from conquest_widget.ui.autosave import Autosaver
 from conquest_widget.ui.controller import CPU_DELAYS, MatchController
 from conquest_widget.ui.game_ui import GameUI, SeatChoice
 from conquest_widget.ui.log_view import LogView
-from conquest_widget.ui.save_data import Confirm, SaveDataScreen
+from conquest_widget.ui.save_data import Confirm, SaveDataScreen, records_html, slot_line
 from conquest_widget.ui.save_data import results_html as previous_results_html
 from conquest_widget.ui.setup_form import Field, SetupForm
 from conquest_widget.ui.sound import (
@@ -49,8 +50,10 @@ from conquest_widget.ui.text import t, template
 
 def _button(cls: str, on_click: Callable[[], None], **kw: Any) -> W.Button:
     """A button of the shell: its layout and style are shared (never changed: a screen
-    shows and hides the boxes around its buttons, not the buttons)."""
-    b = W.Button(layout=shared_layout(width="auto"), style=shared_style(W.Button), **kw)
+    shows and hides the boxes around its buttons, not the buttons).  It keeps the width of
+    its label in a row (``flex: 0 0 auto``): beside a long text in the column next to a
+    game's stage, "Resume" was cut to "Re…"."""
+    b = W.Button(layout=shared_layout(width="auto", flex="0 0 auto"), style=shared_style(W.Button), **kw)
     b.add_class(cls)
     b.on_click(lambda _b: on_click())
     return b
@@ -89,11 +92,12 @@ class MatchApp(W.VBox):
     save_data: SaveDataScreen | None = None
     #: Match classes of games outside the registry, by id (tests)
     engines: ClassVar[dict[str, Any]] = {}
-    #: write a change's autosave shortly after it inside a kernel, once for quick changes
-    #: (as Japan Conquest does), instead of at once.  Off: the browser tests of the hosted
-    #: games read the autosave as their referee right after each move (docs/saves.md).
-    #: Every way out of the game writes a pending autosave first either way.
-    autosave_deferred: ClassVar[bool] = False
+    #: write a change's autosave shortly after it inside a kernel, once for quick changes,
+    #: instead of at once; None: the game's choice (``GameUI.autosave_deferred``: Japan
+    #: Conquest defers, the others write at once: their browser tests read the autosave as
+    #: the referee of each move, docs/saves.md).  Every way out of the game writes a
+    #: pending autosave first either way.
+    autosave_deferred: ClassVar[bool | None] = None
 
     def __init__(self, *, lang: str | None = None, save_dir: str | os.PathLike[str] | None = "conquest_saves",
                  resume: bool = False, **kwargs: Any) -> None:
@@ -112,10 +116,12 @@ class MatchApp(W.VBox):
         #: the slot the game on screen was loaded from or last saved to (the Save box's default)
         self._slot: int | None = None
         #: the autosave of the match on screen (its claim: another page may take it, issue 31)
-        self.autosaver = Autosaver(self.store, self.ui.game, lambda: self.controller, deferred=self.autosave_deferred,
+        self.autosaver = Autosaver(self.store, self.ui.game, lambda: self.controller, deferred=self._autosave_deferred(),
                                    on_elsewhere=self._show_elsewhere,
-                                   on_error=lambda exc: self._say(self._t("error", text=str(exc)), problem=True))
+                                   # in the player's words, not the file system's (issue 16)
+                                   on_error=lambda _exc: self._say(self._t("autosave_failed"), problem=True))
         self._setup: Any = None
+        self._problem_said = False  # the message shown is a refusal (it goes with the next change)
         self._seats: list[SeatChoice] = []
         self._log_len = 0
         self.screen = ""
@@ -157,6 +163,19 @@ class MatchApp(W.VBox):
         if self.screen != "play":
             self.show_start()
 
+    def __repr__(self) -> str:
+        """One line (the widget tree's default repr runs to ~90,000 characters).
+
+        >>> from conquest_widget.games.codex.widget import App
+        >>> App(save_dir=None)
+        <CodexApp screen='start' lang='en' saves=None>
+        """
+        saves = None if self.store is None else str(self.store.directory)
+        return f"<{type(self).__name__} screen={self.screen!r} lang={self.lang!r} saves={saves!r}>"
+
+    def _autosave_deferred(self) -> bool:
+        return self.ui.autosave_deferred if self.autosave_deferred is None else self.autosave_deferred
+
     def _spec(self) -> Any:
         if self.ui.game in self.engines:
             return self.engines[self.ui.game].spec
@@ -178,12 +197,14 @@ class MatchApp(W.VBox):
             self.board.set_lang(lang)
         {"start": self.show_start, "setup": self._redraw_setup, "play": self._redraw_play,
          "results": self.show_results, "previous_results": self.show_previous_results,
-         "save_data": self._relabel_save_data}.get(self.screen, lambda: None)()
+         "save_data": self._relabel_save_data, "replay": self._relabel_replay}.get(self.screen, lambda: None)()
 
     def _t(self, key: str, **kw: Any) -> str:
         return t(key, self.lang, **kw)
 
     def _say(self, text: str = "", *, problem: bool = False) -> None:
+        """Show ``text`` above the screens (a refusal in red, news in green); "" clears it."""
+        self._problem_said = bool(text) and problem
         if not text:
             self.message.value = ""
             return
@@ -214,6 +235,11 @@ class MatchApp(W.VBox):
                     _button("cw-replay-autosave", lambda: self.replay(None), description=self._t("replay")),
                     plain(W.HTML, value=html_text(self._t("resume_info", when=(info.saved_at or "")[:16].replace("T", " "),
                                                                 players=players))),
+                ]))
+            elif info.status == "used":  # the last game is finished: nothing to resume, its replay stays
+                rows.append(plain(W.HBox, children=[
+                    _button("cw-replay-autosave", lambda: self.replay(None), description=self._t("replay")),
+                    plain(W.HTML, value=html_text(self._t("last_game_over", players=", ".join(info.player_names)))),
                 ]))
             slot_rows = []
             for s in self.store.slots():
@@ -274,7 +300,12 @@ class MatchApp(W.VBox):
         self.screen = "previous_results"
         self._heading(self._t("previous_results"))
         self._say()
-        shown = W.HTML(previous_results_html(results, self.lang))
+        try:
+            records = self.store.records(self.ui.game)
+        except ConquestError:
+            records = {}  # the results said what is wrong with the file already
+        shown = W.HTML(previous_results_html(results, self.lang)
+                       + records_html(records, self.lang, self.ui.cpu_name))
         shown.add_class("cw-previous-results-list")
         self._set_body([shown, _button("cw-back", self.show_start, description=self._t("back"))])
 
@@ -297,14 +328,9 @@ class MatchApp(W.VBox):
             self.save_data.set_lang(self.lang)
 
     def _slot_label(self, s: Any) -> tuple[str, bool]:
-        if s.status == "empty":
-            return self._t("slot_empty", n=s.slot), False
-        if s.status != "used":
-            return self._t("slot_bad", n=s.slot, error=(s.error or "")[:120]), False
-        if s.game != self.ui.game:
-            return self._t("slot_other", n=s.slot, game=self._game_title(s.game)), False
-        when = (s.saved_at or "")[:16].replace("T", " ")
-        return self._t("slot_used", n=s.slot, players=", ".join(s.player_names), when=when), True
+        """A slot's line (its game named when it is another's; an unreadable file named)
+        and whether this app can load it."""
+        return slot_line(s, self.lang, game_shown=self.ui.game), s.status == "used" and s.game == self.ui.game
 
     # ------------------------------------------------------------ setup
     def new_game(self) -> None:
@@ -379,6 +405,15 @@ class MatchApp(W.VBox):
             seed = random.SystemRandom().randrange(2**31)
         return setup, seed, speed
 
+    def refuse_form(self, exc: Exception, text: str | None = None) -> None:
+        """Say why the New game form cannot start (``text``: the words to say, default the
+        error's), once: a game's own form that shows the problem itself (its ``problem``)
+        is not repeated above it."""
+        if self.form is not None and str(getattr(self.form, "problem", "") or "") == str(exc):
+            self._say()
+            return
+        self._say(text or self._t("error", text=str(exc)), problem=True)
+
     def last_setup(self) -> Any:
         """The setup of the game started last from the New game form (the preferences'
         ``last_setups``, checked by the game's codec), or None (none, or one that cannot be
@@ -405,7 +440,7 @@ class MatchApp(W.VBox):
             setup, seed, speed = self.read_form()
             match = self._engine()(setup, seed=seed)
         except (ConquestError, ValueError) as exc:
-            self._say(self._t("error", text=str(exc)), problem=True)
+            self.refuse_form(exc)
             return
         self._say()
         # the next New game's form starts from this one (the seed is the match's, not kept)
@@ -447,6 +482,29 @@ class MatchApp(W.VBox):
         self._say()
         self._play(match, speed=self._speed(), claim=claim)
         self._slot = slot
+
+    def play_match(self, match: Any, *, speed: str | None = None) -> None:
+        """Play ``match`` (a match of this game you hold: a branch of a replay, a position
+        set up in a notebook, a lesson's scripted dice) in this app, from where it stands,
+        as a loaded save is played: it becomes this page's autosave and its CPUs play
+        (``speed``: "instant", "fast" or "normal"; default the app's).
+
+            >>> import random
+            >>> from conquest_widget.core import registry
+            >>> from conquest_widget.games.codex.widget import App
+            >>> Codex = registry.get("codex").engine_class()
+            >>> app = App(save_dir=None)
+            >>> app.play_match(Codex(Codex.random_setup(random.Random(1), 2), seed=1))
+            >>> app.screen
+            'play'
+            >>> app.play_match("a position")
+            Traceback (most recent call last):
+            conquest_widget.errors.ConquestError: The Codex of Conquest plays CodexMatch, not str
+        """
+        engine = self._engine()
+        if not isinstance(match, engine):
+            raise ConquestError(f"{self.spec.title['en']} plays {engine.__name__}, not {type(match).__name__}")
+        self._play(match, speed=speed or self._speed())
 
     def _speed(self) -> str:
         if self.controller is not None:
@@ -551,8 +609,8 @@ class MatchApp(W.VBox):
             return
         if c.message:
             self._say(c.message, problem=True)
-        elif self.message.value:
-            self._say()
+        elif self._problem_said:
+            self._say()  # a refusal goes with the next change; news ("Saved to slot 2.") stays
         self._redraw_play()
         if c.is_over:
             self.autosaver.write()  # the end: its result at once
@@ -682,6 +740,7 @@ class MatchApp(W.VBox):
             self._say(self._t("error", text=str(exc)), problem=True)
             return
         self._slot = slot
+        self._saved_at = (self.controller, self.controller.version)  # the game as shown is in the slot
         _replace(self.save_box, ())
         self._say(self._t("saved", n=slot))
 
@@ -706,10 +765,12 @@ class MatchApp(W.VBox):
 
     def exit(self, *, confirmed: bool = False) -> None:
         """Leave the game (it stays autosaved) for the start screen.  When another page
-        holds the autosave (see :meth:`_show_elsewhere`), this game is not saved anywhere:
-        the player is asked first."""
+        holds the autosave (see :meth:`_show_elsewhere`), this game is not saved anywhere
+        (unless it was saved to a slot and has not changed since): the player is asked first."""
         self.autosaver.flush()  # a pending write may find that another page took the autosave
-        unsaved = self.autosaver.lost and self.controller is not None and not self.controller.is_over
+        c = self.controller
+        in_slot = c is not None and getattr(self, "_saved_at", None) == (c, c.version)  # saved, unchanged since
+        unsaved = self.autosaver.lost and c is not None and not c.is_over and not in_slot
         if unsaved and not confirmed:
             _replace(self.save_box, [
                 W.HTML(f"<b>{html_text(self._t('exit_unsaved'))}</b>"),
@@ -787,6 +848,7 @@ class MatchApp(W.VBox):
         if c is None or not c.is_over:
             return
         self.screen = "results"
+        self._show_stage(True)  # back from the replay of this match
         self._heading(self._t("results"))
         story = W.HTML(results_html(self.ui, self._seats, c.outcome() or {"ranks": []}, c.view, self.lang)
                        + self._story_html())
@@ -807,9 +869,14 @@ class MatchApp(W.VBox):
         c = self.controller
         if self.ui.story_html is None or c is None or not c.is_over:
             return ""
+        # the match is read once per finished match: a game's story may be made from it once
+        # for every language (Japan Conquest replays the game to tell it)
+        if getattr(self, "_story_match", (None, None))[0] != id(c):
+            self._story_match = (id(c), self._engine().from_dict(c.document()))
+            self._story = (None, "")
         key = (id(c), self.lang)
-        if getattr(self, "_story", (None, ""))[0] != key:
-            self._story = (key, self.ui.story_html(self._engine().from_dict(c.document()), self.lang))
+        if self._story[0] != key:
+            self._story = (key, self.ui.story_html(self._story_match[1], self.lang))
         return self._story[1]
 
     # ------------------------------------------------------------ replay
@@ -825,30 +892,51 @@ class MatchApp(W.VBox):
         if match is None:
             self._say(self._t("error", text="nothing to replay"), problem=True)
             return
-        self._show_replay(match)
+        self._show_replay(match, title=("replay_of_autosave", {}) if slot is None else ("replay_of_slot", {"n": slot}))
 
     def replay_finished(self) -> None:
-        """Open the replay explorer on the game just finished."""
-        if self.controller is not None:
-            self._show_replay(self._engine().from_dict(self.controller.document()))
+        """Open the replay explorer on the game just finished; its Back returns to the
+        results (the finished match stays until then)."""
+        c = self.controller
+        if c is not None and c.is_over:
+            self._show_replay(self._engine().from_dict(c.document()), back_to_results=True,
+                              title=("replay_of_finished", {}))
 
-    def _show_replay(self, match: Any) -> None:
-        """The explorer on ``match``, from the public view.  While a game with hidden
-        information is unfinished (whoever is at the screen), the public view is all it
-        offers; every seat's view and "Show everything" open once the game has ended."""
-        from conquest_widget.ui.replay import ReplayExplorer
+    def _show_replay(self, match: Any, *, back_to_results: bool = False,
+                     title: tuple[str, dict[str, Any]] = ("replay", {})) -> None:
+        """The explorer on ``match``, from the public view.  While the game is unfinished
+        (whoever is at the screen), the public view is all it offers (a hand, a secret
+        army, Japan Conquest's Final Showdown totals); every seat's view and "Show
+        everything" open once the game has ended (:func:`~conquest_widget.ui.replay.public_while_playing`).
+        Back returns to the start screen, or to the results of the finished match on
+        screen (``back_to_results``: the match is kept, not left)."""
+        from conquest_widget.ui.replay import ReplayExplorer, public_while_playing
 
-        public_only = bool(self.spec.hidden_information) and match.outcome() is None
+        public_only = public_while_playing(match)
         speed = self._speed()
-        self._leave_match()
+        if not back_to_results:
+            self._leave_match()
         self.screen = "replay"
         self._show_stage(False)
-        self._heading(self._t("replay"))
+        self._replay_title = title  # (text key, its fields): "Replay of slot 2"
+        self._heading(self._t(title[0], **title[1]))
         self._say()
-        explorer = ReplayExplorer(match, lang=self.lang, ui=self.ui, public_only=public_only,
-                                  on_branch=lambda m: self._play(m, speed=speed))
-        explorer.add_class("cw-replay")
-        self._set_body([_button("cw-back", self.show_start, description=self._t("back")), explorer])
+        self.explorer = ReplayExplorer(match, lang=self.lang, ui=self.ui, public_only=public_only,
+                                       on_branch=lambda m: self._play(m, speed=speed))
+        self.explorer.add_class("cw-replay")
+        back = self.show_results if back_to_results else self.show_start
+        self._set_body([_button("cw-back", back, description=self._t("back")), self.explorer])
+
+    def _relabel_replay(self) -> None:
+        """The replay in the app's language (its position stays)."""
+        key, fields = getattr(self, "_replay_title", ("replay", {}))
+        self._heading(self._t(key, **fields))
+        explorer = getattr(self, "explorer", None)
+        if explorer is not None and explorer.comm is not None:
+            explorer.set_lang(self.lang)
+        back = self.body.children[0] if self.body.children else None
+        if isinstance(back, W.Button):
+            back.description = self._t("back")
 
     def play_again(self) -> None:
         """The same players and options, a new seed."""
@@ -879,7 +967,7 @@ def results_html(ui: GameUI, seats: list[SeatChoice], out: dict[str, Any], view:
     head = t("winner" if len(winners) == 1 else "winners", lang, names=", ".join(winners))
     rows = "".join(
         f"<tr><td>{r}</td><td>{html_text(names[i])}</td>"
-        f"<td>{html_text(t('human', lang) if seats[i].human else t('cpu', lang, level=seats[i].bot))}</td></tr>"
+        f"<td>{html_text(t('human', lang) if seats[i].human else t('cpu', lang, level=ui.cpu_name(seats[i].bot, lang)))}</td></tr>"
         for i, r in sorted(enumerate(ranks), key=lambda x: (x[1], x[0]))
     )
     return (f"<h3>{html_text(head)}</h3><table class='cw-standings'><tr><th>{html_text(t('rank', lang))}</th>"
@@ -894,7 +982,12 @@ def app_class(ui: GameUI) -> type[MatchApp]:
         >>> from conquest_widget.games.codex.widget import UI
         >>> app_class(UI).__name__, app_class(UI).ui is UI
         ('CodexApp', True)
+        >>> from conquest_widget.games.codex.widget import App
+        >>> App
+        <class 'conquest_widget.games.codex.widget.CodexApp'>
     """
     from conquest_widget.ui.table_page import SeparateScreens  # the form's "Separate screens" (issue 28)
 
-    return type(f"{ui.game.title().replace('_', '')}App", (SeparateScreens, MatchApp), {"ui": ui})
+    name = f"{ui.game.title().replace('_', '')}App"
+    caller = sys._getframe(1).f_globals.get("__name__", __name__)  # the game's widget package names it
+    return type(name, (SeparateScreens, MatchApp), {"ui": ui, "__module__": caller, "__qualname__": name})

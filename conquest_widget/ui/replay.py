@@ -193,6 +193,21 @@ def game_ui(game: str) -> Any:
     return getattr(module, "UI", None)
 
 
+def public_while_playing(match: Match) -> bool:
+    """Whether an app's replay of ``match`` offers the public view only: while the game is
+    unfinished, whichever game it is (a seat's hand or secret army; Japan Conquest, a game
+    of open information, hides its totals in the Final Showdown), so the screen cannot show
+    a secret of a game still being played; every seat's view once it is over.
+
+        >>> import random
+        >>> from conquest_widget.core import registry
+        >>> Codex = registry.get("codex").engine_class()
+        >>> public_while_playing(Codex(Codex.random_setup(random.Random(1), 2), seed=1))
+        True
+    """
+    return match.outcome() is None
+
+
 def player_names(match: Match, lang: str = "en") -> list[str]:
     """The players' names of ``match`` (``Player n`` where the setup names none)."""
     out = []

@@ -1,7 +1,8 @@
 """The save-data screen of every game (:class:`SaveDataScreen`: export a backup as a
 download, upload one and see what it holds, restore it, delete all after a confirm) and
 the small helpers the shell's screens share with it: :class:`Confirm` (an inline yes / no),
-:func:`when`, :func:`slot_line` and :func:`results_html` (a list of recorded results).
+:func:`when`, :func:`slot_line`, :func:`results_html` (a list of recorded results) and
+:func:`records_html` (the record against each CPU).
 
 Every string that comes from a file (names, dates, errors, an upload's file name) is
 hostile: it reaches HTML only through :func:`~conquest_widget.core.safe_text.html_text`.
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 import base64
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -48,9 +49,10 @@ def _game_title(game: str | None, lang: str) -> str:
     return registry.title_of(game, lang)
 
 
-def slot_line(info: SlotInfo, lang: str) -> str:
-    """One line (plain text, not escaped) describing a save slot: empty, unreadable, or its
-    game, players and date.
+def slot_line(info: SlotInfo, lang: str, *, game_shown: str | None = None) -> str:
+    """One line (plain text, not escaped) describing a save slot: empty, unreadable (its
+    file named), or its game (unless it is ``game_shown``), players, date and how far the
+    game got.
 
         >>> from conquest_widget.saves.info import PlayerInfo
         >>> slot_line(SlotInfo(slot=2, status="empty", file="slot-2.json"), "en")
@@ -58,14 +60,27 @@ def slot_line(info: SlotInfo, lang: str) -> str:
         >>> info = SlotInfo(slot=1, status="used", file="slot-1.json", game="codex", players=(PlayerInfo("<b>", False),))
         >>> slot_line(info, "en")
         'Slot 1: The Codex of Conquest: <b> (?)'
+        >>> from dataclasses import replace
+        >>> slot_line(replace(info, turn=3, turns=10), "en", game_shown="codex")
+        'Slot 1: <b> (?), turn 3 of 10'
+        >>> slot_line(SlotInfo(slot=4, status="corrupt", file="slot-4.json", error="not JSON"), "en")
+        'Slot 4: slot-4.json is unreadable (not JSON)'
     """
     n = info.slot if info.slot is not None else "-"
     if info.status == "empty":
         return t("slot_empty", lang, n=n)
     if info.status != "used":
-        return t("slot_bad", lang, n=n, error=(info.error or "?")[:200])
-    return t("slot_game", lang, n=n, game=_game_title(info.game, lang), players=", ".join(info.player_names),
-             when=when(info.saved_at))
+        return t("slot_bad", lang, n=n, file=info.file, error=(info.error or "?")[:200])
+    players = ", ".join(info.player_names)
+    if info.game == game_shown:
+        line = t("slot_used", lang, n=n, players=players, when=when(info.saved_at))
+    else:
+        line = t("slot_game", lang, n=n, game=_game_title(info.game, lang), players=players, when=when(info.saved_at))
+    if info.is_over:
+        return line + t("slot_over", lang)
+    if info.turn is not None and info.turns is not None:
+        return line + t("slot_turn", lang, turn=info.turn, turns=info.turns)
+    return line
 
 
 def results_html(results: Sequence[dict[str, Any]], lang: str, limit: int = MAX_RESULTS) -> str:
@@ -85,6 +100,27 @@ def results_html(results: Sequence[dict[str, Any]], lang: str, limit: int = MAX_
     more = len(results) - limit
     tail = f"<p class='cw-more-results'>{html_text(t('more_results', lang, n=more))}</p>" if more > 0 else ""
     return f"<ol class='cw-previous-results'>{''.join(items)}</ol>{tail}"
+
+
+def records_html(records: Mapping[str, Mapping[str, int]], lang: str,
+                 cpu_label: Callable[[str, str], str] | None = None) -> str:
+    """The human players' record against each CPU (``SaveStore.records(game)``: wins,
+    losses, draws per CPU label, named by ``cpu_label(label, lang)``); "" when there is none.
+
+        >>> records_html({"hard": {"wins": 2, "losses": 1, "draws": 0}}, "en")  # doctest: +ELLIPSIS
+        "<h4 class='cw-records-title'>Records against CPUs</h4>...<td>hard</td><td>2 W / 1 L / 0 D</td>..."
+    """
+    if not records:
+        return ""
+    name = cpu_label or (lambda label, _lang: label)
+    rows = "".join(
+        f"<tr><td>{html_text(name(label, lang))}</td>"
+        f"<td>{html_text(t('wld', lang, w=v.get('wins', 0), l=v.get('losses', 0), d=v.get('draws', 0)))}</td></tr>"
+        for label, v in sorted(records.items()))
+    return (f"<h4 class='cw-records-title'>{html_text(t('records', lang))}</h4>"
+            f"<table class='cw-records'><tr><th>{html_text(t('records_opponent', lang))}</th>"
+            f"<th>{html_text(t('records_result', lang))}</th></tr>{rows}</table>"
+            f"<p class='cw-records-note'><small>{html_text(t('records_note', lang))}</small></p>")
 
 
 def _problem(text: str) -> str:

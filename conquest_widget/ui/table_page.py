@@ -152,7 +152,7 @@ class SeparateScreens:
             new = new_table(app.store.directory if app.store is not None else None, app.ui.game, setup,
                             [s.bot for s in seats], seed=seed, names=[s.name for s in seats])
         except (*store_errors(), ConquestError, ValueError) as exc:
-            app._say(table_problem(exc, app.lang), problem=True)
+            app.refuse_form(exc, table_problem(exc, app.lang))
             return None
         self.new_table = new
         self._table_seats = seats
@@ -254,13 +254,13 @@ class TablePage(W.VBox):
             self.show_replay()
 
     def show_replay(self) -> None:
-        """The replay explorer on this table: the public view while the game runs (in a
-        game with hidden information), every seat's view once it is over."""
-        from conquest_widget.ui.replay import ReplayExplorer
+        """The replay explorer on this table: the public view while the game runs, every
+        seat's view once it is over (:func:`~conquest_widget.ui.replay.public_while_playing`)."""
+        from conquest_widget.ui.replay import ReplayExplorer, public_while_playing
 
         self._close_explorer()
         match = self.spec.engine_class().from_dict(self._client.document())
-        public_only = bool(self.spec.hidden_information) and match.outcome() is None
+        public_only = public_while_playing(match)
         self.explorer = ReplayExplorer(match, lang=self.lang, ui=self.ui, public_only=public_only)
         self.explorer.add_class("cw-replay")
         back = _button("cw-back-to-table", self.show_table, description=t("back_to_table", self.lang))

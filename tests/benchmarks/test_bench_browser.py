@@ -159,16 +159,16 @@ def click_prefecture(page, code: int) -> None:
 # Injected at document start of every page of the context: notes when the game picker is
 # there (and presses Japan Conquest's Play at once), then when the map and the start
 # screen's "New Game" button are there, on the page's clock.
-# `window.__game` (set before this script) is the game whose Play is pressed: Japan Conquest
-# is ready with its map and "New Game"; a hosted game (MatchApp) with its start screen's
-# enabled "New game" button inside `.cw-match-app`.
+# `window.__game` (set before this script) is the game whose Play is pressed: every game is
+# the shell's app (MatchApp), ready with its start screen's enabled New game button inside
+# `.cw-match-app`; Japan Conquest also with its map's 47 prefectures.
 LOAD_WATCH_JS = """
 (() => {
   const game = window.__game || 'japan_conquest';
   const japan = game === 'japan_conquest';
   const r = window.__load = {paths: null, button: null, ready: null, picker: null};
-  const newGame = () => [...document.querySelectorAll(japan ? 'button' : '.cw-match-app button')].some(
-      b => b.textContent.trim() === (japan ? 'New Game' : 'New game') && !b.disabled && b.offsetParent !== null);
+  const newGame = () => [...document.querySelectorAll('.cw-match-app button.cw-new-game')].some(
+      b => !b.disabled && b.offsetParent !== null);
   const obs = new MutationObserver(() => {
     const now = performance.now();
     // the game picker comes first: a user presses the game's Play as soon as it shows

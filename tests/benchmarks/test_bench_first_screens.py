@@ -157,7 +157,7 @@ def test_bench_first_screens_bytes_and_kernel_time() -> None:
         "first-screens-bench", "First render of each game's first screen (issue 18)",
         "Written by `tests/benchmarks/test_bench_first_screens.py` (`make bench`): what the kernel sends when a player "
         "opens examples/play.ipynb and presses a game's Play: the game picker (`ConquestApp()`), then the game's first "
-        "screen (Japan Conquest: its app with the map and New Game; the other games: the shell's start screen). Each "
+        "screen (every game: the shell's start screen; Japan Conquest's beside its map). Each "
         "repetition is a fresh Python process, as each page has a kernel of its own: `conquest_widget.serve.warm_up()` "
         "(what the app server's preheated kernel imports), the picker, then Play; models that widgets share are sent "
         "once per kernel, with the first widget that uses them, so a second build in the same process sends less. "

@@ -20,7 +20,7 @@ from perfdoc import update_block
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/ -> the wire counter
 from games.japan_conquest.widget.wire import WireCounter, state_request_bytes
 
-from conquest_widget.games.japan_conquest import GameSetup, PlayerSetup
+from conquest_widget.games.japan_conquest import GameSetup, JapanMatch, PlayerSetup
 from conquest_widget.games.japan_conquest.widget.map_view import MapView
 
 MOVES = 40
@@ -65,8 +65,10 @@ async def _after_action():
 async def _play(app, wire, moves):
     """Play ``moves`` human moves (two humans) inside the event loop, as in a kernel; per
     move: figures of each planning click and of the confirmation, map refreshes per click,
-    kernel time of each action (click -> views published; the autosave follows it)."""
-    c = app.controller
+    kernel time of each action (click -> views published; the autosave follows it).  The
+    moves are the board's (its seat: Roll, a click on the map, Confirm, the battle's dice),
+    handed to the shell's controller."""
+    c = app.board.inner
     clicks, confirms, wholes, refreshes, action_ms = [], [], [], [], []
     for _ in range(moves):
         wire.reset()
@@ -135,7 +137,7 @@ async def _bench(monkeypatch):
 
         monkeypatch.setattr(app.store, "write_autosave", timed_autosave)
         built = (wire.data, wire.frames, wire.opens, wire.messages, wire.map_data())
-        app.controller.new_game(SETUP)
+        app._play(JapanMatch(SETUP), speed="instant")  # the New game form's Start, without the form
         first = (wire.data, wire.frames, wire.opens, wire.messages, wire.map_data())
         top = ", ".join(f"{m.replace('Model', '')} {n:,}" for m, n in wire.data_by_model.most_common(5))
         layouts = wire.opens_by_model["LayoutModel"]
@@ -145,7 +147,7 @@ async def _bench(monkeypatch):
         clicks, confirms, wholes, refreshes, with_save = await _play(app, wire, MOVES)
         # the same moves without a save store: the kernel time autosave adds
         bare = JapanConquestApp(save_dir=None)
-        bare.controller.new_game(SETUP)
+        bare._play(JapanMatch(SETUP), speed="instant")
         *_, without_save = await _play(bare, wire, MOVES)
 
     def mmm(xs, fmt="{:,.0f}"):
@@ -213,7 +215,7 @@ async def _bench(monkeypatch):
         "screen (about 0.9 KB for the map: the route's shapes restyled, step badges hidden, the pawn, a label; the "
         "scoreboard table about 0.6 KB; the move's log lines 0.2-0.4 KB; the turn panel), and the frames are "
         "mostly envelopes (about 600 B for each of ~23 messages)."
-        " The first render here is `controller.new_game()` on the app alone; what a player's page receives "
+        " The first render here is a new game started on the app alone (`app._play(match)`, the form's Start without the form); what a player's page receives "
         "through the picker and the New game form is in the *lean wire* section (issue 32).",
         "bytes", "What the kernel sends: first render and per move; map redraws; kernel time per action", rows,
         {"construction": dict(zip(("data", "frames", "opens", "messages"), built[:4], strict=True)),

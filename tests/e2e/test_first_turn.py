@@ -113,7 +113,8 @@ def test_japan_conquest_first_turn_follows_the_turn_panel(page: Page, voila_url:
     expect(again).to_have_text("Continue Japan Conquest")
     _shot(page, artifacts, "japan-05-picker-after-reload")
     again.click()
-    expect(app.button("Save & Exit")).to_be_visible()
+    expect(app.shell_button("cw-save")).to_be_visible()  # the game itself, not its start screen
+    expect(app.shell_button("cw-exit")).to_be_visible()
     app.wait_for_map()
     expect(app.log_lines.filter(has_text="Player 1 rolled")).to_have_count(1)  # the same game
     _turn_over(page, artifacts, "japan-06-continued")

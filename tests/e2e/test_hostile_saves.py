@@ -93,7 +93,8 @@ def _prepare(saves: Path) -> None:
     store.save_slot(1, _hostile_game(PAYLOAD_NAMES, finish=False))
     finished = _hostile_game(PAYLOAD_NAMES, finish=True)
     store.record_result(finished)
-    store.save_preferences({"last_setup": finished.setup, "language": "en"})
+    # the New game form starts from the setup of the game started last (names from a file)
+    store.save_preferences({"last_setups": {"japan_conquest": finished.setup}, "language": "en"})
     # slot 2: the colour payload, written as an old version could have written it
     doc = json.loads((store.slot_path(1)).read_text())
     for p in doc["match"]["setup"]["players"]:
@@ -119,23 +120,24 @@ def test_html_in_every_saved_string_is_shown_as_text_and_never_run(page, hostile
     app.open()
     _assert_clean(app)
 
-    # the colour slot cannot be resumed; where an older version let it, nothing may run
-    resume_bad = page.locator(".cw-resume-2")
-    if resume_bad.is_enabled():
-        resume_bad.click()
-        expect(app.scoreboard).to_be_visible()
-        app.wait_for_map()
-        _assert_clean(app)
-        app.button("Save & Exit").click()
-        app.button("Exit Without Saving").click()
-        expect(app.button("New Game")).to_be_visible()
-
-    # the slot with the colour payload is reported as unreadable, the others are listed
+    # the slot with the colour payload is reported as unreadable and cannot be loaded; the
+    # other is listed with its names as text
     expect(page.get_by_text(re.compile(r"Slot 2: .*(unreadable|cannot)", re.IGNORECASE))).to_be_visible()
-    expect(page.get_by_text(re.compile(r"Slot 1: .*turn"))).to_be_visible()
+    expect(app.shell_button("cw-load-2")).to_have_count(0)
+    expect(app.shell_button("cw-delete-2")).to_have_count(1)  # it can go
+    players = ", ".join(f"{name} (CPU)" for name in PAYLOAD_NAMES)
+    expect(page.get_by_text(f"Slot 1: {players} (")).to_be_visible()
+    # the autosave's names, as text, beside Resume
+    expect(page.get_by_text(re.compile(r"Last game: .*" + re.escape(players)))).to_be_visible()
 
-    # resume the slot whose names are HTML: they appear as text in the scoreboard
-    page.locator(".cw-resume-1").click()
+    # beside the long names (and beside the map), every button keeps its whole label
+    for cls in ("cw-resume", "cw-replay-autosave", "cw-load-1", "cw-replay-1", "cw-delete-1", "cw-delete-2"):
+        button = app.shell_button(cls)
+        expect(button).to_be_visible()
+        assert button.evaluate("b => b.scrollWidth <= b.clientWidth"), f"{cls} shows {button.inner_text()!r} cut"
+
+    # load the slot whose names are HTML: they appear as text in the scoreboard
+    app.shell_button("cw-load-1").click()
     expect(app.scoreboard).to_contain_text(PAYLOAD_NAMES[0])
     expect(app.scoreboard).to_contain_text(PAYLOAD_NAMES[2])
     app.wait_for_map()
@@ -143,14 +145,17 @@ def test_html_in_every_saved_string_is_shown_as_text_and_never_run(page, hostile
     app.shot("hostile-01-resumed")
 
     # previous results (names from results.json) and the setup screen (names from preferences)
-    app.button("Save & Exit").click()
-    app.button("Exit Without Saving").click()
-    expect(app.button("New Game")).to_be_visible()
-    app.button("Previous Results").click()
-    expect(page.locator("table").filter(has_text=PAYLOAD_NAMES[1]).first).to_be_visible()
+    app.exit_game()
+    app.shell_button("cw-previous-results").click()
+    shown = page.locator(".cw-previous-results-list")
+    for name in PAYLOAD_NAMES:
+        expect(shown).to_contain_text(name)
     _assert_clean(app)
-    app.button("New Game").click()
-    expect(page.locator("input[type=text]").first).to_have_value(PAYLOAD_NAMES[0])
+    app.shell_button("cw-back").click()
+    app.new_game_button.click()
+    names = page.locator(".cw-setup-form input.cwj-name")
+    for i, name in enumerate(PAYLOAD_NAMES):
+        expect(names.nth(i)).to_have_value(name)
     _assert_clean(app)
     app.shot("hostile-02-setup")
     assert page.page_errors == []  # type: ignore[attr-defined]

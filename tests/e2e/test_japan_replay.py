@@ -1,10 +1,11 @@
 """Replay in Japan Conquest's app, as a user finds it (issue 29): examples/play.ipynb served
-by Voila, in chromium, offline.  The picker -> Japan Conquest -> a short game against a
-CPU, a turn played -> Exit Without Saving -> Replay on the start screen's Continue row:
-the explorer (the shell's, drawing Japan Conquest's board) opens on that game at its
-last action, inside the app; its buttons scrub through the history and the map follows;
-Back returns to the start screen; Replay again opens the same explorer on the game, and
-"Branch here" plays on from there in the app.
+by Voila, in chromium, offline.  The picker -> Japan Conquest (the shell's app) -> a short
+game against a CPU, a turn played -> Exit -> Replay on the start screen's Resume row:
+the explorer (the shell's, drawing Japan Conquest's board with its own map; the app's map
+is hidden meanwhile) opens on that game at its last action, inside the app; its buttons
+scrub through the history and the map follows; Back returns to the start screen; Replay
+again opens the explorer on the game anew, and "Branch here" plays on from there in the
+app.
 
 Screenshots: ``test-artifacts/e2e/japan-replay-*.png``.
 """
@@ -37,8 +38,10 @@ def _expect_status(app: AppPage, pattern: str) -> None:
     expect(app.page.locator(".cw-replay-position")).to_contain_text(re.compile(pattern))
 
 
-#: how many prefectures someone owns (filled in a player's colour)
+#: how many prefectures someone owns (filled in a player's colour) on the map shown (the
+#: app's map is hidden, not gone, while the replay shows its own)
 _COUNT_OWNED_JS = f"""() => [...document.querySelectorAll('path.cw-pref')]
+    .filter(e => e.getBoundingClientRect().width > 0)
     .filter(e => (e.getAttribute('fill') || '').toLowerCase() !== '{NEUTRAL_FILL}').length"""
 
 
@@ -51,16 +54,9 @@ def test_replay_the_last_game_from_the_start_screen(app: AppPage) -> None:
     app.open()
 
     # --- a short game (5 turns): player 1 human, player 2 CPU
-    app.button("New Game").click()
-    expect(app.button("Start")).to_be_visible()
-    app.toggle_after_label("Number of players", "2").click()
-    kinds = app.kind_toggles()
-    expect(kinds.nth(2)).to_be_hidden()
-    kinds.nth(0).get_by_role("button", name="Human").click()
-    kinds.nth(1).get_by_role("button", name="CPU").click()
-    expect(kinds.nth(1).get_by_role("button", name="CPU")).to_have_class(re.compile(r"\bmod-active\b"))
+    app.fill_form(("Human", "CPU"))
     app.select_after_label("Turns").select_option(label="5")
-    app.button("Start").click()
+    app.start_button.click()
     expect(app.button("Roll")).to_be_visible()
 
     # --- play a little: player 1's first turn, then the CPU's
@@ -70,21 +66,23 @@ def test_replay_the_last_game_from_the_start_screen(app: AppPage) -> None:
     owned = _owned(app)
     assert owned >= 3  # the two homes and what was claimed since
 
-    # --- exit; the start screen offers Replay beside Continue
-    app.button("Exit Without Saving").click()
-    expect(app.button("New Game")).to_be_visible()
+    # --- exit; the start screen offers Replay beside Resume
+    app.exit_game()
+    expect(app.shell_button("cw-resume")).to_be_enabled()
     replay = page.locator(".cw-replay-autosave")
     expect(replay).to_be_enabled()
     expect(replay).to_have_text("Replay")
-    expect(page.locator(".cw-replay-1")).to_have_count(1)  # each slot row has one too
+    # a slot's row has one too once it holds this game (test_play_in_browser saves one)
     app.shot("japan-replay-01-start")
     replay.click()
 
     # --- the explorer, in the app: the last action shown, the map as the game left it
-    expect(page.locator(".cw-replay-back")).to_be_visible()
-    expect(page.get_by_text("Replay of the last game (autosave)")).to_be_visible()
-    expect(app.button("New Game")).to_be_hidden()
-    app.wait_for_map()  # the explorer's own map (the game's map is off the page meanwhile)
+    back = app.shell_button("cw-back")
+    expect(back).to_be_visible()
+    expect(page.get_by_role("heading", name="Replay: Japan Conquest")).to_be_visible()
+    expect(app.new_game_button).to_be_hidden()
+    expect(page.locator(".cw-japan-stage")).to_be_hidden()  # the app's map is off the page meanwhile
+    app.wait_for_map()  # the explorer's own map
     _expect_status(app, r"Move (\d+) of \1(?!\d)")
     k, n = _status(app)
     assert k == n > 3
@@ -116,25 +114,30 @@ def test_replay_the_last_game_from_the_start_screen(app: AppPage) -> None:
     expect(legend).to_contain_text("Kanto")
     legend.scroll_into_view_if_needed()  # the map's legend is below the fold
     app.shot("japan-replay-03-scrubbed")
-    page.mouse.wheel(0, -2000)
+    # back to the top of the page (not the mouse wheel: over the explorer's map it zooms the
+    # map, and Back closing the map mid-zoom makes jupyter-leaflet throw in the page)
+    page.evaluate("window.scrollTo(0, 0)")
 
-    # --- Back: the start screen and the game's map, as they were
-    page.locator(".cw-replay-back").click()
-    expect(app.button("New Game")).to_be_visible()
-    expect(page.locator(".cw-replay-back")).to_be_hidden()
+    # --- Back: the start screen and the app's map, as they were
+    back.click()
+    expect(app.new_game_button).to_be_visible()
+    expect(back).to_be_hidden()
+    expect(page.locator(".cw-replay")).to_have_count(0)  # the explorer is closed, not hidden
+    expect(page.locator(".cw-japan-stage")).to_be_visible()
     app.wait_for_map()
-    expect(app.button("Continue Last Game")).to_be_enabled()
+    expect(app.shell_button("cw-resume")).to_be_enabled()
     app.shot("japan-replay-04-back")
 
     # --- Replay again: the same explorer, loaded anew (at the end, no overlay); Branch here plays on
     replay.click()
-    expect(page.locator(".cw-replay-back")).to_be_visible()
+    expect(back).to_be_visible()
     _expect_status(app, rf"Move {n} of {n}(?!\d)")
     page.wait_for_function(f"({_COUNT_OWNED_JS})() === {owned}")
     expect(page.locator("div.cw-legend:visible")).to_have_count(0)  # the overlay was cleared
     app.button("Branch here").click()
     expect(app.button("Roll")).to_be_visible()  # the human's turn 2, played on in the app
-    expect(page.locator(".cw-replay-back")).to_be_hidden()
+    expect(back).to_be_hidden()
+    expect(page.locator(".cw-japan-stage")).to_be_visible()
     app.wait_for_map()
     page.wait_for_function(f"({_COUNT_OWNED_JS})() === {owned}")
     app.shot("japan-replay-05-branched")

@@ -1,5 +1,5 @@
 """Japan Conquest with each player at their own screen (issue 28), in chromium against
-``make play``'s server: the host makes a table from Japan Conquest's New Game form (two
+``make play``'s server: the host makes a table from Japan Conquest's New game form (two
 humans, five turns, Screens: Separate screens), two browser contexts (separate cookies,
 so separate logins) each open their own seat link and play the whole game by clicks —
 Roll, the route clicked on the map, Confirm Route, the battle dice, Continue after a
@@ -51,17 +51,12 @@ def shot(page: Page, artifacts: Path, name: str) -> None:
 
 
 def make_table(host: AppPage) -> dict[str, str]:
-    """Japan Conquest's New Game form: two humans, five turns, a seed, Separate screens."""
+    """Japan Conquest's New game form: two humans, five turns, Separate screens."""
     host.open()
-    host.button("New Game").click()
-    expect(host.button("Start")).to_be_visible()
-    host.toggle_after_label("Number of players", "2").click()
-    toggles = host.kind_toggles()
-    for i in range(2):
-        toggles.nth(i).get_by_role("button", name="Human").click()
+    host.fill_form(("Human", "Human"))
     host.select_after_label("Turns").select_option("5")
     host.page.locator(".cw-screens").get_by_role("button", name="Separate screens", exact=True).click()
-    host.button("Start").click()
+    host.start_button.click()
     expect(host.page.locator("a.cw-watch-link")).to_be_visible()
     return {cls: host.page.locator(f"a.{cls}").get_attribute("href") or ""
             for cls in ("cw-seat-link-0", "cw-seat-link-1", "cw-watch-link")}

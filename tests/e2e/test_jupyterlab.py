@@ -89,7 +89,7 @@ def test_play_notebook_in_jupyterlab(page, lab_url: str, offline, artifacts: Pat
     expect(code.locator(".jp-InputArea-prompt")).to_have_text(re.compile(r"\[\d+\]:"))  # it ran
     page.locator(".cw-pick-japan_conquest").click()  # the game picker comes first
     expect(page.locator("path.cw-pref")).to_have_count(47)
-    page.get_by_role("button", name="New Game", exact=True).click()
+    page.locator(".cw-app-japan_conquest").get_by_role("button", name="New game", exact=True).click()
     expect(page.get_by_role("button", name="Start", exact=True)).to_be_visible()  # the kernel answers
     page.screenshot(path=str(artifacts / "20-jupyterlab.png"))
     assert dialogs.count() == 0, dialogs.all_inner_texts()

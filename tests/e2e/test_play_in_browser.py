@@ -66,7 +66,7 @@ def test_human_vs_cpu_journey(app: AppPage) -> None:
     # --- plan a route by clicking highlighted prefectures, undo a step, confirm
     route = plan_route(app, total, undo=True, shots=("05-route-planned", "06-route-ready"))
     confirm = app.button("Confirm Route")
-    app.select_after_label("CPU speed").select_option(label="Normal")  # a CPU turn you can watch
+    app.set_cpu_speed("Normal")  # a CPU turn you can watch
     confirm.click()
     expect(confirm).to_be_hidden()
 
@@ -103,9 +103,9 @@ def test_human_vs_cpu_journey(app: AppPage) -> None:
 
 
 def set_up_human_vs_cpu(app: AppPage, shot: str | None = None) -> None:
-    """Start screen -> New Game -> 2 players, player 1 human, player 2 CPU -> Start."""
-    app.button("New Game").click()
-    expect(app.button("Start")).to_be_visible()
+    """Start screen -> New game -> 2 players, player 1 human, player 2 CPU -> Start."""
+    app.new_game_button.click()
+    expect(app.start_button).to_be_visible()
     app.toggle_after_label("Number of players", "2").click()
     expect(app.toggle_after_label("Number of players", "2")).to_have_class(re.compile(r"\bmod-active\b"))
     kinds = app.kind_toggles()
@@ -117,7 +117,7 @@ def set_up_human_vs_cpu(app: AppPage, shot: str | None = None) -> None:
     expect(kinds.nth(1).get_by_role("button", name="CPU")).to_have_class(re.compile(r"\bmod-active\b"))
     if shot:
         app.shot(shot)
-    app.button("Start").click()
+    app.start_button.click()
 
 
 def plan_route(app: AppPage, total: int, *, undo: bool, shots: tuple[str, str] | None = None) -> list[int]:
@@ -241,24 +241,23 @@ def test_save_to_a_slot_reload_and_continue(app: AppPage, served_dir) -> None:
     claimed = page.evaluate(_COUNT_FILLED_JS, colour)
     assert claimed >= 1  # at least the home
 
-    # --- Save & Exit into slot 1 (answering "overwrite?" if an earlier run used it)
-    app.button("Save & Exit").click()
-    page.locator("select").filter(has=page.locator("option", has_text="Slot 1:")).select_option(index=0)
-    app.save_to_chosen_slot()  # back on the start screen (after "overwrite?" if an earlier run used the slot)
-    expect(page.get_by_text(re.compile(r"Slot 1: .*turn 2 · Player 1, Player 2"))).to_be_visible()
+    # --- Save into slot 1 (answering "overwrite?" if an earlier run used it), then Exit
+    app.save_to_slot(1)
     assert (served_dir / "conquest_saves").is_dir()
     saved = SaveStore(served_dir / "conquest_saves").load_slot(1)  # what the slot holds, from the file
+    assert saved.turn_number() == 2 and [p.name for p in saved.setup.players] == ["Player 1", "Player 2"]
     scores = [str(saved.score(seat)["total"]) for seat in saved.state.order]
+    app.exit_game()
+    expect(page.get_by_text(re.compile(r"Slot 1: Player 1, Player 2 \("))).to_be_visible()
     app.shot("11-saved")
 
     # --- reload the page (a new kernel): the start screen offers the saved game
     page.reload()
     app.pick_japan()
-    app.wait_for_map()
-    expect(app.button("Continue Last Game")).to_be_enabled()
-    resume = page.locator(".cw-resume-1")
+    expect(app.shell_button("cw-resume")).to_be_enabled()
+    resume = app.shell_button("cw-load-1")
     expect(resume).to_be_enabled()
-    expect(page.get_by_text(re.compile(r"Slot 1: .*turn 2 · Player 1, Player 2"))).to_be_visible()
+    expect(page.get_by_text(re.compile(r"Slot 1: Player 1, Player 2 \("))).to_be_visible()
     app.shot("12-reloaded")
     resume.click()
 

@@ -59,7 +59,7 @@ def test_first_click_right_after_roll_adds_the_step_at_1280x720(app: AppPage) ->
     assert page.evaluate(_SCROLLS_JS) == before, "the page scrolled under the pointer"
     # once the app is scrolled to (the notebook's introduction is above it), the whole
     # map and the route buttons are on the screen at 1280x720
-    page.locator(".cw-app").first.evaluate("e => e.scrollIntoView({block: 'start'})")
+    page.locator(".cw-match-app").evaluate("e => e.scrollIntoView({block: 'start'})")
     box = page.locator(".leaflet-container").first.bounding_box()
     assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= SMALL["height"] + 1, box
     confirm = app.button("Confirm Route").bounding_box()
@@ -103,20 +103,20 @@ def expect_pane_covers(app: AppPage) -> None:
 
 
 def test_save_and_exit_during_a_cpu_turn_then_resume_the_cpu_finishes(app: AppPage) -> None:
-    """Issue 16 item 2 in the browser: Save & Exit while "CPU ... is playing", Resume the
+    """Issue 16 item 2 in the browser: Save and Exit while "CPU ... is playing", Load the
     slot at once: the CPU finishes its turn and it is player 1's turn 2."""
     page = app.page
     app.open()
     set_up_human_vs_cpu(app)
     expect(app.button("Roll")).to_be_visible()
     plan_route(app, roll(app), undo=False)
-    app.select_after_label("CPU speed").select_option(label="Normal")
+    app.set_cpu_speed("Normal")
     app.button("Confirm Route").click()
     expect(page.get_by_text("Player 2 (CPU) is playing")).to_be_visible()
-    app.button("Save & Exit").click()
-    page.locator("select").filter(has=page.locator("option", has_text="Slot 2:")).select_option(index=1)
-    app.save_to_chosen_slot()  # back on the start screen (after "overwrite?" if an earlier run used the slot)
-    page.locator(".cw-resume-2").click()
+    app.save_to_slot(2)  # answering "overwrite?" if an earlier run used the slot
+    expect(page.get_by_text("Player 2 (CPU) is playing")).to_be_visible()  # saved during the CPU's turn
+    app.exit_game()
+    app.shell_button("cw-load-2").click()
     wait_for_human_turn(app, turn=2)
     assert page.page_errors == []  # type: ignore[attr-defined]
 
@@ -128,8 +128,8 @@ def test_setup_screen_labels_and_a_translated_error(app: AppPage, size: dict) ->
     page = app.page
     page.set_viewport_size(size)
     app.open()
-    app.button("New Game").click()
-    expect(app.button("Start")).to_be_visible()
+    app.new_game_button.click()
+    expect(app.start_button).to_be_visible()
     app.toggle_after_label("Number of players", "4").click()  # the form remembers the last game's setup
     kinds = app.kind_toggles()
     kinds.nth(0).get_by_role("button", name="Human").click()
@@ -138,13 +138,15 @@ def test_setup_screen_labels_and_a_translated_error(app: AppPage, size: dict) ->
     labels = page.locator("label.widget-label", has_text="Difficulty")
     expect(labels.first).to_be_hidden()  # seat 1 is human: no CPU settings
     expect(labels.filter(visible=True)).to_have_count(3)  # seats 2-4 are CPUs
-    page.locator(".cw-app").first.evaluate("e => e.scrollIntoView({block: 'start'})")
+    page.locator(".cw-match-app").evaluate("e => e.scrollIntoView({block: 'start'})")
     app.shot(f"polish-{size['width']}x{size['height']}-setup")
     page.get_by_role("button", name="日本語", exact=True).click()
     homes = page.locator("select").filter(has=page.locator("option", has_text="北海道"))
     homes.nth(1).select_option(label="東京都")
     page.get_by_role("button", name="出陣", exact=True).click()
-    expect(page.get_by_text("二人の本拠地が同じ東京都です")).to_be_visible()
+    # said once, in the form (the shell does not say it again above the screens)
+    expect(page.locator(".cw-setup-form .cw-msg")).to_contain_text("二人の本拠地が同じ東京都です")
+    expect(app.message).not_to_contain_text("二人の本拠地")
     app.shot(f"polish-{size['width']}x{size['height']}-setup-error-ja")
     page.get_by_role("button", name="English", exact=True).click()
     assert page.page_errors == []  # type: ignore[attr-defined]
@@ -166,7 +168,8 @@ def test_double_clicks_are_harmless_and_silent(app: AppPage) -> None:
     point = page.evaluate(_POINT_JS, choice)
     page.mouse.dblclick(point["x"], point["y"])
     expect_route(app, 1)
-    assert "phase" not in page.inner_text(".cw-app") and "not connected" not in page.inner_text(".cw-app")
+    said = page.inner_text(".cw-match-app")
+    assert "phase" not in said and "not connected" not in said
     assert page.evaluate(_ZOOM_JS) == zoom  # the map may pan to the route, but does not zoom
     assert page.page_errors == []  # type: ignore[attr-defined]
 
@@ -178,9 +181,9 @@ def test_watch_four_cpus_shows_each_battle(app: AppPage, size: dict) -> None:
     page = app.page
     page.set_viewport_size(size)
     app.open()
-    page.locator("button.cw-watch").click()
+    page.locator("button.cw-watch-cpus").click()
     expect(page.locator(".cw-score tr[data-seat]")).to_have_count(4)
-    page.locator(".cw-app").first.evaluate("e => e.scrollIntoView({block: 'start'})")
+    page.locator(".cw-match-app").evaluate("e => e.scrollIntoView({block: 'start'})")
     result = page.locator(".cw-battle-result")
     expect(result).to_be_visible(timeout=240_000)
     expect(result.locator(".cw-battle-winner")).to_contain_text("!")

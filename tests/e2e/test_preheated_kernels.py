@@ -43,9 +43,10 @@ def test_two_tabs_get_two_preheated_kernels_that_share_nothing(browser, offline,
         expect(a.locator(".cw-pick-japan_conquest")).to_be_visible()
         # tab A: Japan Conquest, switched to Japanese
         a.locator(".cw-pick-japan_conquest").click()
-        expect(a.get_by_role("button", name="New Game", exact=True)).to_be_visible()
+        expect(a.locator(".cw-app-japan_conquest").get_by_role("button", name="New game", exact=True)).to_be_visible()
         a.get_by_role("button", name="日本語", exact=True).click()
-        expect(a.get_by_role("button", name="New Game", exact=True)).to_have_count(0)
+        expect(a.get_by_role("button", name="New game", exact=True)).to_have_count(0)
+        expect(a.locator(".cw-app-japan_conquest").get_by_role("button", name="新しいゲーム", exact=True)).to_be_visible()
         # tab B (once the pool is full again, so it is preheated too): the picker, in the
         # language tab A chose and saved (issue 30), though its kernel ran the notebook before
         wait_for_full_pool(log)
@@ -58,8 +59,10 @@ def test_two_tabs_get_two_preheated_kernels_that_share_nothing(browser, offline,
         expect(b.locator(".cw-match-app").get_by_role("button", name="新しいゲーム", exact=True)).to_be_visible()
         # tab A is still its own game: Japan Conquest in Japanese, no Codex
         expect(a.locator("path.cw-pref")).to_have_count(47)
-        expect(a.locator(".cw-match-app")).to_have_count(0)
-        expect(a.get_by_role("button", name="New Game", exact=True)).to_have_count(0)
+        expect(a.locator(".cw-match-app")).to_have_count(1)
+        expect(a.locator(".cw-app-japan_conquest")).to_have_count(1)
+        expect(a.get_by_role("button", name="新しいゲーム", exact=True)).to_be_visible()
+        expect(a.get_by_role("button", name="New game", exact=True)).to_have_count(0)
         ka, kb = kernel_id(a), kernel_id(b)
         assert ka != kb
         used = re.findall(r"Using pre-heated kernel: ([0-9a-f-]{36})", log.read_text())[used_before:]

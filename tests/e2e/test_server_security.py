@@ -313,9 +313,10 @@ def wait_for(condition, timeout: float = 60.0, what: str = "") -> None:
 
 
 def pick_japan(page) -> None:
-    """The app opens on the game picker: choose Japan Conquest."""
+    """The app opens on the game picker: choose Japan Conquest (the shell's app, its start
+    screen's New game)."""
     page.locator(".cw-pick-japan_conquest").click()
-    expect(page.get_by_role("button", name="New Game", exact=True)).to_be_visible()
+    expect(page.locator(".cw-app-japan_conquest").get_by_role("button", name="New game", exact=True)).to_be_visible()
 
 
 def open_app(page, url: str) -> str:
@@ -335,7 +336,8 @@ def test_without_the_token_a_browser_gets_the_login_page(page, server, offline) 
     page.goto(server.base_url)  # a fresh browser context: no login cookie
     expect(page.locator("input[type=password]").first).to_be_visible()
     assert "/login" in page.url
-    expect(page.get_by_role("button", name="New Game", exact=True)).to_have_count(0)
+    expect(page.get_by_role("button", name="New game", exact=True)).to_have_count(0)
+    expect(page.locator(".cw-picker")).to_have_count(0)
     assert offline.blocked == []
 
 
@@ -547,7 +549,8 @@ def test_a_kernel_whose_page_never_connected_is_culled_but_not_the_preheated_one
         # the open tab still plays: its kernel answers
         assert kernel_known(srv, open_kernel)
         page.get_by_role("button", name="日本語", exact=True).click()
-        expect(page.get_by_role("button", name="New Game", exact=True)).to_have_count(0)
+        expect(page.get_by_role("button", name="新しいゲーム", exact=True)).to_be_visible()
+        expect(page.get_by_role("button", name="New game", exact=True)).to_have_count(0)
         context.close()
     text = log.read_text()
     for kernel_id in never_connected:

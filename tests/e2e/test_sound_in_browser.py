@@ -57,13 +57,13 @@ def test_a_roll_sounds_with_sound_on_and_not_with_sound_off(app: AppPage, served
     app.open()
     # before any click on the page: no AudioContext has been made (browsers block autoplay)
     assert page.evaluate("() => window.__cwAudio ? window.__cwAudio.ctx === null && !window.__cwAudio.unlocked : true")
-    page.locator(".cw-header").click()  # the first click on the page allows sound
+    page.locator(".cw-match-app .cw-bar").click()  # the first click on the page allows sound
     assert page.evaluate("() => window.__cwAudio.unlocked === true")
     _set_sound(app, True)
     volume = page.locator(".cw-sound-volume")
     expect(volume).to_be_visible()
     expect(volume).to_contain_text("Volume")
-    page.locator(".cw-header").screenshot(path=str(artifacts / "sound-header.png"))
+    page.locator(".cw-match-app .cw-bar").screenshot(path=str(artifacts / "sound-header.png"))
 
     set_up_human_vs_cpu(app)
     total = roll(app)

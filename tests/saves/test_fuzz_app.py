@@ -173,30 +173,91 @@ def tokyo_time() -> Iterator[None]:
         time.tzset()
 
 
-def open_every_screen(directory: Path, langs: tuple[str, ...] = ("ja",)) -> None:
-    """Build the app on ``directory`` and use every screen; any exception fails the test."""
+def _walk(w: Any) -> Iterator[Any]:
+    yield w
+    for c in getattr(w, "children", ()):
+        yield from _walk(c)
+
+
+def _click_if_shown(app: Any, css: str) -> bool:
+    """Click the button of class ``css`` if the screen offers it; True if it did."""
+    found = [w for w in _walk(app) if css in getattr(w, "_dom_classes", ()) and hasattr(w, "click")]
+    if found:
+        found[0].click()
+    return bool(found)
+
+
+def _open_game_screens(app: Any) -> None:
+    """The screens of the game on screen: Save (its slot list), the results, the replay of
+    a finished game and Back."""
+    if app.controller is None:
+        return
+    if app.screen == "play":
+        assert _click_if_shown(app, "cw-save")  # the Save box lists every slot
+        _click_if_shown(app, "cw-save-cancel")
+    if app.controller.is_over:
+        app.show_results()
+        assert app.screen == "results"
+        assert _click_if_shown(app, "cw-replay-finished") and app.screen == "replay"
+        assert _click_if_shown(app, "cw-back") and app.screen == "results"
+
+
+def open_every_screen(directory: Path, langs: tuple[str, ...] = ("ja",)) -> set[str]:
+    """Build the app on ``directory`` and use every screen (by its buttons where the start
+    screen offers them, else by the app's method: refused, never an exception); any
+    exception fails the test.  Returns what opened: "resume", "load-<n>", "replay-<n>",
+    "replay-autosave" (the screen it leads to shown)."""
+    opened: set[str] = set()
     with tokyo_time():
         app = JapanConquestApp(save_dir=directory)
-        c, start = app.controller, app.start_saves
         for lang in langs:
-            c.lang = lang
-            c.screen = "start"
-            start.refresh()
-            start.show_results()
-            start.continue_last()
+            app.set_lang(lang)
+            app.show_start()
+            assert app.screen == "start"
+            assert _click_if_shown(app, "cw-previous-results")
+            if app.screen == "previous_results":
+                assert _click_if_shown(app, "cw-back") and app.screen == "start"
+            else:  # an unreadable results file: said, and the start screen stays
+                assert app.screen == "start" and "results.json" in app.message.value, app.message.value
+                opened.add("results refused")
+            if _click_if_shown(app, "cw-resume"):
+                assert app.controller is not None, app.message.value
+                opened.add("resume")
+            else:
+                app.resume()
+            _open_game_screens(app)
+            app.show_start()
+            if _click_if_shown(app, "cw-replay-autosave"):
+                assert app.screen == "replay", app.message.value
+                opened.add("replay-autosave")
+            else:
+                app.replay(None)
             for n in range(1, 6):
-                c.screen = "start"
-                start.resume(n)
-                if c.has_game:
-                    c.screen = "results" if c._match.is_over else "game"
-                    app.save_exit.show_slots()
-            c.screen = "setup"
-            app.setup_screen.relabel()
-            c.screen = "saves"
-            assert app.data_screen is not None
-            doc = app.data_screen.export()
-            app.data_screen.inspect(json.dumps(doc).encode("utf-8"))
-            c.screen = "start"
+                app.show_start()
+                if _click_if_shown(app, f"cw-load-{n}"):
+                    assert app.controller is not None, app.message.value
+                    opened.add(f"load-{n}")
+                else:
+                    app.load_slot(n)
+                _open_game_screens(app)
+                app.show_start()
+                if _click_if_shown(app, f"cw-replay-{n}"):
+                    assert app.screen == "replay", app.message.value
+                    opened.add(f"replay-{n}")
+                else:
+                    app.replay(n)
+            app.show_start()
+            assert _click_if_shown(app, "cw-new-game") and app.screen == "setup"  # from the remembered setup
+            app.set_lang("en" if lang == "ja" else "ja")
+            app.set_lang(lang)
+            app.show_start()
+            assert _click_if_shown(app, "cw-save-data") and app.screen == "save_data"
+            assert app.save_data is not None
+            doc = app.save_data.export()
+            app.save_data.inspect(json.dumps(doc).encode("utf-8"))
+            app.show_start()
+        app.close()
+    return opened
 
 
 def run_file_case(name: str, doc: Any, app_anyway: bool) -> None:
@@ -291,4 +352,5 @@ def test_the_valid_directory_itself_opens_every_screen(tmp_path):
     for n, b in VALID.items():
         (tmp_path / n).write_bytes(b)
     assert SaveStore(tmp_path).problems() == {}
-    open_every_screen(tmp_path, ("en", "ja"))
+    opened = open_every_screen(tmp_path, ("en", "ja"))
+    assert opened == {"resume", "replay-autosave", "load-1", "load-2", "replay-1", "replay-2"}, opened

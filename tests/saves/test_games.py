@@ -181,6 +181,24 @@ def test_the_one_dispatch_place(tmp_path):
         SaveStore(tmp_path).save_slot(1, object())
 
 
+def _walk(w):
+    yield w
+    for c in getattr(w, "children", ()):
+        yield from _walk(c)
+
+
+def _classes(app) -> set[str]:
+    """The CSS classes of the buttons on the app's screen."""
+    return {c for w in _walk(app) if hasattr(w, "click") for c in getattr(w, "_dom_classes", ())}
+
+
+def _slot_text(app, n: int) -> str:
+    """What the start screen says of slot ``n`` (its row's text)."""
+    texts = [w.value for w in _walk(app) if type(w).__name__ == "HTML" and w.value.startswith(f"Slot {n}:")]
+    assert len(texts) == 1, texts
+    return texts[0]
+
+
 def test_the_japan_app_lists_another_games_slot_and_does_not_resume_it(tmp_path):
     from conquest_widget.games.japan_conquest.widget import JapanConquestApp
 
@@ -188,16 +206,21 @@ def test_the_japan_app_lists_another_games_slot_and_does_not_resume_it(tmp_path)
     s.save_slot(2, race(3))
     s.autosave(race(2))
     app = JapanConquestApp(save_dir=tmp_path)
-    start = app.start_saves
-    assert "unknown game 'tiny_race'" in start.slot_rows[1][0].value  # this app cannot load it (text: the page escapes)
+    assert "unknown game &#x27;tiny_race&#x27;" in _slot_text(app, 2)  # this app cannot read it (escaped text)
+    assert "cw-load-2" not in _classes(app) and "cw-replay-2" not in _classes(app)  # this app cannot load it
     app.store.engines.update(ENGINES)  # an app that knows the game, but plays Japan Conquest
-    start.refresh()
-    label, resume, _ = start.slot_rows[1]
-    assert label.value.startswith("Slot 2: tiny_race: R1, R2, R3 (CPU)") and resume.disabled
-    assert start.continue_button.disabled
-    start.resume(2)
-    assert "holds a game of 'tiny_race', not of 'japan_conquest'" in start.message.value
-    assert not app.controller.has_game and app.controller.screen == "start"
+    app.show_start()
+    assert _slot_text(app, 2).startswith("Slot 2: tiny_race: R1, R2, R3 (CPU) (")  # another game's slot, named
+    buttons = _classes(app)
+    assert "cw-load-2" not in buttons and "cw-replay-2" not in buttons  # listed, not offered
+    assert "cw-resume" not in buttons  # the other game's autosave is not this game's to resume
+    app.load_slot(2)  # asked anyway (a stale page): refused and said
+    assert "holds a game of &#x27;tiny_race&#x27;, not of &#x27;japan_conquest&#x27;" in app.message.value
+    assert app.controller is None and app.screen == "start"
+    app.resume()
+    assert app.controller is None and app.screen == "start" and "nothing to resume" in app.message.value
+    app.replay(2)
+    assert app.screen == "start" and "not of" in app.message.value
 
 
 def test_a_result_the_store_could_not_read_back_is_refused_before_anything_is_written(tmp_path):

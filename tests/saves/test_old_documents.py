@@ -150,27 +150,75 @@ def test_the_shell_resumes_each_autosave_and_loads_each_slot_where_it_was(folder
         assert played[:len(log)] == log
 
 
+def _walk(w: Any) -> Any:
+    yield w
+    for c in getattr(w, "children", ()):
+        yield from _walk(c)
+
+
+def _button(app: Any, css: str) -> Any:
+    """The button of class ``css`` on the app's screen (as the player finds it)."""
+    found = [w for w in _walk(app) if css in getattr(w, "_dom_classes", ()) and hasattr(w, "click")]
+    assert found, f"no .{css} on screen"
+    return found[0]
+
+
+def _slot_row_text(app: Any, n: int) -> str:
+    """The label of slot ``n``'s row on the start screen (the row holding its Load button)."""
+    (row,) = [w for w in _walk(app) if any(f"cw-load-{n}" in getattr(c, "_dom_classes", ())
+                                            for c in getattr(w, "children", ()))]
+    return "".join(c.value for c in row.children if isinstance(getattr(c, "value", None), str))
+
+
+def _check_position(match: Any, expected: dict[str, Any], document: Path) -> None:
+    """``match`` stands where ``document`` was saved (as ``expected`` read it)."""
+    if expected["kind"] == "engine_game":  # the engine document opens as a match at that position
+        assert _json(match.state.snapshot()) == expected["snapshot"]
+        assert [str(a) for a in match.legal_actions(match.to_act()[0])] == expected["legal"]
+    else:
+        n = expected["log"]
+        assert match.to_dict()["log"][:n] == _log_of(document)  # from exactly the saved position
+        if len(match.log) == n:  # (and no CPU moved since)
+            view = _json(match.view(None))
+            assert {k: view.get(k) for k in expected["public_view"]} == expected["public_view"]
+
+
 def test_japan_conquests_app_continues_the_autosave_and_opens_both_slot_forms(folder: Path) -> None:
     for how in ("continue", 1, 2):
         app = JapanConquestApp(save_dir=folder)
         if how == "continue":
-            app.start_saves.continue_button.click()
+            _button(app, "cw-resume").click()
             expected, document = EXPECTED["autosave.json"], folder / "autosave.json"
         else:
             document = folder / f"slot-{how}.json"
-            label, resume, _delete = app.start_saves.slot_rows[how - 1]
-            assert f"Slot {how}" in label.value or f"スロット{how}" in label.value
-            resume.click()
+            label = _slot_row_text(app, how)
+            assert f"Slot {how}" in label or f"スロット{how}" in label
+            _button(app, f"cw-load-{how}").click()
             expected = EXPECTED[f"slot-{how}.json"]
-        c = app.controller
-        assert c.screen == "game"
-        match = c._match
-        if expected["kind"] == "engine_game":  # the engine document opens as a match at that position
-            assert _json(match.state.snapshot()) == expected["snapshot"]
-            assert [str(a) for a in match.legal_actions(match.to_act()[0])] == expected["legal"]
+        assert app.screen == "play", app.message.value
+        _check_position(app.controller._match, expected, document)
+        app.close()
+
+
+def test_japan_conquests_app_replays_the_autosave_and_both_slot_forms(folder: Path) -> None:
+    """Replay (the autosave's and each slot's) opens the explorer on the saved game, its last
+    position the saved one."""
+    for how in ("autosave", 1, 2):
+        app = JapanConquestApp(save_dir=folder)
+        _button(app, f"cw-replay-{how}").click()
+        if how == "autosave":
+            expected, document = EXPECTED["autosave.json"], folder / "autosave.json"
         else:
-            n = expected["log"]
-            assert match.to_dict()["log"][:n] == _log_of(document)  # from exactly the saved position
-            if len(match.log) == n:  # (and no CPU moved since)
-                view = _json(match.view(None))
-                assert {k: view.get(k) for k in expected["public_view"]} == expected["public_view"]
+            expected, document = EXPECTED[f"slot-{how}.json"], folder / f"slot-{how}.json"
+        assert app.screen == "replay", app.message.value
+        replay = app.explorer.replay
+        assert app.explorer.index == replay.length  # the explorer opens on the saved position
+        match = replay.branch(replay.length)
+        _check_position(match, expected, document)
+        if expected["kind"] == "match":
+            assert len(match.log) == expected["log"]  # the replay ends where the game was saved
+        else:
+            assert match.action_count == expected["log"]
+        _button(app, "cw-back").click()
+        assert app.screen == "start"
+        app.close()

@@ -49,7 +49,7 @@ def run_exec_line(preheat: str | None) -> list[str]:
         env[serve.PREHEAT_ENV] = preheat
     probe = ("import sys; print(' '.join(m for m in ('conquest_widget.saves', 'ipyleaflet', "
              "'conquest_widget.games.codex.widget', 'conquest_widget.games.japanese_risk.widget', "
-             "'conquest_widget.games.conquest_cards.widget', 'conquest_widget.games.japan_conquest.widget.app') if m in sys.modules)); "
+             "'conquest_widget.games.conquest_cards.widget', 'conquest_widget.games.japan_conquest.widget') if m in sys.modules)); "
              "print('_cw_serve' in dir())")
     out = subprocess.run([sys.executable, "-c", exec_line() + "\n" + probe], env=env, check=True,
                          capture_output=True, text=True, timeout=180)
@@ -60,7 +60,7 @@ def test_a_preheated_kernel_imports_every_games_first_screen_and_leaves_no_name(
     loaded, leftover = run_exec_line("True")
     assert loaded.split() == ["conquest_widget.saves", "ipyleaflet", "conquest_widget.games.codex.widget",
                               "conquest_widget.games.japanese_risk.widget",
-                              "conquest_widget.games.conquest_cards.widget", "conquest_widget.games.japan_conquest.widget.app"]
+                              "conquest_widget.games.conquest_cards.widget", "conquest_widget.games.japan_conquest.widget"]
     assert leftover == "False"
 
 

@@ -74,24 +74,25 @@ class Player:
 
     def open_form(self) -> None:
         """The start screen's New game: the form."""
-        if self.japan:
-            self.app.start_screen.new_button.click()
-        else:
-            button(self.app, "cw-new-game").click()
+        button(self.app, "cw-new-game").click()
 
     def fill_form_and_start(self, humans: int = 1, seed: int = 7) -> None:
         """The form filled in (see :meth:`new_game`), then Start."""
         app = self.app
-        if self.japan:
-            form = app.setup_screen
+        if self.japan:  # Japan Conquest's own form (homes and colours on the map)
+            form = app.form
             form.count.value = 2
             for i, row in enumerate(form.rows[:2]):
                 row.kind.value = i >= humans
             form.seed.value = str(seed)
-            # the CPUs' speed is set on the game screen (built at Start): the setting itself
-            app.controller.cpu_speed = "instant"
             form.start_button.click()
-            assert app.controller.screen == "game", app.controller.setup_error
+            assert app.screen == "play", app.message.value
+            # its form has no speed: the CPUs' speed is picked on the game screen
+            picks = [w for w in _walk(app) if isinstance(w, W.Dropdown) and "cw-cpu-speed" in w._dom_classes]
+            assert len(picks) == (humans < 2)
+            for pick in picks:
+                pick.value = "instant"
+                assert app.controller.cpu_speed == "instant"
             return
         app.n_players.value = 2
         for i, (_name, kind) in enumerate(app.seat_rows[:2]):
@@ -103,21 +104,14 @@ class Player:
 
     def open_form_and_go_back(self) -> None:
         """New game, then the form's Back."""
-        if self.japan:
-            self.app.start_screen.new_button.click()
-            self.app.setup_screen.back_button.click()
-            assert self.app.controller.screen == "start"
-        else:
-            button(self.app, "cw-new-game").click()
-            self.app.form.click("back")
-            assert self.app.screen == "start"
+        button(self.app, "cw-new-game").click()
+        self.app.form.click("back")
+        assert self.app.screen == "start"
 
     def pass_cover(self) -> bool:
         """The cover's Ready of a hot seat (hidden information, two humans at one screen),
         when it is shown; whether it was.  The seat's only answer may be played at once and
         the screen handed on: a new cover (:meth:`move` passes up to 10)."""
-        if self.japan:
-            return False
         c = self.app.controller
         if c is None or not c.cover:
             return False
@@ -145,9 +139,11 @@ class Player:
         return True
 
     def _japan_move(self) -> bool:
-        c = self.app.controller
-        if not c.has_game or c.is_over:
+        """A move as Japan's board makes it: through the board's seat (its Roll, a click
+        on the map, Confirm, the battle's dice, Continue), handed to the shell's controller."""
+        if self.app.controller is None or self.app.controller.is_over:
             return False
+        c = self.app.board.inner
         if c.battle_waiting:
             self.last = "dismiss_battle"
             c.dismiss_battle()
@@ -187,58 +183,38 @@ class Player:
         for _ in range(limit):
             if not self.move():
                 break
-        over = self.app.controller.is_over if self.japan else (self.app.screen == "results")
-        assert over, "the game did not end"
+        assert self.app.screen == "results", "the game did not end"
 
     def exit(self) -> None:
         """Exit (the game stays autosaved) to the game's start screen."""
-        if self.japan:
-            self.app.save_exit.exit_button.click()
-            assert self.app.controller.screen == "start"
-        else:
-            button(self.app, "cw-exit").click()
-            assert self.app.screen == "start"
+        button(self.app, "cw-exit").click()
+        assert self.app.screen == "start"
 
     def leave_results(self) -> None:
-        """From the results, back to the start screen (Japan Conquest: To Start; the
-        others: New game, then Back)."""
-        if self.japan:
-            self.app.results_screen.start_button.click()
-        else:
-            button(self.app, "cw-new-game").click()
-            self.app.form.click("back")
+        """From the results, back to the start screen (New game, then Back)."""
+        button(self.app, "cw-new-game").click()
+        self.app.form.click("back")
+        assert self.app.screen == "start"
 
     def replay_autosave(self) -> None:
         """The start screen's Replay of the autosave, then Back."""
-        if self.japan:
-            self.app.start_saves.replay_auto_button.click()
-            assert self.app.controller.screen == "replay"
-            self.app.replay_back_button.click()
-            assert self.app.controller.screen == "start"
-        else:
-            button(self.app, "cw-replay-autosave").click()
-            assert self.app.screen == "replay"
-            button(self.app, "cw-back").click()
-            assert self.app.screen == "start"
+        button(self.app, "cw-replay-autosave").click()
+        assert self.app.screen == "replay"
+        button(self.app, "cw-back").click()
+        assert self.app.screen == "start"
 
     def save_data_screens(self) -> None:
         """The start screen's Previous results, then Back; its Save data: Export, Delete all
         answered No, then Back (issue 29)."""
         app = self.app
-        if self.japan:
-            app.start_saves.act("results")
-            app.start_saves.act("data")
-            assert app.controller.screen == "saves"
-            screen = app.data_screen
-        else:
-            button(app, "cw-previous-results").click()
-            assert app.screen == "previous_results"
-            button(app, "cw-back").click()
-            button(app, "cw-save-data").click()
-            assert app.screen == "save_data"
-            screen = app.save_data
+        button(app, "cw-previous-results").click()
+        assert app.screen == "previous_results"
+        button(app, "cw-back").click()
+        button(app, "cw-save-data").click()
+        assert app.screen == "save_data"
+        screen = app.save_data
         button(screen, "cw-export").click()
         button(screen, "cw-delete-all").click()
         screen.confirm.no.click()
         button(screen, "cw-back").click()
-        assert (app.controller.screen if self.japan else app.screen) == "start"
+        assert app.screen == "start"

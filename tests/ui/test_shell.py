@@ -11,6 +11,7 @@ from conquest_widget import ConquestApp, JapanConquestApp, games
 from conquest_widget.core import registry
 from conquest_widget.core.registry import get
 from conquest_widget.games.japan_conquest import GameSetup
+from conquest_widget.games.japan_conquest.match import JapanMatch
 
 
 def _click(button) -> None:
@@ -33,7 +34,7 @@ def test_play_opens_the_game_and_back_returns_to_the_picker(tmp_path) -> None:
     app = ConquestApp(save_dir=tmp_path)
     _click(app.cards["japan_conquest"][1])
     assert isinstance(app.game_widget, JapanConquestApp) and app.game_id == "japan_conquest"
-    assert app.game_widget.controller.screen == "start"
+    assert app.game_widget.screen == "start"
     assert app.body.children == (app.game_widget,) and app.back.layout.display is None
     _click(app.back)
     assert app.game_widget is None and app.body.children == (app.continues, app.picker)
@@ -45,10 +46,12 @@ def test_language_switch_relabels_the_picker_and_the_hosted_game(tmp_path) -> No
     assert "全国制覇すごろく" in app.cards["japan_conquest"][0].value
     assert app.cards["codex"][1].description == ("遊ぶ" if get("codex").playable else "近日公開")
     game = app.play("japan_conquest")
-    assert game.controller.lang == "ja"
-    assert app.language.layout.display == "none"  # one language switch on screen: the game's
-    game.controller.lang = "en"                   # the game's switch ...
-    assert app.lang == "en" and app.language.value == "en"  # ... carries the shell along
+    assert game.lang == "ja" and "全国制覇すごろく" in game.title.value
+    assert "新しいゲーム" in [b.description for b in _buttons(game)]
+    assert app.language.layout.display is None  # one language switch on screen: the shell's
+    app.language.value = "en"                    # ... relabels the game
+    assert game.lang == "en" and "Japan Conquest" in game.title.value
+    assert "New game" in [b.description for b in _buttons(game)]
     app.show_picker()
     assert app.language.layout.display is None and "Japan Conquest" in app.cards["japan_conquest"][0].value
 
@@ -94,7 +97,7 @@ def test_the_saved_language_opens_the_picker_and_every_game_after_a_reload(tmp_p
     assert app.lang == "ja" and app.language.value == "ja"
     assert "制覇ゲーム集" in app.title.value and app.cards["codex"][1].description == "遊ぶ"
     japan = app.play("japan_conquest")
-    assert japan.controller.lang == "ja" and japan.language.value == "ja"
+    assert japan.lang == "ja" and app.language.value == "ja" and "新しいゲーム" in [b.description for b in _buttons(japan)]
     app.show_picker()
     codex = app.play("codex")
     assert codex.lang == "ja" and "新しいゲーム" in [b.description for b in _buttons(codex)]
@@ -104,7 +107,8 @@ def test_the_language_chosen_at_the_picker_is_remembered(tmp_path) -> None:
     ConquestApp(save_dir=tmp_path).language.value = "ja"
     assert ConquestApp(save_dir=tmp_path).language.value == "ja"
     app = ConquestApp(save_dir=tmp_path)
-    app.play("japan_conquest").language.value = "en"  # Japan's own switch
+    app.play("japan_conquest")
+    app.language.value = "en"  # the switch while Japan Conquest is open
     assert app.language.value == "en" and ConquestApp(save_dir=tmp_path).lang == "en"
     assert ConquestApp(save_dir=tmp_path, lang="ja").lang == "ja"  # an explicit lang= wins
 
@@ -126,9 +130,15 @@ def test_after_a_reload_mid_game_the_picker_offers_continue_in_one_click(tmp_pat
     seats = [s.name for s in codex._seats]
     app.show_picker()
     japan = app.play("japan_conquest")
-    japan.controller.cpu_speed = "instant"
-    japan.controller.new_game(GameSetup.quick(["Tokyo", "Osaka"], cpu=[False, True], seed=3))
+    [new_game] = [b for b in _buttons(japan) if "cw-new-game" in b._dom_classes]
+    new_game.click()
+    japan.form.count.value = 2
+    japan.form.rows[1].kind.value = True  # a CPU
+    japan.form.seed.value = "3"
+    japan.form.start_button.click()
+    assert japan.screen == "play"
     japan_turn = japan.controller.view["turn"]
+    japan_homes = [p["home"] for p in japan.controller.view["players"]]
 
     again = ConquestApp(save_dir=tmp_path)  # the reload
     offered = _continues(again)
@@ -151,7 +161,8 @@ def test_after_a_reload_mid_game_the_picker_offers_continue_in_one_click(tmp_pat
     again.show_picker()
     _continues(again)["japan_conquest"].click()
     c = again.game_widget.controller
-    assert again.game_id == "japan_conquest" and c.screen == "game" and c.view["turn"] == japan_turn
+    assert again.game_id == "japan_conquest" and again.game_widget.screen == "play" and c.view["turn"] == japan_turn
+    assert [p["home"] for p in c.view["players"]] == japan_homes
     again.show_picker()
     again.language.value = "ja"
     assert {b.description for b in _continues(again).values()} == {"征服の書の続きから", "全国制覇すごろくの続きから"}
@@ -172,8 +183,14 @@ def test_continue_on_an_autosave_that_cannot_be_read_opens_the_start_screen_sayi
 def test_a_finished_game_is_not_offered_to_continue(tmp_path) -> None:
     app = ConquestApp(save_dir=tmp_path)
     japan = app.play("japan_conquest")
-    japan.controller.watch_cpus(turns=5)  # plays to its end at once here
-    assert japan.controller.is_over
+    japan._play(JapanMatch(GameSetup.quick(["Tokyo", "Osaka"], cpu=[False, True], turns=5, seed=3)), speed="instant")
+    app.show_picker()
+    assert "japan_conquest" in _continues(app)  # a game under way is offered
+    japan = app.play("japan_conquest")
+    # a game of two CPUs (the autosave now): it plays to its end at once here
+    japan._play(JapanMatch(GameSetup.quick(["Tokyo", "Osaka"], cpu=[True, True], turns=5, seed=3)), speed="instant")
+    assert japan.controller.is_over and japan.screen == "results"
+    assert len(japan.store.results("japan_conquest")) == 1  # its result is recorded
     app.show_picker()
     assert "japan_conquest" not in _continues(app)
     app.language.value = "ja"

@@ -8,6 +8,7 @@ tests/e2e/test_sound_in_browser.py.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections import deque
 from typing import Any, Self
@@ -203,32 +204,35 @@ def _quick(tmp_path, *, cpu=(False, True), dice=(2, 1, 1, 1, 1, 1)):
     app = JapanConquestApp(save_dir=tmp_path)
     app.sound.sent = deque()  # every message of the game, not only the page's last PAGE_LOG_SIZE
     players = tuple(PlayerSetup(n, h, cpu=c) for n, h, c in zip(("Aoi", "Ren"), (13, 27), cpu, strict=True))
-    app.controller.cpu_speed = "instant"
     # a seeded setup: the CPUs' own random stream comes from the match's seed
-    app.controller.new_game(GameSetup(players=players, turns=10, seed=4), dice=ScriptedDice(list(dice), then_seed=4))
+    app._play(JapanMatch(GameSetup(players=players, turns=10, seed=4), dice=ScriptedDice(list(dice), then_seed=4)),
+              speed="instant")
     return app
 
 
 def test_the_header_switch_and_volume_are_remembered_and_restored(tmp_path):
     app = JapanConquestApp(save_dir=tmp_path)
-    assert app.sound_toggle.value is True and app.sound.enabled  # default on (sounds after the first click)
-    assert app.sound_toggle.description == "🔊 Sound" and "cw-sound-toggle" in app.sound_toggle._dom_classes
-    assert app.sound in app.children[1].children[1].children  # in the header, next to the language
-    app.sound_toggle.value = False
-    app.volume_slider.value = 0.35
+    toggle, slider = app.sound_controls.toggle, app.sound_controls.slider
+    assert toggle.value is True and app.sound.enabled  # default on (sounds after the first click)
+    assert toggle.description == "🔊 Sound" and "cw-sound-toggle" in toggle._dom_classes
+    assert app.sound_controls in app.bar.children and app.bar is app.children[0]  # in the app's bar, by its title
+    assert app.sound in app.sound_controls.children
+    toggle.value = False
+    slider.value = 0.35
     assert (app.sound.enabled, app.sound.volume) == (False, 0.35)
-    assert app.sound_toggle.description == "🔇 Sound"
+    assert toggle.description == "🔇 Sound"
     assert SaveStore(tmp_path).preferences()["sound"] == {"enabled": False, "volume": 0.35}
     again = JapanConquestApp(save_dir=tmp_path)
-    assert (again.sound_toggle.value, again.volume_slider.value) == (False, 0.35)
+    toggle, slider = again.sound_controls.toggle, again.sound_controls.slider
+    assert (toggle.value, slider.value) == (False, 0.35)
     assert (again.sound.enabled, again.sound.volume) == (False, 0.35)
-    again.controller.lang = "ja"
-    assert (again.sound_toggle.description, again.volume_slider.description, again.sound.lang) == ("🔇 音なし", "音量", "ja")
+    again.set_lang("ja")
+    assert (toggle.description, slider.description, again.sound.lang) == ("🔇 音なし", "音量", "ja")
 
 
 def test_without_a_save_directory_the_switch_still_works(tmp_path):
     app = JapanConquestApp(save_dir=None)
-    app.sound_toggle.value = False
+    app.sound_controls.toggle.value = False
     assert app.sound.enabled is False
 
 
@@ -237,30 +241,42 @@ def test_a_roll_plays_the_roll_effect_only_while_sound_is_on(tmp_path):
     sent = app.sound.sent
     assert list(sent) == [{"type": "play", "effect": "turn_start"},
                           {"type": "say", "text": "Aoi's turn", "lang": "en"}]
-    app.controller.roll()
+    seat = app.board.inner  # the board's buttons and map clicks
+    seat.roll()
     assert sent[-1] == {"type": "play", "effect": "roll"}
-    app.controller.click_prefecture(app.controller.legal_steps[0])
+    seat.click_prefecture(seat.legal_steps[0])
     assert sent[-1] == {"type": "play", "effect": "step"}
-    app.controller.undo_step()
-    app.sound_toggle.value = False
+    seat.undo_step()
+    app.sound_controls.toggle.value = False
     n = len(sent)
-    app.controller.click_prefecture(app.controller.legal_steps[0])
-    app.controller.undo_step()
+    seat.click_prefecture(seat.legal_steps[0])
+    seat.undo_step()
     assert len(sent) == n
-    app.controller.same_setup_again()  # a new game, sound still off: its roll is silent too
-    app.controller.roll()
-    assert app.controller.phase == "route" and len(sent) == n
+    app.play_again()  # a new game, sound still off: its roll is silent too
+    seat = app.board.inner
+    assert seat.phase == "roll" and seat.current_player == 0
+    seat.roll()
+    assert seat.phase == "route" and len(sent) == n
 
 
 def test_a_whole_game_sounds_its_turns_claims_and_end(tmp_path):
-    app = _quick(tmp_path, cpu=(True, True))  # CPUs play the whole game at once ("instant")
+    async def main() -> Any:
+        # in a kernel (an event loop) the CPUs play in the background, each action shown
+        # and heard, "instant": without a pause
+        app = _quick(tmp_path, cpu=(True, True))
+        await app.controller.wait_cpus()
+        return app
+
+    app = asyncio.run(main())
     c = app.controller
-    assert c.screen == "results"
+    assert app.screen == "results" and c.is_over
     effects = [m["effect"] for m in app.sound.sent if m["type"] == "play"]
     said = [m["text"] for m in app.sound.sent if m["type"] == "say"]
     assert effects[-1] == "game_end" and {"turn_start", "roll", "step", "claim"} <= set(effects)
     assert "battle_won" not in effects and "battle_lost" not in effects  # no human side: neutral battles only
-    winners = ", ".join(c._match.setup.players[s].name for s in c._match.full_events()[-1]["winners"])
+    ends = [e for e in c.events if e["type"] == "game_end"]
+    assert len(ends) == 1
+    winners = ", ".join(("Aoi", "Ren")[s] for s in ends[0]["winners"])
     assert said[-1].endswith(f"Game over. Winner: {winners}")
 
 

@@ -239,6 +239,15 @@ class JapanMatch(JapanRules, Match):
         which knows only their number)."""
         return [self.codec.from_dict(e["action"]) for e in self.log if e["seat"] != CHANCE]  # type: ignore[misc]
 
+    def final_events_for(self, seat: int | None) -> list[dict[str, Any]]:
+        """As :meth:`Match.final_events_for`: once the game is over nothing is hidden any
+        more, the Final Showdown's point figures are given in full (the results give every
+        total, so must the log: issue 30); while it is played, :meth:`events_for`."""
+        if self.outcome() is None:
+            return self.events_for(seat)
+        self.check_seat(seat)
+        return [dict(e.data) for e in self.events if e.for_seat(seat) is not None]
+
     def full_events(self, since: int = 0) -> list[dict[str, Any]]:
         """Every event from index ``since`` on, in full (the Final Showdown's point figures
         included): the whole truth, for the story of a finished game and for tests.  A

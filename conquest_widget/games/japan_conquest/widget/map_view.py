@@ -312,7 +312,10 @@ class MapView(W.VBox):
         self.refresh()
 
     def refresh(self) -> None:
-        """Restyle what changed: polygons, labels, route, pawns."""
+        """Restyle what changed: polygons, labels, route, pawns (nothing once the map or
+        one of its layers is closed: ``Widget.close_all`` closes them in any order)."""
+        if self.map.comm is None or any(layer.comm is None for layer in self.map.layers):
+            return
         c = self.controller
         v = c.view if c.screen in ("game", "results") and c.view else None
         board = japan()

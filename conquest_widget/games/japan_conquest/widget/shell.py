@@ -6,8 +6,9 @@ prefecture map (:class:`~.board.JapanBoard`) instead of as raw data, a table's p
 player at their own screen) where the board is played, and the shell's app
 (``app_class(UI)``), with Japan's map as its stage (:mod:`.stage`), Japan's own New game
 form, Watch CPUs, the story of the game on the results and its own sounds
-(:func:`~conquest_widget.games.japan_conquest.sounds.sound_news`).  The registry's widget is still
-Japan's own app (:class:`~.app.JapanConquestApp`) until its tests move to the shell's.
+(:func:`~conquest_widget.games.japan_conquest.sounds.sound_news`), its CPUs named in the
+records and its autosave written off the click path.  The registry's widget is that
+``App`` (:mod:`conquest_widget.games.japan_conquest.widget`).
 
     >>> from conquest_widget.ui.game_ui import SeatChoice
     >>> setup = UI.make_setup([SeatChoice("Ann"), SeatChoice("Bo", bot="hard:aggressive")], {"turns": 5})
@@ -19,6 +20,7 @@ Japan's own app (:class:`~.app.JapanConquestApp`) until its tests move to the sh
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 from conquest_widget.core.safe_text import html_text
@@ -95,13 +97,34 @@ def setup_form(*, lang: str, on_start: Any, on_back: Any, last: GameSetup | None
     return form
 
 
+def cpu_label(label: str, lang: str) -> str:
+    """A CPU of the records, ``"difficulty:strategy"``, in words ("Hard · Aggressive").
+
+        >>> cpu_label("hard:aggressive", "en"), cpu_label("odd", "en")
+        ('Hard · Aggressive', 'odd')
+    """
+    difficulty, sep, strategy = label.partition(":")
+    if not sep:
+        return label
+    return f"{t(difficulty, lang)} · {t(strategy, lang)}"
+
+
 def story_html(match: Any, lang: str) -> str:
     """The story of a finished game in pictures (escaped): score by turn with the Final
     Showdown's totals, the final map, regions and battles."""
-    from conquest_widget.games.japan_conquest.story import game_story
+    from conquest_widget.games.japan_conquest import story
     from conquest_widget.games.japan_conquest.widget.story_view import story_html as draw
 
-    return draw(game_story(match), lang) if match.is_over else ""
+    if not match.is_over:
+        return ""
+    told = _STORIES.get(match)
+    if told is None:  # the game is replayed once per match, not once per language
+        told = _STORIES[match] = story.game_story(match)
+    return draw(told, lang)
+
+
+#: the story of each finished match asked for (held while the match is)
+_STORIES: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
 
 
 UI = GameUI(
@@ -116,5 +139,7 @@ UI = GameUI(
     setup_form=setup_form,
     story_html=story_html,
     demo_setup=demo_setup,
-    sound_news=sound_news,  # what its own app sounds: battles from the human side, every turn named, the step's tick
+    sound_news=sound_news,  # battles from the human side, every turn named, the step's tick
+    cpu_label=cpu_label,
+    autosave_deferred=True,  # a move's autosave is written off the click path (issue 18)
 )

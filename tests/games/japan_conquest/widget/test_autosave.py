@@ -15,6 +15,8 @@ from conquest_widget.games.japan_conquest import GameSetup, PlayerSetup
 from conquest_widget.saves import SaveStore
 from conquest_widget.ui import autosave as autosave_module
 
+from .conftest import button, play
+
 SETUP = GameSetup(players=(PlayerSetup("A", 13), PlayerSetup("B", 27)), turns=10, seed=4)  # saves need seeded dice
 
 
@@ -40,16 +42,17 @@ def test_in_a_kernel_the_click_returns_before_the_write_and_quick_clicks_share_o
 
     async def main():
         app = JapanConquestApp(save_dir=tmp_path / "saves")
-        c = app.controller
-        c.new_game(SETUP)
+        c = play(app, SETUP)  # a new game: written at once
+        match = app.controller._match
         writes = _writes(monkeypatch, app)
         c.roll()
         c.click_prefecture(c.legal_steps[0])
         assert c.route and writes == [] and app.autosaver.pending  # nothing written on the click path
-        assert _saved_snapshot(tmp_path) != c._match.state.snapshot()
+        assert _saved_snapshot(tmp_path) != match.state.snapshot()
         await asyncio.sleep(0.2)
         assert len(writes) == 1 and not app.autosaver.pending  # one write for both actions
-        assert _saved_snapshot(tmp_path) == c._match.state.snapshot()
+        assert _saved_snapshot(tmp_path) == match.state.snapshot()
+        app.close()
 
     asyncio.run(main())
 
@@ -59,28 +62,30 @@ def test_leaving_the_game_writes_the_pending_autosave_at_once(tmp_path, monkeypa
 
     async def main():
         app = JapanConquestApp(save_dir=tmp_path / "saves")
-        c = app.controller
-        c.new_game(SETUP)
+        c = play(app, SETUP)
+        match = app.controller._match
         c.roll()
         c.click_prefecture(c.legal_steps[0])
         assert app.autosaver.pending
-        app.save_exit.exit_button.click()  # Exit Without Saving: the autosave stays, and is current
-        assert not app.autosaver.pending
-        assert _saved_snapshot(tmp_path) == c._match.state.snapshot()
-        app.start_saves.continue_button.click()
-        assert c.route == c._match.route and len(c.route) == 1
+        button(app, "cw-exit").click()  # Exit: the autosave stays, and is current
+        assert app.screen == "start" and not app.autosaver.pending
+        assert _saved_snapshot(tmp_path) == match.state.snapshot()
+        button(app, "cw-resume").click()
+        c = app.board.inner
+        assert c.route == app.controller._match.route == match.route and len(c.route) == 1
+        app.close()
 
     asyncio.run(main())
 
 
 def test_without_an_event_loop_every_human_action_is_written_at_once(tmp_path):
     app = JapanConquestApp(save_dir=tmp_path / "saves")
-    c = app.controller
-    c.new_game(SETUP)
+    c = play(app, SETUP)
     c.roll()
     c.click_prefecture(c.legal_steps[0])
     assert not app.autosaver.pending
-    assert _saved_snapshot(tmp_path) == c._match.state.snapshot()
+    assert _saved_snapshot(tmp_path) == app.controller._match.state.snapshot()
+    app.close()
 
 
 def test_a_crash_free_exit_loses_no_action(tmp_path):
@@ -89,14 +94,15 @@ def test_a_crash_free_exit_loses_no_action(tmp_path):
     script = textwrap.dedent(f"""
         import asyncio, json
         from conquest_widget import JapanConquestApp
-        from conquest_widget.games.japan_conquest import GameSetup, PlayerSetup, ScriptedDice
+        from conquest_widget.games.japan_conquest import GameSetup, JapanMatch, PlayerSetup
         from conquest_widget.ui import autosave as autosave_module
         autosave_module.AUTOSAVE_DELAY = 3600
 
         async def main():
             app = JapanConquestApp(save_dir={str(tmp_path / "saves")!r})
-            c = app.controller
-            c.new_game(GameSetup(players=(PlayerSetup("A", 13), PlayerSetup("B", 27)), turns=10, seed=4))
+            app._play(JapanMatch(GameSetup(players=(PlayerSetup("A", 13), PlayerSetup("B", 27)), turns=10, seed=4)),
+                      speed="instant")
+            c = app.board.inner
             c.roll()
             c.click_prefecture(c.legal_steps[0])
             assert app.autosaver.pending

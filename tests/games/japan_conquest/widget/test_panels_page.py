@@ -16,10 +16,8 @@ from typing import Any
 from page_runner import PageRecorder
 
 from conquest_widget import JapanConquestApp
-from conquest_widget.games.japan_conquest import GameSetup, PlayerSetup, ScriptedDice
+from conquest_widget.games.japan_conquest import GameSetup, JapanMatch, PlayerSetup, ScriptedDice
 from conquest_widget.games.japan_conquest.widget.panels import JapanPanels
-
-from .conftest import click_map
 
 RUNNER = Path(__file__).parent / "page" / "run_panels.mjs"
 HOSTILE = "<b>{name}</b>&amp;<i"  # markup and a template field: the page must show it as text
@@ -62,21 +60,26 @@ def _compare(page: dict[str, Any], want: dict[str, Any], step: int) -> None:
     assert page["rows"] == want["rows"], where
 
 
+def click_map(app: JapanConquestApp, code: int) -> None:
+    """A click on a prefecture of the app's map, as ipyleaflet delivers it."""
+    app.stage.map_view.polygons[code]._handle_mouse_events(None, {"type": "click", "coordinates": [35.0, 135.0]}, [])
+
+
 def _battle_game(app: JapanConquestApp) -> None:
     """Two humans at one screen (a hostile name), a battle for Saitama: Aki attacks with 6,
     Ben defends with 3 + 2 (a castle)."""
-    c = app.controller
     setup = GameSetup(players=(PlayerSetup(HOSTILE, 13), PlayerSetup("Ben", 27)), turns=10)
-    c.new_game(setup, dice=ScriptedDice([2, 6, 3], then_seed=4))
-    c._match.edit_prefecture("Saitama", owner=1, level="castle")
-    c._match.edit_player(0, banked=100)  # the castle's toll
-    c.load_game(c._match)
+    m = JapanMatch(setup, dice=ScriptedDice([2, 6, 3], then_seed=4))
+    m.edit_prefecture("Saitama", owner=1, level="castle")
+    m.edit_player(0, banked=100)  # the castle's toll
+    app._play(m, speed="fast")
+    assert app.screen == "play"
 
 
 def test_the_page_draws_what_the_panels_say_through_a_scripted_game(tmp_path: Path) -> None:
     app = JapanConquestApp(save_dir=None)
     _battle_game(app)
-    panels = app.panels
+    panels = app.board.panels
     rec = Recorder(panels)
     for target in ("dice-2", "dice-1", "roll"):
         assert panels.click(target), target
@@ -89,11 +92,11 @@ def test_the_page_draws_what_the_panels_say_through_a_scripted_game(tmp_path: Pa
     panels.click("battle-1")  # Aki attacks: 6
     panels.click("battle-1")  # Ben defends: 3 + 2
     assert "ok" in panels.clickable() and "⚅" in panels.text("battle")  # the result, until Continue
-    app.language.value = "ja"
+    app.set_lang("ja")
     click_map(app, 13)  # Ben's turn to roll: a click shows Tokyo's info
     assert panels.click("ok")
     assert panels.click("roll")
-    app.language.value = "en"
+    app.set_lang("en")
     assert not panels.click("confirm")  # not offered: ignored
     shown, sent = rec.shown(tmp_path)
     assert len(shown) == len(rec.expected) >= 14
@@ -107,18 +110,18 @@ def test_the_page_draws_what_the_panels_say_through_a_scripted_game(tmp_path: Pa
 def test_a_click_is_one_small_message_and_a_stale_one_does_nothing(tmp_path: Path) -> None:
     app = JapanConquestApp(save_dir=None)
     _battle_game(app)
-    panels = app.panels
+    panels = app.board.panels
     rec = Recorder(panels)
     _shown, sent = rec.shown(tmp_path)
     assert sent == [{"have": panels.scene["n"]}, {"click": "dice-1"}]  # the first enabled button: the dice choice
     assert len(json.dumps(sent[-1])) < 40
-    version = app.controller.version
+    version, seat = app.controller.version, app.board.inner
     for target in ("confirm", "undo", "battle-1", "ok", "<img>", "x" * 100):
         assert not panels.click(target)
         panels._on_page_msg(panels, {"click": target}, [])
-    assert app.controller.version == version and app.controller.phase == "roll"
+    assert app.controller.version == version and seat.phase == "roll"
     panels._on_page_msg(panels, {"click": "roll"}, [])  # as the page sends it
-    assert app.controller.phase == "route"
+    assert seat.phase == "route" and app.controller.version > version
 
 
 def test_closed_panels_stop_drawing_and_leave_no_observer() -> None:

@@ -21,6 +21,9 @@ from conquest_widget.games.japan_conquest import GameSetup
 from conquest_widget.games.japan_conquest.bots import BOTS
 from conquest_widget.games.japan_conquest.match import JapanMatch
 from conquest_widget.games.japan_conquest.rules import HOME
+from conquest_widget.saves import SaveStore
+from tests.games.japan_conquest.widget.conftest import button as _button
+from tests.games.japan_conquest.widget.conftest import click_map as _click_map
 
 
 def _showdown_match() -> JapanMatch:
@@ -52,6 +55,19 @@ def _numbers(text: str) -> set[str]:
     return set(re.findall(r"(?<![\d.])\d{3,}(?![\d.])", text))
 
 
+
+
+
+
+
+
+def _open(app, slot: int) -> None:
+    """The start screen's Load of ``slot`` (the game's CPUs then play until a human is to act)."""
+    app.show_start()
+    _button(app, f"cw-load-{slot}").click()
+    assert app.screen in ("play", "results"), app.message.value
+
+
 def test_views_and_events_hide_the_totals_during_the_showdown() -> None:
     m = _showdown_match()
     totals = _totals(m)
@@ -65,13 +81,18 @@ def test_views_and_events_hide_the_totals_during_the_showdown() -> None:
 
 
 def test_no_widget_state_holds_a_current_total_during_the_showdown(tmp_path) -> None:
-    m = _showdown_match()
-    totals = set(_totals(m))
+    store = SaveStore(tmp_path / "saves")
+    store.save_slot(1, _showdown_match())
     before = set(WIDGETS)
     app = JapanConquestApp(save_dir=tmp_path / "saves")
-    app.controller.load_game(m)
+    _open(app, 1)
+    shown = app.controller._match  # (its CPU may have played on to the human's turn)
+    assert shown.totals_hidden and not shown.is_over and app.screen == "play"
+    totals = set(_totals(shown))
+    assert all(len(t) == 4 for t in totals), totals
     # open the info panel on the richest prefecture (the home base, with stored prosperity)
-    app.controller.selected_prefecture = 13
+    _click_map(app, 13)
+    assert app.board.inner.selected_prefecture == 13
     mine = [w for k, w in WIDGETS.items() if k not in before]
     assert len(mine) > 50
     found = set()
@@ -79,15 +100,19 @@ def test_no_widget_state_holds_a_current_total_during_the_showdown(tmp_path) -> 
         found |= _numbers(json.dumps(w.get_state(), default=str, ensure_ascii=False))
     assert not (totals & found), f"totals {sorted(totals & found)} are readable in the page during the showdown"
     # and after the end, the results reveal them
+    m = JapanMatch.from_dict(app.controller.document())
     play_bots(m, {0: BOTS["normal"](), 1: BOTS["normal"]()}, seed=3)
     assert m.is_over
-    app.controller.load_game(m)
+    store.save_slot(2, m)
+    _open(app, 2)
+    assert app.screen == "results"
     final = {str(m.score(s)["total"]) for s in range(2)}
     seen = set()
     for k, w in list(WIDGETS.items()):
         if k not in before:
             seen |= _numbers(json.dumps(w.get_state(), default=str, ensure_ascii=False))
     assert final <= seen
+    app.close()
 
 
 def test_the_apps_cpu_decides_from_its_view_not_from_hidden_totals() -> None:
@@ -131,43 +156,52 @@ def test_a_refused_toll_names_no_banked_total_during_the_showdown(tmp_path) -> N
     from conquest_widget.errors import IllegalActionError
 
     refused = IllegalActionError("cannot pay the toll", "toll", pref=14, toll=20, banked=17)
-    m = _showdown_match()
+    store = SaveStore(tmp_path / "saves")
+    store.save_slot(1, _showdown_match())
+    store.save_slot(2, JapanMatch(GameSetup.quick(["Tokyo", "Osaka"], cpu=[False, True], turns=5, seed=11)))
     app = JapanConquestApp(save_dir=tmp_path / "saves")
-    app.controller.load_game(m)
-    assert app.controller.view["totals_hidden"]
+    _open(app, 1)
+    seat = app.board.inner  # what explains a refused step on the board
+    assert seat.view["totals_hidden"]
     for lang in ("en", "ja"):
-        app.controller.lang = lang
-        text = app.controller.explain(refused)
+        app.set_lang(lang)
+        assert seat.lang == lang
+        text = seat.explain(refused)
         assert "20" in text and "17" not in text, text
-    early = JapanMatch(GameSetup.quick(["Tokyo", "Osaka"], cpu=[False, True], turns=5, seed=11))
-    app.controller.load_game(early)
-    app.controller.lang = "en"
-    assert not app.controller.view["totals_hidden"]
-    assert app.controller.explain(refused) == "Toll 20 into Kanagawa, you have 17"
+    app.set_lang("en")
+    _open(app, 2)
+    seat = app.board.inner
+    assert not seat.view["totals_hidden"]
+    assert seat.explain(refused) == "Toll 20 into Kanagawa, you have 17"
+    app.close()
 
 
 def test_once_the_game_is_over_the_log_hides_no_points(tmp_path) -> None:
     """The Final Showdown hides points only until the end: the log showed "?" for them
     after the game had ended (issue 30); the results give every total, so must the log."""
-    from conquest_widget.games.japan_conquest.widget.controller import GameController
-
-    m = _showdown_match()
+    SaveStore(tmp_path / "saves").save_slot(1, _showdown_match())
     app = JapanConquestApp(save_dir=tmp_path / "saves")
-    c: GameController = app.controller
-    c.cpu_speed = "instant"
-    c.load_game(m)  # seat 0 human (at the screen), seat 1 the app's CPU
+    _open(app, 1)  # seat 0 human (at the screen), seat 1 the app's CPU
+    c = app.controller
     assert any("?" in line for line in app.log_view.lines()), "the showdown hides points in the log"
+    m = c._match
     human = BOTS["normal"]()
-    while not c.is_over:
-        if c.human_to_act:
-            c._apply(human.choose(m.view(0), m.legal_actions(0), random.Random(m.action_count)))
-        elif c.battle_waiting:
-            c.dismiss_battle()  # the player has seen the battle: the CPU goes on
+    for _ in range(10_000):
+        if c.is_over:
+            break
+        if app.board.inner.battle_waiting:
+            app.board.battle_panel.ok_button.click()  # the player has seen the battle: the CPU goes on
+        elif c.legal:
+            c.act(human.choose(m.view(0), m.legal_actions(0), random.Random(m.action_count)))
+            assert not c.message, c.message
         else:
-            c.resume_cpu()
+            c.play_cpus_now()
+    assert c.is_over and app.screen == "results"
     for lang in ("en", "ja"):
-        c.lang = lang
+        app.set_lang(lang)
         lines = app.log_view.lines()
         assert lines and not [line for line in lines if "?" in line], lines
-    showdown = [e for e in c.events if e.get("turn", 0) >= 3 and e["type"] in ("claimed", "upgraded", "captured")]
+    showdown = [e for e in app.board.inner.events
+                if e.get("turn", 0) >= 3 and e["type"] in ("claimed", "upgraded", "captured")]
     assert showdown and all("points" in e for e in showdown)
+    app.close()

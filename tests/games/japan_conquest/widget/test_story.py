@@ -24,6 +24,9 @@ from conquest_widget.games.japan_conquest.widget.story_view import (
     score_chart_svg,
     story_html,
 )
+from conquest_widget.saves import SaveStore
+from tests.games.japan_conquest.widget.conftest import button as _button
+from tests.games.japan_conquest.widget.conftest import walk as _walk
 
 from .wire import WireCounter
 
@@ -173,43 +176,96 @@ def test_battles_table_and_head_to_head():
     assert "No battle was fought." in battles_html(no_battles, "en")
 
 
+
+
+
+
+def _results(app) -> str:
+    """The results on screen (the standings and the story: one HTML widget)."""
+    (shown,) = [w for w in _walk(app) if "cw-results" in getattr(w, "_dom_classes", ())]
+    return shown.value
+
+
+def _texts(app) -> str:
+    """Every text the app's widgets hold (what the page could show)."""
+    return "".join(str(w.value) for w in _walk(app) if isinstance(getattr(w, "value", None), str))
+
+
+def _cpu_game(app) -> None:
+    """A game of two CPUs shown in the app: outside a kernel they play it to the end at once."""
+    app._play(JapanMatch(GameSetup(players=(PlayerSetup("A", 13, cpu=True), PlayerSetup("B", 27, cpu=True)),
+                                   turns=5, seed=2)), speed="instant")
+
+
 def test_the_results_screen_of_a_finished_game_shows_the_story(tmp_path):
     app = JapanConquestApp(save_dir=tmp_path / "saves")
-    c = app.controller
-    c.new_game(GameSetup(players=(PlayerSetup("A", 13, cpu=True), PlayerSetup("B", 27, cpu=True)), turns=5, seed=2))
-    assert c._match.is_over and c.screen == "results"
-    story = app.results_screen.story.value
+    _cpu_game(app)
+    assert app.controller.is_over and app.screen == "results"
+    story = _results(app)
     assert story.count('class="cw-story-line"') == 2
-    for part in ("cw-story-chart", "cw-story-map", "cw-story-regions", "cw-story-showdown-totals", "Final standings"):
-        assert part in story or part in app.results_screen.table.value, part
-    assert app.results_screen.children.index(app.results_screen.story) > app.results_screen.children.index(app.results_screen.table)
-    c.lang = "ja"
-    assert "ターンごとの総得点" in app.results_screen.story.value
+    for part in ("cw-story-chart", "cw-story-map", "cw-story-regions", "cw-story-showdown-totals", "cw-standings"):
+        assert part in story, part
+    assert story.index("cw-story") > story.index("cw-standings")  # the story below the standings
+    app.set_lang("ja")
+    assert "ターンごとの総得点" in _results(app)
+    app.close()
 
 
 def test_the_story_is_not_shown_before_the_game_is_over(tmp_path):
     """It holds every total, the Final Showdown's too: nothing until the end."""
     app = JapanConquestApp(save_dir=tmp_path / "saves")
-    c = app.controller
-    c.new_game(GameSetup(players=(PlayerSetup("A", 13), PlayerSetup("B", 27)), turns=5, seed=2))
-    screen = app.results_screen
-    assert screen.story.value == "" and screen.table.value == ""
-    c.roll()
-    assert screen.story.value == ""
+    app._play(JapanMatch(GameSetup(players=(PlayerSetup("A", 13), PlayerSetup("B", 27)), turns=5, seed=2)),
+              speed="instant")
+    assert app.screen == "play"
+    assert not [w for w in _walk(app) if "cw-results" in getattr(w, "_dom_classes", ())]
+    assert "cw-story" not in _texts(app)
+    app.board.turn_panel.roll_button.click()
+    assert app.board.inner.phase == "route"
+    assert "cw-story" not in _texts(app) and app._story_html() == ""
+    app.show_results()  # asked early: nothing is shown
+    assert app.screen == "play" and "cw-story" not in _texts(app)
+    app.close()
+
+
+def _last_human_move() -> tuple[JapanMatch, dict]:
+    """A 15-turn four-player game (seat 0 human, three CPUs) at the human's last move, and
+    that move (the CPUs then play the game to its end)."""
+    from conquest_widget.core.bots import play_bots
+    from conquest_widget.games.japan_conquest.bots import BOTS
+    from conquest_widget.ui.replay import Replay
+
+    homes = (13, 27, 1, 40)
+    setup = GameSetup(players=tuple(PlayerSetup(n, h, colour=c, cpu=i > 0)
+                                    for i, (n, h, c) in enumerate(zip("ABCD", homes, COLOURS, strict=True))),
+                      turns=15, seed=4)
+    g = JapanMatch(setup)
+    play_bots(g, {s: BOTS["normal"]() for s in range(4)}, seed=4)
+    assert g.is_over
+    replay = Replay(g)
+    k = max(i for i in range(replay.length) if replay.branch(i).to_act() == (0,))
+    before, after = replay.branch(k), replay.branch(k + 1)
+    move = after.to_dict()["log"][len(before.log)]["action"]
+    return before, move
 
 
 def test_the_results_screen_does_not_balloon_the_wire(tmp_path):
-    """Showing a finished four-player game (loaded from its data) costs under 60 kB on the wire,
-    the story included (map restyles, results and log widgets, the story HTML)."""
-    finished = cpu_game(turns=15, seed=4)
+    """A four-player game that ends on screen (the human's last move, the CPUs' last ones, then
+    the results) costs under 60 kB on the wire, the story included (map restyles, results and
+    log widgets, the story HTML)."""
+    before, move = _last_human_move()
+    SaveStore(tmp_path / "saves").save_slot(1, before)
     app = JapanConquestApp(save_dir=tmp_path / "saves")
+    _button(app, "cw-load-1").click()
+    assert app.screen == "play" and not app.controller.is_over
     with WireCounter() as wire:
-        app.controller.load_game(JapanMatch.from_dict(finished.to_dict()))
-    assert app.controller.screen == "results"
-    story_bytes = len(app.results_screen.story.value.encode())
+        app.controller.act(move)
+    assert app.controller.message == "" and app.controller.is_over and app.screen == "results"
+    story_bytes = len(_results(app).encode())
     print(f"story {story_bytes:,} B; showing the results: {wire.summary()}")
+    assert 'class="cw-story-line"' in _results(app)
     assert story_bytes <= 45_000
     assert wire.data <= 60_000, wire.summary()
+    app.close()
 
 
 def test_the_story_is_replayed_once_per_finished_game(tmp_path, monkeypatch):
@@ -218,11 +274,12 @@ def test_the_story_is_replayed_once_per_finished_game(tmp_path, monkeypatch):
     calls = []
     monkeypatch.setattr(story, "game_story", lambda g: calls.append(g.state.snapshot()) or game_story(g))
     app = JapanConquestApp(save_dir=tmp_path / "saves")
-    c = app.controller
-    c.new_game(GameSetup(players=(PlayerSetup("A", 13, cpu=True), PlayerSetup("B", 27, cpu=True)), turns=5, seed=2))
-    first = c._match.state.snapshot()
-    c.lang = "ja"
-    c.lang = "en"
+    _cpu_game(app)
+    first = app.controller._match.state.snapshot()
+    app.set_lang("ja")
+    app.set_lang("en")
     assert calls == [first]
-    app.results_screen.again_button.click()  # a new game with the same setup: its own story
-    assert len(calls) == 2 and calls[1] == c._match.state.snapshot()
+    _button(app, "cw-play-again").click()  # a new game with the same setup: its own story
+    assert app.screen == "results"
+    assert len(calls) == 2 and calls[1] == app.controller._match.state.snapshot()
+    app.close()

@@ -18,8 +18,10 @@ from conquest_widget.games.japan_conquest.widget.board import JapanBoard
 from conquest_widget.games.japan_conquest.widget.shell import UI
 from conquest_widget.ui.app import ConquestApp
 from conquest_widget.ui.table_page import TablePage
-
-from .conftest import click_map
+from conquest_widget.ui.text import t
+from tests.games.japan_conquest.widget.conftest import button as _button
+from tests.games.japan_conquest.widget.conftest import click_map
+from tests.games.japan_conquest.widget.conftest import walk as _walk
 
 
 def _shown(widget) -> bool:
@@ -28,10 +30,16 @@ def _shown(widget) -> bool:
     return bool(shown) if shown is not None else widget.layout.display != "none"
 
 
+
+
+
+
+
+
 def _links(app) -> dict[str, str]:
-    box = app.links_screen
-    assert box is not None
-    text = "".join(getattr(w, "value", "") for w in box.children if hasattr(w, "value") and isinstance(w.value, str))
+    """The links the links screen shows (class → address)."""
+    assert app.screen == "links"
+    text = "".join(w.value for w in _walk(app.body) if isinstance(getattr(w, "value", None), str))
     return {cls: html.unescape(url) for cls, url in re.findall(r"<a class='([\w-]+)' href='([^']+)'", text)}
 
 
@@ -41,15 +49,15 @@ def test_separate_screens_makes_a_table_and_a_link_opens_the_seat(app, tmp_path:
     monkeypatch.delenv("VOILA_PREHEAT", raising=False)
     for k, v in {"SERVER_NAME": "127.0.0.1", "SERVER_PORT": "8866", "SCRIPT_NAME": "/", "QUERY_STRING": ""}.items():
         monkeypatch.setenv(k, v)
-    app.controller.screen = "setup"
-    form = app.setup_screen
+    _button(app, "cw-new-game").click()
+    form = app.form
     form.count.value = 3
     form.rows[1].kind.value = False  # seat 2: a human
     form.rows[2].kind.value = True  # seat 3: a CPU
     form.seed.value = "7"
     form.screens.value = "tables"
-    assert form.start()
-    assert app.controller.screen == "links" and app.side.children == (app.links_screen,)
+    form.click("start")
+    assert app.screen == "links" and app.controller is None, app.message.value
     links = _links(app)
     assert sorted(links) == ["cw-seat-link-0", "cw-seat-link-1", "cw-watch-link"]  # no link for the CPU
     assert all(url.startswith("http://127.0.0.1:8866/?table=") for url in links.values())
@@ -57,8 +65,10 @@ def test_separate_screens_makes_a_table_and_a_link_opens_the_seat(app, tmp_path:
     (row,) = tables.list_tables(store)
     assert row.game == "japan_conquest"
     # the language switch rebuilds the links screen in Japanese
-    app.controller.lang = "ja"
-    assert "各自の画面" in app.links_screen.children[0].value
+    app.set_lang("ja")
+    assert app.screen == "links" and "テーブルができました" in app.body.children[0].value
+    assert t("table_links", "ja") in app.title.value and t("table_made", "en") not in app.body.children[0].value
+    assert _links(app) == links
     # each link opens its seat's page with the Japan board, to be played
     monkeypatch.setenv("QUERY_STRING", links["cw-seat-link-1"].partition("?")[2])
     shell = ConquestApp(save_dir=tmp_path / "saves")
@@ -67,12 +77,14 @@ def test_separate_screens_makes_a_table_and_a_link_opens_the_seat(app, tmp_path:
     assert isinstance(page.board, JapanBoard) and page.board.live
     page.leave()
     # a bad form makes no table and says why
-    app.controller.screen = "setup"
-    form = app.setup_screen
+    _button(app, "cw-new-game").click()
+    form = app.form
     form.screens.value = "tables"
     form.rows[1].home.value = form.rows[0].home.value
-    assert not form.start()
-    assert "same home" in app.controller.setup_error or "同じ" in app.controller.setup_error
+    form.click("start")
+    assert app.screen == "setup"
+    assert "same home" in form.problem or "同じ" in form.problem, form.problem  # said on the form
+    assert app.message.value == ""  # once
     assert len(tables.list_tables(store)) == 1
 
 
