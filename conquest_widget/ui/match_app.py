@@ -35,7 +35,7 @@ from conquest_widget.saves import AutosaveClaim, SaveStore
 from conquest_widget.ui.autosave import Autosaver
 from conquest_widget.ui.controller import CPU_DELAYS, MatchController
 from conquest_widget.ui.game_ui import GameUI, SeatChoice
-from conquest_widget.ui.log_view import LogView
+from conquest_widget.ui.log_view import LOG_LINES, LogView
 from conquest_widget.ui.save_data import Confirm, SaveDataScreen, records_html, slot_line
 from conquest_widget.ui.save_data import results_html as previous_results_html
 from conquest_widget.ui.setup_form import Field, SetupForm
@@ -954,7 +954,15 @@ def show_log(log: LogView, ui: GameUI, events: list[dict[str, Any]], lang: str, 
     if named is None:
         log.show([line for e in events if (line := ui.log_line(e, lang, names))], t("log", lang), cover)
         return
-    shown = [(k, line) for k, e in named if (line := ui.log_line(e, lang, names))]
+    # only the lines the log shows are worded (the newest LOG_LINES): a move costs the same
+    # at the end of a long game as at its start (their keys name them, not their place)
+    shown: list[tuple[str, str]] = []
+    for k, e in reversed(named):
+        if len(shown) >= LOG_LINES:
+            break
+        if line := ui.log_line(e, lang, names):
+            shown.append((k, line))
+    shown.reverse()
     log.show([line for _k, line in shown], t("log", lang), cover, [k for k, _line in shown])
 
 

@@ -113,3 +113,27 @@ def test_the_page_module_draws_the_cover_and_the_lines_the_kernel_shows(tmp_path
     assert log.click("uncover") and pressed == [1]
     log.show(["Ann draws"], "Log")
     assert not log.click("uncover") and pressed == [1]  # no cover: the click does nothing
+
+
+def test_a_long_games_log_words_only_the_lines_it_shows() -> None:
+    """The app's log (``match_app.show_log``) words the newest events only, until it has the
+    LOG_LINES lines the page shows: a move costs the same at the end of a long game as at its
+    start (it worded every event of the game at each move: 2.4 ms a move late in a Japan
+    Conquest game).  What is shown is what wording every event shows."""
+    from conquest_widget.ui.game_ui import GameUI
+    from conquest_widget.ui.match_app import show_log
+
+    worded: list[int] = []
+
+    def event_text(e: dict[str, Any], lang: str) -> str | None:
+        worded.append(e["n"])
+        return None if e["n"] % 3 == 0 else f"event {e['n']}"  # some events write no line
+
+    ui = GameUI("g", None, None, None, None, event_text)
+    events = [{"type": "x", "n": n} for n in range(600)]
+    keys = [str(n + 1) for n in range(600)]
+    fast, full = LogView(), LogView()
+    show_log(fast, ui, events, "en", [], keys=keys)
+    assert len(worded) <= LOG_LINES * 3 // 2 + 1 and min(worded) > 500
+    full.show([f"event {n}" for n in range(600) if n % 3], "Log", None, [str(n + 1) for n in range(600) if n % 3])
+    assert fast.scene == full.scene and len(fast.lines()) == LOG_LINES and fast.lines()[0] == "event 599"
