@@ -21,7 +21,6 @@ STRINGS: dict[str, tuple[str, str]] = {
     # start / setup
     "title": ("Japan Conquest", "全国制覇すごろく"),
     "new_game": ("New Game", "新しく出陣"),
-    "watch_cpus": ("Watch 4 CPUs", "CPU4人の対戦を観る"),
     "continue": ("Continue Last Game", "前回の途中から再開"),
     "previous_results": ("Previous Results", "前回の結果を見る"),
     "save_data": ("Save Data Management", "セーブデータ管理"),

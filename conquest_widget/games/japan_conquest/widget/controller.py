@@ -36,7 +36,6 @@ from typing import Any
 
 from traitlets import Bool, Dict, Int, List, Unicode, observe
 
-from conquest_widget.core.safe_text import MAX_NAME_LENGTH
 from conquest_widget.errors import ConquestError, IllegalActionError
 from conquest_widget.games.japan_conquest.actions import (
     Action,
@@ -52,7 +51,6 @@ from conquest_widget.games.japan_conquest.match import JapanMatch
 from conquest_widget.games.japan_conquest.rules import PREFECTURES
 from conquest_widget.games.japan_conquest.setup import GameSetup
 from conquest_widget.games.japan_conquest.text import pref_name, t
-from conquest_widget.maps.japan.board import japan
 from conquest_widget.ui.controller import CPU_DELAYS, MatchController, PublishedTraits
 
 #: how long a battle between two CPUs stays on screen before play goes on (seconds)
@@ -98,9 +96,6 @@ class GameController(PublishedTraits):
         self._loading = False  # a game is being loaded: the screen's change starts no CPU yet
         self._holding = False  # the CPUs wait: a battle a human fought is shown (dismiss_battle)
         self._loads = 0  # games shown so far: game_key
-        #: the game shown is the "Watch 4 CPUs" demo, not a setup of the player's (the app
-        #: does not remember it as the next New Game form)
-        self.demo = False
         self._change_hooks: list[Callable[[GameController, Action | None], None]] = []
         super().__init__(**kwargs)
 
@@ -137,45 +132,13 @@ class GameController(PublishedTraits):
             raise ConquestError("no game is shown")
         return self._match.to_dict()
 
-    def setup_dict(self) -> dict[str, Any]:
-        """The shown game's setup (to remember as the next default)."""
-        if self._match is None:
-            raise ConquestError("no game is shown")
-        return self._match.setup.to_dict()
-
-    def save(self, store: Any, slot: int | None = None, *, overwrite: bool = True, claim: Any = None) -> Any:
-        """Write the match to ``store`` (a :class:`~conquest_widget.saves.SaveStore`): the
-        autosave, or ``slot``.  Saves hold the whole match: they are the player's files.
-        With ``claim`` (a :class:`~conquest_widget.saves.AutosaveClaim`) the autosave is
-        written through it: False when another page holds the autosave now."""
-        if self._match is None:
-            raise ConquestError("no game is shown")
-        if slot is None:
-            return claim.write(self._match) if claim is not None else store.autosave(self._match)
-        return store.save_slot(slot, self._match, overwrite=overwrite)
-
-    def record_result(self, store: Any) -> bool:
-        """Record the finished game in ``store``'s results and CPU records."""
-        if self._match is None:
-            raise ConquestError("no game is shown")
-        return store.record_result(self._match)
-
-    def story(self) -> Any:
-        """The story of the finished game (:func:`~conquest_widget.games.japan_conquest.story.game_story`),
-        or None while it is being played (the story holds every total)."""
-        from conquest_widget.games.japan_conquest.story import game_story
-
-        if self._match is None or not self._match.is_over:
-            return None
-        return game_story(self._match)
-
     # ------------------------------------------------------------ game life
-    def new_game(self, setup: GameSetup, dice: DiceSource | None = None, *, demo: bool = False) -> None:
-        """Start a new game and show it (``dice``, e.g. ScriptedDice, for lessons and tests;
-        ``demo``: the watched all-CPU game, see :attr:`demo`)."""
-        self.load_game(JapanMatch(setup, dice=dice), demo=demo)
+    def new_game(self, setup: GameSetup, dice: DiceSource | None = None) -> None:
+        """Start a new game and show it headless (``dice``, e.g. ScriptedDice, for lessons
+        and tests; the app starts its games through the shell's ``MatchApp``)."""
+        self.load_game(JapanMatch(setup, dice=dice))
 
-    def load_game(self, game: JapanMatch, *, demo: bool = False) -> None:
+    def load_game(self, game: JapanMatch) -> None:
         """Show an existing game (a resumed save, a branch from a replay, ...): a
         :class:`JapanMatch`.  It is played through a shell
         :class:`~conquest_widget.ui.controller.MatchController` (:attr:`source`), as the
@@ -191,7 +154,6 @@ class GameController(PublishedTraits):
         self.battle_report = {}
         self._match = match
         self._loads += 1
-        self.demo = demo
         players = match.setup.players
         bots = {s: JapanCpuBot(p.difficulty, p.strategy) for s, p in enumerate(players) if p.cpu}
         source = MatchController(match, humans={s for s, p in enumerate(players) if not p.cpu}, bots=bots,
@@ -224,56 +186,6 @@ class GameController(PublishedTraits):
             source.stop_cpus()
             source.unobserve(self._source_changed, names="version")
             source.unobserve(self._source_busy, names="cpu_busy")
-
-    def form_problem(self, form: dict[str, Any]) -> str:
-        """What is wrong with a setup form, in the player's language ("" if nothing the
-        form itself can show: the engine's check follows).
-
-        >>> c = GameController()
-        >>> c.form_problem({"players": [{"name": "A", "home": 13}, {"name": "B", "home": 13}]})
-        'Two players have the same home, Tokyo: choose another'
-        """
-        lang = self.lang
-        players = [p for p in (form.get("players") or []) if isinstance(p, dict)]
-        names = [str(p.get("name", "")).strip() for p in players]
-        for i, name in enumerate(names):
-            if not name:
-                return t("setup_name_empty", lang, n=i + 1)
-            if len(name) > MAX_NAME_LENGTH:
-                return t("setup_name_long", lang, n=i + 1, max=MAX_NAME_LENGTH)
-        for i, name in enumerate(names):
-            if name in names[:i]:
-                return t("setup_same_name", lang, name=name)
-        homes = [p.get("home") for p in players]
-        board = japan()
-        for i, a in enumerate(homes):
-            for b in homes[i + 1:]:
-                if not (isinstance(a, int) and isinstance(b, int) and 1 <= a <= PREFECTURES and 1 <= b <= PREFECTURES):
-                    continue
-                if a == b:
-                    return t("setup_same_home", lang, pref=pref_name(a, lang))
-                if b in board.adjacency[a]:
-                    return t("setup_near_homes", lang, a=pref_name(a, lang), b=pref_name(b, lang))
-        return ""
-
-    def watch_cpus(self, turns: int = 10) -> None:
-        """The demo: four CPUs (each a different strategy) play a standard game while you
-        watch; the map follows the moving pawn.
-
-        >>> c = GameController(); c.watch_cpus(turns=5)
-        >>> [p["cpu"] for p in c.view["players"]], c.screen, c.viewer
-        ([True, True, True, True], 'results', None)
-        """
-        from conquest_widget.games.japan_conquest.setup import demo_setup
-
-        if self.cpu_speed == "instant":
-            self.cpu_speed = "fast"  # something to watch
-        self.new_game(demo_setup(turns), demo=True)
-
-    def same_setup_again(self) -> None:
-        """A new game with the same setup (a fresh seed if the old one was random)."""
-        if self._match is not None:
-            self.new_game(self._match.setup, demo=self.demo)
 
     # ------------------------------------------------------------ user actions
     @property

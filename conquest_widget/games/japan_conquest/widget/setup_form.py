@@ -47,7 +47,7 @@ import traitlets
 
 from conquest_widget.core.safe_text import MAX_NAME_LENGTH
 from conquest_widget.errors import SetupError
-from conquest_widget.games.japan_conquest.rules import DIFFICULTIES, MODES, STANDARD_TURNS, STRATEGIES
+from conquest_widget.games.japan_conquest.rules import DIFFICULTIES, MODES, PREFECTURES, STANDARD_TURNS, STRATEGIES
 from conquest_widget.games.japan_conquest.setup import DEFAULT_COLOURS, GameSetup
 from conquest_widget.games.japan_conquest.text import pref_name, t
 from conquest_widget.games.japan_conquest.widget.controller import GameController
@@ -133,10 +133,40 @@ class ErrorLine:
         return f'<div class="cw-msg">{html.escape(text)}</div>' if text else ""
 
 
+def form_problem(form: dict[str, Any], lang: str = "en") -> str:
+    """What is wrong with a setup form, in the player's language ("" if nothing the form
+    itself can show: the engine's check follows).
+
+    >>> form_problem({"players": [{"name": "A", "home": 13}, {"name": "B", "home": 13}]})
+    'Two players have the same home, Tokyo: choose another'
+    """
+    players = [p for p in (form.get("players") or []) if isinstance(p, dict)]
+    names = [str(p.get("name", "")).strip() for p in players]
+    for i, name in enumerate(names):
+        if not name:
+            return t("setup_name_empty", lang, n=i + 1)
+        if len(name) > MAX_NAME_LENGTH:
+            return t("setup_name_long", lang, n=i + 1, max=MAX_NAME_LENGTH)
+    for i, name in enumerate(names):
+        if name in names[:i]:
+            return t("setup_same_name", lang, name=name)
+    homes = [p.get("home") for p in players]
+    board = japan()
+    for i, a in enumerate(homes):
+        for b in homes[i + 1:]:
+            if not (isinstance(a, int) and isinstance(b, int) and 1 <= a <= PREFECTURES and 1 <= b <= PREFECTURES):
+                continue
+            if a == b:
+                return t("setup_same_home", lang, pref=pref_name(a, lang))
+            if b in board.adjacency[a]:
+                return t("setup_near_homes", lang, a=pref_name(a, lang), b=pref_name(b, lang))
+    return ""
+
+
 class SetupScreen(PageForm):
     """The New game form (see the module docstring).  ``on_preview`` is called with the homes
     and colours of the seats in play whenever they change (the app colours them on the map);
-    ``on_table`` (set by the app) makes a table when Start is pressed with Separate screens."""
+    the shell's app gives what Start and Back do (``on_start``, ``on_back``)."""
 
     _esm = PageForm.page_module(_HERE / "setup_form.js")
     _css = page_file(_HERE / "setup_form.css")
@@ -145,14 +175,13 @@ class SetupScreen(PageForm):
 
     def __init__(self, c: GameController, on_preview: Callable[[dict[int, str]], None] | None = None, *,
                  on_start: Callable[[], None] | None = None, on_back: Callable[[], None] | None = None) -> None:
-        """``on_start`` / ``on_back``: what Start and Back do (the shell's app: it reads the
-        form with :meth:`read`); without them Start starts a game on ``c`` and Back shows
-        ``c``'s start screen (Japan Conquest's own app)."""
+        """``on_start`` / ``on_back``: what Start and Back do (the shell's app: Start reads
+        the form with :meth:`read`); without them the buttons do nothing (a form shown
+        alone, e.g. in a notebook, is read with :meth:`read`).  ``c`` gives the language and
+        the problem shown."""
         self.c = c
         self.on_preview = on_preview
         self.on_start, self.on_back = on_start, on_back
-        #: called with the setup when Start makes a table (the app sets it; None: no tables)
-        self.on_table: Callable[[GameSetup], None] | None = None
         self.count = Field(4, [("2", 2), ("3", 3), ("4", 4)])
         self.rows = [PlayerRow(s, c.lang) for s in range(SEATS)]
         self.selected_seat = Field(0, [(str(s + 1), s) for s in range(SEATS)])
@@ -299,7 +328,7 @@ class SetupScreen(PageForm):
         seed_text = self.seed.value.strip()
         problem = t("setup_bad_seed", self.c.lang) if seed_text and not seed_text.lstrip("-").isdigit() else ""
         form = self.form()
-        problem = problem or self.c.form_problem(form)
+        problem = problem or form_problem(form, self.c.lang)
         setup = None
         if not problem:
             try:
@@ -316,30 +345,9 @@ class SetupScreen(PageForm):
         the controller's ``lang``)."""
         self.c.lang = lang
 
-    def start(self) -> bool:
-        """Validate and start (Japan Conquest's own app); an invalid setup is explained,
-        not crashed."""
-        try:
-            setup, _seed = self.read()
-        except ValueError:
-            return False
-        self.c.setup_error = ""
-        if self.screens.value == "tables" and self.on_table is not None:
-            self.on_table(setup)
-        else:
-            self.c.new_game(setup)
-        return True
-
     def click(self, target: str) -> None:
         """Press ``"start"`` or ``"back"`` (what the page's buttons send; Start with the
         page's values, which the fields take first)."""
-        if target == "start":
-            if self.on_start is not None:
-                self.on_start()
-            else:
-                self.start()
-        elif target == "back":
-            if self.on_back is not None:
-                self.on_back()
-            else:
-                self.c.screen = "start"
+        action = {"start": self.on_start, "back": self.on_back}.get(target)
+        if action is not None:
+            action()

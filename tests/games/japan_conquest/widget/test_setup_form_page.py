@@ -48,7 +48,8 @@ def test_the_page_shows_the_fields_and_hides_what_does_not_apply(tmp_path: Path)
 
 def test_start_carries_the_form_the_page_shows(tmp_path: Path) -> None:
     c = GameController()
-    form = SetupScreen(c)
+    started: list = []
+    form = SetupScreen(c, on_start=lambda: started.append(form.read()))
     steps = [{"press": spec("cwj-count", "button", 0)},  # 2 players
              {"press": spec("cw-seat-1", "button", 0)},  # seat 2: Human
              {"type": [spec("cwj-seed-row", "input"), "12"]},
@@ -56,6 +57,5 @@ def test_start_carries_the_form_the_page_shows(tmp_path: Path) -> None:
     shown, sent = run_form(form, model(form), [spec("cwj-count", "button", 0)], steps, tmp_path)
     assert shown[1][0]["on"] and [m.get("custom", {}).get("click") for m in sent] == [None, None, None, "start"]
     form._on_page_msg(form, sent[-1]["custom"], [])  # the edits' own messages never arrived
-    assert c.screen == "game" and c.has_game
-    setup = c._match.setup
+    ((setup, _seed),) = started  # Start read the form the page showed
     assert [p.cpu for p in setup.players] == [False, False] and setup.seed == 12
