@@ -13,7 +13,12 @@ context, the game's Play pressed on the picker at once, times on the page's cloc
   waits until the pool is ready again, as a player opening the page would find it:
   ``test_bench_browser.wait_for_pool``).
 
-Run:  .venv/bin/python tests/benchmarks/ab_first_screens.py [LOADS] [REF]
+- ``before-pooled``: the package at commit REF with its preheated kernel (for a REF that
+  has one: the before / after of a change made since).
+
+Run:  .venv/bin/python tests/benchmarks/ab_first_screens.py [LOADS] [REF] [CONFIGS]
+(CONFIGS: a comma-separated choice among the above, default ``before,lazy,after``; e.g.
+``6 5a69e68 before-pooled,after`` for issue 29's switch of Japan Conquest to the shell's app).
 Prints min / median / max per configuration and game, and the load average.
 """
 
@@ -39,17 +44,19 @@ from e2e import harness  # noqa: E402
 GAMES = bench.GAMES
 
 
-def main(loads: int = 6, ref: str = "9002694") -> dict:
+def main(loads: int = 6, ref: str = "9002694", which: str = "before,lazy,after") -> dict:
     root = Path(tempfile.mkdtemp(prefix="ab-first-screens-"))
     old = root / "before-src"
     old.mkdir()
     archive = subprocess.run(["git", "archive", ref, "conquest_widget", "geodata"], cwd=harness.ROOT, check=True, capture_output=True)
     subprocess.run(["tar", "-x", "-C", str(old)], input=archive.stdout, check=True)
-    configs = {
+    every = {
         "before": {"PYTHONPATH": str(old), "CONQUEST_POOL_SIZE": "0"},
+        "before-pooled": {"PYTHONPATH": str(old)},
         "lazy": {"CONQUEST_POOL_SIZE": "0"},
         "after": {},
     }
+    configs = {name: every[name] for name in which.split(",")}
     results: dict = {name: {g: [] for g in GAMES} for name in configs}
     with ExitStack() as stack:
         servers = {}

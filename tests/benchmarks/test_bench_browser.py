@@ -161,14 +161,17 @@ def click_prefecture(page, code: int) -> None:
 # screen's "New Game" button are there, on the page's clock.
 # `window.__game` (set before this script) is the game whose Play is pressed: every game is
 # the shell's app (MatchApp), ready with its start screen's enabled New game button inside
-# `.cw-match-app`; Japan Conquest also with its map's 47 prefectures.
+# `.cw-match-app`; Japan Conquest also with its map's 47 prefectures.  (Japan Conquest's
+# own app before issue 29 had a "New Game" button instead: seen too, so that
+# ab_first_screens.py can serve such a commit beside this one.)
 LOAD_WATCH_JS = """
 (() => {
   const game = window.__game || 'japan_conquest';
   const japan = game === 'japan_conquest';
   const r = window.__load = {paths: null, button: null, ready: null, picker: null};
-  const newGame = () => [...document.querySelectorAll('.cw-match-app button.cw-new-game')].some(
-      b => !b.disabled && b.offsetParent !== null);
+  const shown = b => !b.disabled && b.offsetParent !== null;
+  const newGame = () => [...document.querySelectorAll('.cw-match-app button.cw-new-game')].some(shown)
+      || (japan && [...document.querySelectorAll('button')].some(b => b.textContent.trim() === 'New Game' && shown(b)));
   const obs = new MutationObserver(() => {
     const now = performance.now();
     // the game picker comes first: a user presses the game's Play as soon as it shows

@@ -39,10 +39,9 @@ from typing import Any
 
 import ipywidgets as W
 
-from conquest_widget.games.japan_conquest.actions import Step
 from conquest_widget.games.japan_conquest.match import JapanMatch
 from conquest_widget.games.japan_conquest.text import t as japan_t
-from conquest_widget.games.japan_conquest.widget.controller import BATTLE_PAUSE, GameController
+from conquest_widget.games.japan_conquest.widget.controller import BoardModel, SeatController
 from conquest_widget.games.japan_conquest.widget.map_view import MapView
 from conquest_widget.games.japan_conquest.widget.panels import BattlePanel, JapanPanels, PanelText, TurnPanel
 from conquest_widget.games.japan_conquest.widget.replay import (
@@ -57,97 +56,6 @@ from conquest_widget.games.japan_conquest.widget.replay import (
 from conquest_widget.games.japan_conquest.widget.style import CSS
 from conquest_widget.lean import Layout
 from conquest_widget.maps.japan.board import japan
-from conquest_widget.ui.controller import CPU_DELAYS, MatchController
-
-
-class SeatController(GameController):
-    """The Japan board's traits (phase, route, legal steps, the battle shown...) mirrored
-    from a live shell controller ``source`` it does not own (a table's seat); the player's
-    moves go to ``source.act``.  It plays no CPU (the source's owner does) and holds no
-    match.  Bound to a live :class:`~conquest_widget.ui.controller.MatchController` that
-    has no ``cpu_pause`` of its own (the shell's app), it paces that controller's CPUs the
-    way Japan's own app does (:meth:`pace`)."""
-
-    def __init__(self, source: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("autoplay_cpu", False)
-        kwargs.setdefault("screen", "game")
-        self._paced: MatchController | None = None  # the controller whose cpu_pause is this seat's
-        self._cpu_battle = False  # a battle between CPUs was shown since the last CPU action
-        super().__init__(**kwargs)
-        self.hold_battles = True
-        self.bind(source)
-
-    def bind(self, source: Any) -> None:
-        """Mirror ``source`` (None: nothing; the traits keep the last position until
-        :meth:`clear`): a refused step is then worded by this game (``explain_refusal``).
-        A live shell ``MatchController`` without a ``cpu_pause`` of its own is paced by
-        :meth:`pace` until the seat is bound to another source (or to none)."""
-        paced, self._paced = self._paced, None
-        if paced is not None and paced.cpu_pause == self.pace:
-            paced.cpu_pause = None  # unbound: the pause this seat installed goes with it
-        self.source = source
-        self._holding = self._cpu_battle = False
-        if source is not None:
-            source.explain_refusal = self.explain
-            self._loads += 1  # another game shown: game_key changes
-            self.battle_report = {}
-            self.events = []  # the first mirror of a game shows no battle of its past
-            if isinstance(source, MatchController) and source.live and source.cpu_pause is None:
-                source.cpu_pause = self.pace
-                self._paced = source
-
-    def pace(self) -> float | None:
-        """The pace of the CPUs of the controller this seat paces (its ``cpu_pause``),
-        as in Japan's own app: held (None) while the result of a battle a human fought is
-        shown, until Continue (:meth:`dismiss_battle`); ``BATTLE_PAUSE`` seconds after a
-        battle between CPUs; else ``CPU_DELAYS`` of the CPUs' speed."""
-        src = self.source
-        if self._holding or src is None:
-            return None
-        speed = str(getattr(src, "cpu_speed", "instant"))
-        cpu_battle, self._cpu_battle = self._cpu_battle, False
-        return BATTLE_PAUSE.get(speed, 0.0) if cpu_battle else CPU_DELAYS.get(speed, 0.0)
-
-    def mirror(self) -> None:
-        """Mirror the source; a battle's result shown now holds the CPUs (a human fought
-        it) or gives them a pause (CPUs only): see :meth:`pace`."""
-        seen = len(self.events)
-        super().mirror()
-        if not seen or not self.hold_battles or len(self.events) <= seen:
-            return  # a game shown anew (no battle of its past), or nothing new
-        humans = self._humans()
-        results = [e for e in self.events[seen:] if e.get("type") == "battle_result"]
-        if any(e["player"] in humans or e["defender"] in humans for e in results):
-            self._holding = True
-        self._cpu_battle = any(e["player"] not in humans and e["defender"] not in humans for e in results)
-
-    def dismiss_battle(self) -> None:
-        """Continue on a battle's result: the CPUs this seat paces go on."""
-        super().dismiss_battle()
-        src = self._paced
-        if src is not None and src is self.source and src.cpu_due():
-            src.start_cpus()
-
-    def clear(self) -> None:
-        """Show no game (the stage between games: the start screen, the New game form)."""
-        self.bind(None)
-        with self.hold_trait_notifications():
-            self.view, self.legal, self.events, self.route, self.legal_steps = {}, [], [], [], []
-            self.phase, self.message, self.selected_prefecture = "", "", 0
-            self.version += 1
-
-    @property
-    def is_over(self) -> bool:
-        return bool(self.view) and self.view.get("outcome") is not None
-
-    def _why_not_step(self, code: int) -> str:
-        """The source refuses the step and says why (in the game's words: the board sets
-        the source's ``explain_refusal``)."""
-        self.source.act(Step(code).to_dict())
-        return str(self.source.message)
-
-    def play_cpu_now(self) -> None:
-        """CPUs are played by the source's owner (a table's lease holder)."""
 
 
 class JapanBoard(W.HBox):
@@ -165,7 +73,7 @@ class JapanBoard(W.HBox):
         self.source = controller
         self.live = bool(getattr(controller, "live", True))
         self.stage = stage if self.live else None
-        self.inner: GameController
+        self.inner: BoardModel
         if self.stage is not None:
             self.stage.attach(controller)
             self.inner = self.stage.seat
@@ -182,7 +90,6 @@ class JapanBoard(W.HBox):
         self._replay: Any = None  # the replay drawn (a new one: the log's cache is cleared)
         self._turn_starts: list[int] | None = None
         if self.live:
-            controller.explain_refusal = self.inner.explain
             # the turn and battle panels, the scoreboard and the prefecture's info: one
             # widget drawn in the page (issue 32); its parts read what the page shows
             self.panels = JapanPanels(self.inner)
@@ -252,10 +159,7 @@ class JapanBoard(W.HBox):
         super().close()
 
     def _redraw(self, _change: Any = None) -> None:
-        if self.live:
-            self.inner.mirror()  # type: ignore[attr-defined]
-            self.inner.message = self.source.message
-        else:
+        if not self.live:  # (a live board's seat follows the controller itself)
             replay = getattr(self.source, "replay", None)
             if replay is not self._replay:  # another game (an app reuses its replay screen)
                 self._replay, self._turn_starts = replay, None
@@ -401,4 +305,4 @@ class JapanBoard(W.HBox):
         self._draw_overlay()
 
 
-__all__ = ["JapanBoard", "SeatController"]
+__all__ = ["JapanBoard"]

@@ -1,42 +1,44 @@
-"""The traitlets controller between a Japan Conquest match and the widgets.
+"""The Japan board's side of a match: traits the map and the panels draw from.
 
-A game shown is played through the shell's
-:class:`~conquest_widget.ui.controller.MatchController` (:attr:`GameController.source`), as
-the other three games and a table's seats are: it holds the
-:class:`~conquest_widget.games.japan_conquest.match.JapanMatch`, plays the CPUs through
-their bots (paced by :meth:`GameController._cpu_pause`: a battle gets its moment) and
-publishes what the viewer may see.  This controller mirrors it: ``viewer``, ``view``
-(``match.view(viewer)``: during the Final Showdown it has no totals), ``legal``,
-``events`` (``match.events_for(viewer)``: no point changes in the showdown; every event
-in full once the game is over) and
-``version``, plus a few traits derived from them for the Japan board (``phase``,
-``route``, ``legal_steps``, ...) and the app's own state (screen, language, the selected
-prefecture, the battle shown).  Widgets draw from these traits only and send the player's
-moves back through its methods; CPUs play through their bots, which get a view, never the
-match.  It has no ipywidgets/ipyleaflet imports, so it can be driven and tested headless:
+Japan Conquest is played through the shell's
+:class:`~conquest_widget.ui.controller.MatchController`, as the other three games and a
+table's seats are: it holds the match, plays the CPUs through their bots (which get a view,
+never the match) and publishes what its viewer may see (``viewer``, ``view``, ``legal``,
+``events``, ``version``).  The Japan board draws from a :class:`SeatController` bound to
+it: the same published traits, plus those the board derives from them (``phase``,
+``route``, ``legal_steps``, the battle shown, ...) and its own state (language, the
+selected prefecture, the dice chosen).  The player's moves go back to the shell controller
+through it; the refusals come back in Japan's words.  It holds no match and has no
+ipywidgets/ipyleaflet imports, so a game can be played headless through it:
 
     >>> from conquest_widget.games.japan_conquest import GameSetup, ScriptedDice
-    >>> c = GameController()
-    >>> c.new_game(GameSetup.quick(["Tokyo", "Osaka"]), dice=ScriptedDice([2]))
-    >>> c.screen, c.phase, c.current_player
-    ('game', 'roll', 0)
-    >>> c.roll()
-    >>> c.allowance, c.legal_steps
+    >>> from conquest_widget.games.japan_conquest.match import JapanMatch
+    >>> from conquest_widget.ui.controller import MatchController
+    >>> match = JapanMatch(GameSetup.quick(["Tokyo", "Osaka"]), dice=ScriptedDice([2]))
+    >>> seat = SeatController(MatchController(match, humans={0, 1}))
+    >>> seat.phase, seat.current_player
+    ('roll', 0)
+    >>> seat.roll()
+    >>> seat.allowance, seat.legal_steps
     (2, [11, 12, 14, 19])
-    >>> c.click_prefecture(11); c.route, c.remaining
+    >>> seat.click_prefecture(11); seat.route, seat.remaining
     ([11], 1)
-    >>> c.view["players"][0]["name"], c.events[-1]["type"]
+    >>> seat.click_prefecture(40); seat.message
+    'Fukuoka is not connected to where you are'
+    >>> seat.view["players"][0]["name"], seat.events[-1]["type"]
     ('Player 1', 'roll')
+
+:class:`~.replay.ReplayController` is the read-only kind the replay explorer's board draws
+from (:class:`BoardModel` is what both share).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from traitlets import Bool, Dict, Int, List, Unicode, observe
+from traitlets import Bool, Dict, Int, List, Unicode
 
-from conquest_widget.errors import ConquestError, IllegalActionError
+from conquest_widget.errors import IllegalActionError
 from conquest_widget.games.japan_conquest.actions import (
     Action,
     BattleRoll,
@@ -45,11 +47,6 @@ from conquest_widget.games.japan_conquest.actions import (
     Step,
     UndoStep,
 )
-from conquest_widget.games.japan_conquest.bots import JapanCpuBot
-from conquest_widget.games.japan_conquest.dice import DiceSource
-from conquest_widget.games.japan_conquest.match import JapanMatch
-from conquest_widget.games.japan_conquest.rules import PREFECTURES
-from conquest_widget.games.japan_conquest.setup import GameSetup
 from conquest_widget.games.japan_conquest.text import pref_name, t
 from conquest_widget.ui.controller import CPU_DELAYS, MatchController, PublishedTraits
 
@@ -64,10 +61,12 @@ ACTION_PHASES: dict[type, tuple[str, ...]] = {
 }
 
 
-class GameController(PublishedTraits):
-    """Game flow, selection and feedback as observable traits (see the module docstring)."""
+class BoardModel(PublishedTraits):
+    """The traits the Japan board draws from (see the module docstring), published by
+    :meth:`show`, and the player's moves as methods.  A move goes to :attr:`source` (a
+    shell controller) when a :class:`SeatController` is bound to one."""
 
-    screen = Unicode("start", help="start | setup | game | results | saves | replay").tag(sync=False)
+    screen = Unicode("game", help="what the board's map shows: start | setup | game").tag(sync=False)
     lang = Unicode("en")
     phase = Unicode("")
     current_player = Int(0)
@@ -80,31 +79,15 @@ class GameController(PublishedTraits):
     legal_steps = List()
     can_confirm = Bool(False)
     selected_prefecture = Int(0, help="0 = none")
-    cpu_speed = Unicode("fast")
-    autoplay_cpu = Bool(True, help="play CPU turns automatically; False for read-only views")
     setup_error = Unicode("")
-    hold_battles = Bool(False, help="give each battle result its own moment (the app sets it; scripts play straight on)")
     battle_report = Dict(help="the last battle's result while it is shown: see battle_summary(); {} = none")
 
     def __init__(self, **kwargs: Any) -> None:
-        self._match: JapanMatch | None = None  # read here (document, story); played through `source`
-        #: the shell controller the traits are mirrored from: the one this controller made
-        #: for the game shown (its CPUs played here), or a table's (:class:`~.board.SeatController`)
+        #: the shell controller the traits come from (None: none)
         self.source: Any = None
-        self._log_seen = 0  # actions of the match already passed to the change hooks
-        self._battles_seen = 0  # events of the match already looked at for a battle to hold on
-        self._loading = False  # a game is being loaded: the screen's change starts no CPU yet
-        self._holding = False  # the CPUs wait: a battle a human fought is shown (dismiss_battle)
         self._loads = 0  # games shown so far: game_key
-        self._change_hooks: list[Callable[[GameController, Action | None], None]] = []
+        self._holding = False  # a battle a human fought is shown: the CPUs wait (dismiss_battle)
         super().__init__(**kwargs)
-
-    # ------------------------------------------------------------ hooks
-    def on_change(self, hook: Callable[[GameController, Action | None], None]) -> None:
-        """Call ``hook(controller, action)`` after every applied action (autosave, sound);
-        ``action`` is None for a new or loaded game, and the last one played when a
-        synchronous CPU run played several at once."""
-        self._change_hooks.append(hook)
 
     # ------------------------------------------------------------ reading
     @property
@@ -119,80 +102,25 @@ class GameController(PublishedTraits):
 
     @property
     def is_over(self) -> bool:
-        return self._match is not None and self._match.is_over
+        """Is the game shown over?"""
+        return bool(self.view) and self.view.get("outcome") is not None
 
     @property
     def names(self) -> list[str]:
         """The players' names in seat order ([] without a game)."""
         return [p["name"] for p in self.view.get("players", ())]
 
-    def document(self) -> dict[str, Any]:
-        """The match as a save document (setup, seed, every action and die face)."""
-        if self._match is None:
-            raise ConquestError("no game is shown")
-        return self._match.to_dict()
-
-    # ------------------------------------------------------------ game life
-    def new_game(self, setup: GameSetup, dice: DiceSource | None = None) -> None:
-        """Start a new game and show it headless (``dice``, e.g. ScriptedDice, for lessons
-        and tests; the app starts its games through the shell's ``MatchApp``)."""
-        self.load_game(JapanMatch(setup, dice=dice))
-
-    def load_game(self, game: JapanMatch) -> None:
-        """Show an existing game (a resumed save, a branch from a replay, ...): a
-        :class:`JapanMatch`.  It is played through a shell
-        :class:`~conquest_widget.ui.controller.MatchController` (:attr:`source`), as the
-        other games and a table's seats are; this controller mirrors what it publishes.
-
-        A CPU run of the game shown before is stopped first, so the new game's CPU turns
-        start at once (issue 16: Resume during "CPU ... is playing" froze)."""
-        match = game
-        if not isinstance(match, JapanMatch):
-            raise ConquestError(f"expected a Japan Conquest match, got {type(game).__name__}")
-        self.stop_cpu()
-        self._let_go()
-        self.battle_report = {}
-        self._match = match
-        self._loads += 1
-        players = match.setup.players
-        bots = {s: JapanCpuBot(p.difficulty, p.strategy) for s, p in enumerate(players) if p.cpu}
-        source = MatchController(match, humans={s for s, p in enumerate(players) if not p.cpu}, bots=bots,
-                                 play_cpus=False, cpu_speed=self.cpu_speed)
-        source.explain_refusal = self.explain
-        source.cpu_pause = self._cpu_pause  # (it also plays them in the background at "instant")
-        source.publish_each_cpu_action = True  # each action sounds, and each battle is seen
-        self.source = source
-        self._log_seen = len(match.log)
-        self._battles_seen = len(match.events)
-        self.events = []
-        self.selected_prefecture = 0
-        self.message = ""
-        self.dice_option = 1
-        self._loading = True  # the CPUs start below, once the game is shown and announced
-        try:
-            self.screen = "results" if match.is_over else "game"
-        finally:
-            self._loading = False
-        self.mirror()
-        source.observe(self._source_changed, names="version")
-        source.observe(self._source_busy, names="cpu_busy")
-        self._notify(None)
-        self._schedule_cpu()
-
-    def _let_go(self) -> None:
-        """Stop following the shell controller of the game shown before."""
-        source = self.source
-        if isinstance(source, MatchController):
-            source.stop_cpus()
-            source.unobserve(self._source_changed, names="version")
-            source.unobserve(self._source_busy, names="cpu_busy")
-
-    # ------------------------------------------------------------ user actions
     @property
     def human_to_act(self) -> bool:
-        """Is the player who must act now a human?"""
+        """Is the player who must act now a human at this screen?"""
         return bool(self.legal) and not self.is_over  # legal actions are published to a human to act only
 
+    @property
+    def battle_waiting(self) -> bool:
+        """Is a battle result shown that a human player must dismiss?"""
+        return bool(self.battle_report) and bool(self.battle_report.get("human"))
+
+    # ------------------------------------------------------------ the player's moves
     def choose_dice(self, dice: int) -> None:
         """Select the dice option for the next roll (1, 2 or 3)."""
         self.dice_option = dice
@@ -201,26 +129,22 @@ class GameController(PublishedTraits):
         """Roll for movement with the selected dice option."""
         self._human(Roll(self.dice_option))
 
-    def dismiss_battle(self) -> None:
-        """The player has seen the battle's result: play goes on."""
-        self.battle_report = {}
-        self._holding = False
-        self._schedule_cpu()
-
-    @property
-    def battle_waiting(self) -> bool:
-        """Is a battle result shown that a human player must dismiss?"""
-        return bool(self.battle_report) and bool(self.battle_report.get("human"))
-
     def undo_step(self) -> None:
+        """Take back the last step of the route planned."""
         self._human(UndoStep())
 
     def confirm_route(self) -> None:
+        """End the move where the route planned ends."""
         self._human(ConfirmRoute())
 
     def battle_roll(self, dice: int | None = None) -> None:
         """Roll in the battle for the human attacker or defender."""
         self._human(BattleRoll(self.dice_option if dice is None else dice))
+
+    def dismiss_battle(self) -> None:
+        """The player has seen the battle's result: play goes on."""
+        self.battle_report = {}
+        self._holding = False
 
     def click_prefecture(self, code: int) -> None:
         """A click on the map: plan a step while routing, otherwise show the prefecture's info."""
@@ -237,15 +161,10 @@ class GameController(PublishedTraits):
         self.selected_prefecture = code
         self.message = ""
 
-    def _why_not_step(self, code: int) -> str:
-        """Why the player to act cannot step to ``code`` now, in their words."""
-        m = self._match
-        if m is None or not (isinstance(code, int) and 1 <= code <= PREFECTURES):
-            return ""
-        return self.explain(m.explain(m.to_act()[0], Step(code)))
-
+    # ------------------------------------------------------------ words
     def explain(self, error: IllegalActionError | None) -> str:
-        """A refused action explained in the current language."""
+        """A refused action explained in the current language (the shell controller's
+        ``explain_refusal`` while bound)."""
         if error is None:
             return ""
         d = error.details
@@ -263,6 +182,11 @@ class GameController(PublishedTraits):
             return t("why_dead_end", self.lang, pref=name)
         return t("why_other", self.lang)  # never the engine's developer wording
 
+    def _why_not_step(self, code: int) -> str:
+        """The source refuses the step and says why (in the game's words: :meth:`explain`)."""
+        self.source.act(Step(code).to_dict())
+        return str(self.source.message)
+
     def _explain_confirm(self) -> str:
         """Why the planned route cannot end here, in the player's words."""
         if not self.route:
@@ -272,13 +196,7 @@ class GameController(PublishedTraits):
     # ------------------------------------------------------------ plumbing
     def _human(self, action: Action) -> None:
         if self._ready(action):
-            self._apply(action)  # the shell controller then plays the CPUs due
-            self._busy_now()
-
-    def _busy_now(self) -> None:
-        """"CPU ... is playing" from the moment a background CPU run is started."""
-        if isinstance(self.source, MatchController) and self.source.cpu_running:
-            self.cpu_busy = True
+            self._apply(action)
 
     def _ready(self, action: Action) -> bool:
         """Should the player's ``action`` go to the game?  A stale or impossible click is
@@ -310,55 +228,6 @@ class GameController(PublishedTraits):
             return False
         return True
 
-    def _humans(self) -> set[int]:
-        humans = getattr(self.source, "humans", None)
-        if humans is not None:
-            return set(humans)
-        return set() if self.source is None or self.source.viewer is None else {self.source.viewer}
-
-    def _notify(self, action: Action | None) -> None:
-        for hook in self._change_hooks:
-            hook(self, action)
-
-    def _source_changed(self, _change: Any = None) -> None:
-        """The shell controller published: mirror it, and tell the change hooks of the
-        action played (the last one, when a synchronous run played several)."""
-        self.mirror()
-        m = self._match
-        if m is None or len(m.log) <= self._log_seen:
-            return
-        entries, self._log_seen = m.log[self._log_seen:], len(m.log)
-        last = next((e["action"] for e in reversed(entries) if "action" in e), None)
-        if last is not None:
-            self._notify(m.codec.from_dict(last))  # type: ignore[arg-type]
-
-    def _source_busy(self, change: dict) -> None:
-        self.cpu_busy = change["new"]
-
-    def mirror(self) -> None:
-        """Publish what :attr:`source` publishes now, with the traits derived from it; a
-        battle that ended since the last mirror gets its moment (``hold_battles``; until
-        Continue when a human fought it)."""
-        src = self.source
-        if src is None or not src.view:
-            return
-        first = not self.events  # a game shown anew (every seat's list of a Japan game has the same length)
-        seen = len(self.events)
-        self.show(src.viewer, dict(src.view), list(src.legal), self._shown_events(src))
-        report = {} if first or not self.hold_battles else battle_summary(self.events, seen, humans=self._humans())
-        if report:
-            self.battle_report = report
-        elif self.battle_report and not self.battle_report.get("human"):
-            self.battle_report = {}
-
-    def _shown_events(self, src: Any) -> list[dict[str, Any]]:
-        """The events to show: the source's, but every event in full once the game is over
-        (the Final Showdown's points too: issue 30)."""
-        m = self._match
-        if m is not None and m.is_over and src is self.source and isinstance(src, MatchController):
-            return [dict(e.data) for e in m.events]
-        return list(src.events)
-
     def show(self, viewer: int | None, view: dict[str, Any], legal: list[dict[str, Any]],
              events: list[dict[str, Any]]) -> None:
         """Publish a view (with the viewer's legal actions and events) and the traits
@@ -383,81 +252,112 @@ class GameController(PublishedTraits):
                 self.dice_option = 1
             if self.phase == "roll":
                 self.dice_option = 1 if self.dice_option not in (1, 2, 3) else self.dice_option
-            if over and self.screen == "game":
-                self.screen = "results"
             self.version += 1
 
-    # ------------------------------------------------------------ CPU turns
-    def _cpu_pause(self) -> float | None:
-        """The pacing of the CPUs (the shell controller's ``cpu_pause``), before each CPU
-        action: held while a battle a human fought is shown (until :meth:`dismiss_battle`)
-        and while the game is not on screen; a battle between CPUs stays on screen for
-        ``BATTLE_PAUSE``; else ``CPU_DELAYS`` of the speed."""
-        if not self.autoplay_cpu or self.screen != "game":
-            return None
-        m = self._match
-        cpu_battle = False
-        if m is not None and self.hold_battles:
-            humans = self._humans()
-            for e in m.events[self._battles_seen:]:
-                d = e.data
-                if d.get("type") == "battle_result":
-                    if d["player"] in humans or d["defender"] in humans:
-                        self._holding = True
-                    else:
-                        cpu_battle = True
-            self._battles_seen = len(m.events)
-        if self._holding:
-            return None
-        return BATTLE_PAUSE.get(self.cpu_speed, 0.0) if cpu_battle else CPU_DELAYS.get(self.cpu_speed, 0.0)
 
-    def _schedule_cpu(self) -> None:
-        """Play the CPU actions due now: in the background at the CPUs' speed inside an
-        event loop (a kernel), else at once (scripts and tests)."""
-        src = self.source
-        if not isinstance(src, MatchController) or not self.autoplay_cpu or self.screen != "game" or self._holding:
+class SeatController(BoardModel):
+    """The board's traits mirrored from a live shell controller ``source`` (the shell app's
+    game, a table's seat; None: no game): each change it publishes is mirrored, the
+    player's moves go to ``source.act``.  It plays no CPU (the source's owner does).
+    Bound to a :class:`~conquest_widget.ui.controller.MatchController` that has no
+    ``cpu_pause`` of its own (the shell's app), it paces that controller's CPUs
+    (:meth:`pace`): a battle a human fought holds them until Continue."""
+
+    def __init__(self, source: Any, **kwargs: Any) -> None:
+        self._paced: MatchController | None = None  # the controller whose cpu_pause is this seat's
+        self._cpu_battle = False  # a battle between CPUs was shown since the last CPU action
+        super().__init__(**kwargs)
+        self.bind(source)
+
+    def bind(self, source: Any) -> None:
+        """Mirror ``source`` (None: nothing; the traits keep the last position until
+        :meth:`clear`): a refused step is then worded by this game (``explain_refusal``).
+        A live shell ``MatchController`` without a ``cpu_pause`` of its own is paced by
+        :meth:`pace` until the seat is bound to another source (or to none)."""
+        old, self.source = self.source, None
+        if old is not None:
+            old.unobserve(self._source_changed, names="version")
+            old.unobserve(self._source_said, names="message")
+        paced, self._paced = self._paced, None
+        if paced is not None and paced.cpu_pause == self.pace:
+            paced.cpu_pause = None  # unbound: the pause this seat installed goes with it
+        self._holding = self._cpu_battle = False
+        if source is None:
             return
-        if src.cpu_due():
+        self.source = source
+        source.explain_refusal = self.explain
+        self._loads += 1  # another game shown: game_key changes
+        self.battle_report = {}
+        self.events = []  # the first mirror of a game shows no battle of its past
+        if isinstance(source, MatchController) and source.live and source.cpu_pause is None:
+            source.cpu_pause = self.pace
+            self._paced = source
+        source.observe(self._source_changed, names="version")
+        source.observe(self._source_said, names="message")
+        self._source_changed()
+
+    def _source_changed(self, _change: Any = None) -> None:
+        self.mirror()
+        self.message = self.source.message
+
+    def _source_said(self, change: dict[str, Any]) -> None:
+        self.message = change["new"]
+
+    def clear(self) -> None:
+        """Show no game (the stage between games: the start screen, the New game form)."""
+        self.bind(None)
+        with self.hold_trait_notifications():
+            self.view, self.legal, self.events, self.route, self.legal_steps = {}, [], [], [], []
+            self.phase, self.message, self.selected_prefecture = "", "", 0
+            self.version += 1
+
+    def mirror(self) -> None:
+        """Publish what :attr:`source` publishes now, with the traits derived from it.  A
+        battle that ended since the last mirror is shown (``battle_report``) and holds the
+        CPUs (a human fought it: until :meth:`dismiss_battle`) or gives them a pause
+        (CPUs only): see :meth:`pace`."""
+        src = self.source
+        if src is None or not src.view:
+            return
+        seen = len(self.events)  # 0: a game shown anew (no battle of its past)
+        self.show(src.viewer, dict(src.view), list(src.legal), list(src.events))
+        if not seen or len(self.events) <= seen:
+            return
+        humans = self._humans()
+        report = battle_summary(self.events, seen, humans=humans)
+        if report:
+            self.battle_report = report
+        elif self.battle_report and not self.battle_report.get("human"):
+            self.battle_report = {}
+        results = [e for e in self.events[seen:] if e.get("type") == "battle_result"]
+        if any(e["player"] in humans or e["defender"] in humans for e in results):
+            self._holding = True
+        self._cpu_battle = any(e["player"] not in humans and e["defender"] not in humans for e in results)
+
+    def _humans(self) -> set[int]:
+        humans = getattr(self.source, "humans", None)
+        if humans is not None:
+            return set(humans)
+        return set() if self.source is None or self.source.viewer is None else {self.source.viewer}
+
+    def pace(self) -> float | None:
+        """The pace of the CPUs of the controller this seat paces (its ``cpu_pause``):
+        held (None) while the result of a battle a human fought is shown, until Continue
+        (:meth:`dismiss_battle`); ``BATTLE_PAUSE`` seconds after a battle between CPUs;
+        else ``CPU_DELAYS`` of the CPUs' speed."""
+        src = self.source
+        if self._holding or src is None:
+            return None
+        speed = str(getattr(src, "cpu_speed", "instant"))
+        cpu_battle, self._cpu_battle = self._cpu_battle, False
+        return BATTLE_PAUSE.get(speed, 0.0) if cpu_battle else CPU_DELAYS.get(speed, 0.0)
+
+    def dismiss_battle(self) -> None:
+        """Continue on a battle's result: the CPUs this seat paces go on."""
+        super().dismiss_battle()
+        src = self._paced
+        if src is not None and src is self.source and src.cpu_due():
             src.start_cpus()
-            self._busy_now()
-
-    def stop_cpu(self) -> None:
-        """Stop a running CPU run (leaving the game screen, loading another game); the
-        game stays where the last CPU action left it and :meth:`resume_cpu` goes on."""
-        if isinstance(self.source, MatchController):
-            self.source.stop_cpus()
-        self.cpu_busy = False
-
-    def resume_cpu(self) -> None:
-        """Go on with the CPU turns of the shown game (after :meth:`stop_cpu`)."""
-        self._schedule_cpu()
-
-    @observe("screen")
-    def _screen_changed(self, change: dict) -> None:
-        if change["new"] == "game":
-            if not self._loading:
-                self._schedule_cpu()
-        else:  # nothing plays behind the start screen or the saves
-            self.stop_cpu()
-
-    def play_cpu_now(self) -> None:
-        """Play every pending CPU action at once (no animation; a battle shown no longer
-        holds them)."""
-        if isinstance(self.source, MatchController):
-            self._holding = False
-            self.source.play_cpus_now()
-
-    async def wait_cpu(self) -> None:
-        """Wait until scheduled CPU turns are done (for scripts and tests)."""
-        if isinstance(self.source, MatchController):
-            await self.source.wait_cpus()
-
-    @observe("cpu_speed")
-    def _speed_changed(self, change: dict) -> None:
-        if change["new"] not in CPU_DELAYS:
-            raise ConquestError(f"cpu_speed must be one of {sorted(CPU_DELAYS)}, got {change['new']!r}")
-        if isinstance(self.source, MatchController):
-            self.source.cpu_speed = change["new"]
 
 
 def battle_summary(events: list[dict[str, Any]], since: int, *, humans: set[int]) -> dict[str, Any]:
@@ -465,7 +365,7 @@ def battle_summary(events: list[dict[str, Any]], since: int, *, humans: set[int]
     the viewer sees them), as the battle panel shows it; ``{}`` if no battle ended.
     ``points`` is None when the viewer may not see them (the Final Showdown).
 
-    >>> from conquest_widget.games.japan_conquest import ScriptedDice
+    >>> from conquest_widget.games.japan_conquest import GameSetup, ScriptedDice
     >>> from conquest_widget.games.japan_conquest.match import JapanMatch
     >>> m = JapanMatch(GameSetup.quick(["Tokyo", "Osaka"]), dice=ScriptedDice([1, 6, 1], then_seed=5))
     >>> m.edit_prefecture("Saitama", owner=1, level="base")
@@ -487,3 +387,6 @@ def battle_summary(events: list[dict[str, Any]], since: int, *, humans: set[int]
         "winner": result["winner"], "attacker_won": result["attacker_won"], "points": result.get("points"),
         "human": result["player"] in humans or result["defender"] in humans,
     }
+
+
+__all__ = ["ACTION_PHASES", "BATTLE_PAUSE", "BoardModel", "SeatController", "battle_summary"]

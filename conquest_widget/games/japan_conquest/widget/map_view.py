@@ -15,7 +15,7 @@ import ipywidgets as W
 
 from conquest_widget.errors import ConquestError
 from conquest_widget.games.japan_conquest.text import pref_name
-from conquest_widget.games.japan_conquest.widget.controller import GameController
+from conquest_widget.games.japan_conquest.widget.controller import BoardModel
 from conquest_widget.games.japan_conquest.widget.style import (
     HIGHLIGHT,
     ROUTE,
@@ -58,9 +58,9 @@ def _latlon(code: int) -> list[float]:
 
 
 class MapView(W.VBox):
-    """The game map, a thin view over a :class:`GameController`."""
+    """The game map, a thin view over a :class:`~.controller.BoardModel`."""
 
-    def __init__(self, controller: GameController, *, every_label: bool = False, **kwargs: Any) -> None:
+    def __init__(self, controller: BoardModel, *, every_label: bool = False, **kwargs: Any) -> None:
         """``every_label=True`` makes every route step marker there can be at once (the
         replay explorer, which jumps anywhere in a game and must create no widget then); by
         default long routes' steps are made when first needed.  The prefectures' labels are
@@ -126,8 +126,8 @@ class MapView(W.VBox):
         self.map.observe(self._refresh, names="zoom")
         # one redraw per change: legal steps, route and current player change only together
         # with ``version`` (the controller sets them in one batch), so observing them too
-        # redrew the map three times per click (issue 11)
-        controller.observe(self._refresh, names=["version", "selected_prefecture", "lang"])
+        # redrew the map three times per click (issue 11); ``screen`` says whether the game is drawn
+        controller.observe(self._refresh, names=["version", "selected_prefecture", "lang", "screen"])
         controller.observe(lambda _: self._show_hover(), names="lang")
         self._followed: tuple | None = None
         controller.observe(self._follow_player, names="version")
@@ -217,8 +217,8 @@ class MapView(W.VBox):
         """Centre and zoom the map so that these prefectures are all in view (the homes
         at the start of a game).
 
-        >>> from conquest_widget.games.japan_conquest.widget.controller import GameController
-        >>> view = MapView(GameController())
+        >>> from conquest_widget.games.japan_conquest.widget.controller import BoardModel
+        >>> view = MapView(BoardModel())
         >>> view.show_codes([13, 27]); int(view.map.zoom), [round(x, 1) for x in view.map.center]
         (6, [35.1, 137.4])
         >>> view.show_codes([1, 47]); int(view.map.zoom)
@@ -243,8 +243,8 @@ class MapView(W.VBox):
         """Show or hide an online tile basemap (off by default: works offline), with the
         tile provider's attribution while it is shown.
 
-        >>> from conquest_widget.games.japan_conquest.widget.controller import GameController
-        >>> view = MapView(GameController())
+        >>> from conquest_widget.games.japan_conquest.widget.controller import BoardModel
+        >>> view = MapView(BoardModel())
         >>> view.set_basemap(True); [c.__class__.__name__ for c in view.map.controls][-1]
         'AttributionControl'
         >>> view.set_basemap(False); "AttributionControl" in str(view.map.controls)
@@ -317,7 +317,7 @@ class MapView(W.VBox):
         if self.map.comm is None or any(layer.comm is None for layer in self.map.layers):
             return
         c = self.controller
-        v = c.view if c.screen in ("game", "results") and c.view else None
+        v = c.view if c.screen == "game" and c.view else None
         board = japan()
         legal = set(c.legal_steps) if v is not None and c.human_to_act else set()
         route = list(c.route) if v is not None else []

@@ -18,7 +18,7 @@ from conquest_widget.games.japan_conquest.text import (
     region_name,
     t,
 )
-from conquest_widget.games.japan_conquest.widget.controller import GameController
+from conquest_widget.games.japan_conquest.widget.controller import BoardModel
 from conquest_widget.games.japan_conquest.widget.style import DIE_FACES
 from conquest_widget.lean import Layout, page_file, plain, shared_layout, shared_style
 from conquest_widget.maps.japan.board import japan
@@ -27,7 +27,7 @@ from conquest_widget.scene import SceneWidget
 _HERE = Path(__file__).parent
 
 
-def _names(c: GameController) -> list[str]:
+def _names(c: BoardModel) -> list[str]:
     return c.names
 
 
@@ -97,7 +97,11 @@ class JapanPanels(SceneWidget):
     through ``turn_panel.roll_button.click()`` and friends (:class:`PanelButton`).
 
     >>> from conquest_widget.games.japan_conquest import GameSetup, ScriptedDice
-    >>> c = GameController(); c.new_game(GameSetup.quick(["Tokyo", "Osaka"]), dice=ScriptedDice([3]))
+    >>> from conquest_widget.games.japan_conquest.match import JapanMatch
+    >>> from conquest_widget.games.japan_conquest.widget.controller import SeatController
+    >>> from conquest_widget.ui.controller import MatchController
+    >>> match = JapanMatch(GameSetup.quick(["Tokyo", "Osaka"]), dice=ScriptedDice([3]))
+    >>> c = SeatController(MatchController(match, humans={0, 1}))
     >>> p = JapanPanels(c); p.clickable(), p.label("dice-2")
     (['dice-1', 'dice-2', 'dice-3', 'roll'], 'Double Dice (1 left)')
     >>> p.click("roll"), p.text("faces"), p.shown(), p.clickable()
@@ -112,9 +116,9 @@ class JapanPanels(SceneWidget):
     PARTS = ("turn", "battle", "score", "info")
     #: the controller's traits the panels are drawn from (a change redraws; nothing is sent
     #: when the scene is the same)
-    OBSERVED = ("version", "lang", "message", "dice_option", "cpu_busy", "battle_report", "selected_prefecture")
+    OBSERVED = ("version", "lang", "message", "dice_option", "battle_report", "selected_prefecture")
 
-    def __init__(self, c: GameController, parts: tuple[str, ...] = PARTS, **kwargs: Any) -> None:
+    def __init__(self, c: BoardModel, parts: tuple[str, ...] = PARTS, **kwargs: Any) -> None:
         self.c = c
         self.parts = tuple(parts)
         kwargs.setdefault("layout", shared_layout())
@@ -444,10 +448,12 @@ class LogView(W.VBox):
     a move sends its new lines and one small layout update, and never opens a widget
     (issue 18: the log used to open three new widgets every turn).
 
-    >>> from conquest_widget.games.japan_conquest.widget.controller import GameController
     >>> from conquest_widget.games.japan_conquest import GameSetup, ScriptedDice
-    >>> c = GameController(); log = LogView(c)
-    >>> c.new_game(GameSetup.quick(["Tokyo", "Osaka"]), dice=ScriptedDice([1]))
+    >>> from conquest_widget.games.japan_conquest.match import JapanMatch
+    >>> from conquest_widget.games.japan_conquest.widget.controller import SeatController
+    >>> from conquest_widget.ui.controller import MatchController
+    >>> c = SeatController(None); log = LogView(c)
+    >>> c.bind(MatchController(JapanMatch(GameSetup.quick(["Tokyo", "Osaka"]), dice=ScriptedDice([1])), humans={0, 1}))
     >>> n = len(log.blocks.children); c.roll(); c.click_prefecture(11); c.confirm_route()
     >>> len(log.blocks.children) == n == LogView.RING, log.lines()[0]
     (True, "— Player 2's turn 1 —")
@@ -456,7 +462,7 @@ class LogView(W.VBox):
     RING = 6
     MAX_BLOCKS = RING  # kept for subclasses
 
-    def __init__(self, c: GameController) -> None:
+    def __init__(self, c: BoardModel) -> None:
         self.c = c
         self.header = plain(W.HTML)
         # a flex column, so that each block's layout.order places it (newest first)

@@ -36,7 +36,7 @@ from conquest_widget.games.japan_conquest.bots import game_from_view
 from conquest_widget.games.japan_conquest.legacy import FORMAT, match_from_legacy
 from conquest_widget.games.japan_conquest.match import JapanMatch
 from conquest_widget.games.japan_conquest.text import pref_name, region_name, t
-from conquest_widget.games.japan_conquest.widget.controller import GameController
+from conquest_widget.games.japan_conquest.widget.controller import BoardModel
 from conquest_widget.games.japan_conquest.widget.panels import (
     LogView,
 )
@@ -270,15 +270,10 @@ def public_game(view: Mapping[str, Any]) -> JapanMatch:
 
 
 # --------------------------------------------------------------------------- controller
-class ReplayController(GameController):
-    """A read-only :class:`GameController` for replays: it publishes the views it is
-    given (:meth:`show`), never plays CPU moves and refuses actions; map clicks only
-    select."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        kwargs.setdefault("autoplay_cpu", False)
-        kwargs.setdefault("screen", "game")
-        super().__init__(**kwargs)
+class ReplayController(BoardModel):
+    """The read-only :class:`~.controller.BoardModel` of a replay's board: it publishes
+    the positions it is given (:meth:`mirror`) and refuses the player's moves with a hint
+    (Branch here); map clicks only select."""
 
     @property
     def human_to_act(self) -> bool:
@@ -287,9 +282,6 @@ class ReplayController(GameController):
 
     def _human(self, action: Action) -> None:
         self.message = _t("read_only", self.lang)
-
-    def play_cpu_now(self) -> None:
-        """Does nothing: a replay is never advanced."""
 
     def mirror(self, source: Any) -> None:
         """Publish what ``source`` (a controller with the shared published traits, e.g. the
@@ -306,7 +298,7 @@ class ReplayLogView(LogView):
     MAX_BLOCKS = 15
     _uses_ring = False
 
-    def __init__(self, c: GameController) -> None:
+    def __init__(self, c: BoardModel) -> None:
         self._pool: list[W.HTML] = []
         self._cache: dict[int, str | None] = {}
         self._cache_lang = c.lang

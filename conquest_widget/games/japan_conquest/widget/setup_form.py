@@ -21,8 +21,8 @@ In the kernel each field is a :class:`~conquest_widget.ui.setup_form.Field` (``v
 ``roll_for_order``, ``seed``, ``screens``; ``start_button`` / ``back_button`` press Start /
 Back as the page's buttons do::
 
-    >>> from conquest_widget.games.japan_conquest.widget.controller import GameController
-    >>> form = SetupScreen(GameController())
+    >>> from conquest_widget.games.japan_conquest.widget.controller import SeatController
+    >>> form = SetupScreen(SeatController(None))
     >>> form.count.value = 2
     >>> form.rows[1].kind.value = True; form.values["seats"][1]["cpu"]
     True
@@ -50,7 +50,7 @@ from conquest_widget.errors import SetupError
 from conquest_widget.games.japan_conquest.rules import DIFFICULTIES, MODES, PREFECTURES, STANDARD_TURNS, STRATEGIES
 from conquest_widget.games.japan_conquest.setup import DEFAULT_COLOURS, GameSetup
 from conquest_widget.games.japan_conquest.text import pref_name, t
-from conquest_widget.games.japan_conquest.widget.controller import GameController
+from conquest_widget.games.japan_conquest.widget.controller import BoardModel
 from conquest_widget.lean import page_file, shared_layout
 from conquest_widget.maps.japan.board import japan
 from conquest_widget.ui.setup_form import MAX_TEXT, Field, PageForm, take
@@ -173,7 +173,7 @@ class SetupScreen(PageForm):
     #: the problem with the form (the controller's ``setup_error``), plain text
     problem = traitlets.Unicode("").tag(sync=True)
 
-    def __init__(self, c: GameController, on_preview: Callable[[dict[int, str]], None] | None = None, *,
+    def __init__(self, c: BoardModel, on_preview: Callable[[dict[int, str]], None] | None = None, *,
                  on_start: Callable[[], None] | None = None, on_back: Callable[[], None] | None = None) -> None:
         """``on_start`` / ``on_back``: what Start and Back do (the shell's app: Start reads
         the form with :meth:`read`); without them the buttons do nothing (a form shown
@@ -318,7 +318,7 @@ class SetupScreen(PageForm):
         Raises ``ValueError`` naming the problem in the form's language (the form shows it
         too); nothing is started.
 
-        >>> from conquest_widget.games.japan_conquest.widget.board import SeatController
+        >>> from conquest_widget.games.japan_conquest.widget.controller import SeatController
         >>> form = SetupScreen(SeatController(None)); form.count.value = 2
         >>> form.rows[1].home.value = 13; form.read()
         Traceback (most recent call last):

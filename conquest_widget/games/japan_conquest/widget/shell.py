@@ -84,7 +84,7 @@ def setup_form(*, lang: str, on_start: Any, on_back: Any, last: GameSetup | None
                tables: bool = False) -> Any:
     """Japan Conquest's own New game form (:class:`~.setup_form.SetupScreen`: colours,
     homes picked on the stage's map, mode, Roll for Order), filled with ``last``."""
-    from conquest_widget.games.japan_conquest.widget.board import SeatController
+    from conquest_widget.games.japan_conquest.widget.controller import SeatController
     from conquest_widget.games.japan_conquest.widget.setup_form import SetupScreen
 
     seat = stage.seat if stage is not None else SeatController(None, lang=lang, screen="setup")

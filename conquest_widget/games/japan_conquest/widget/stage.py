@@ -22,7 +22,7 @@ from typing import Any
 
 import ipywidgets as W
 
-from conquest_widget.games.japan_conquest.widget.board import SeatController
+from conquest_widget.games.japan_conquest.widget.controller import SeatController
 from conquest_widget.games.japan_conquest.widget.map_view import MapView
 from conquest_widget.games.japan_conquest.widget.style import CSS
 from conquest_widget.lean import Layout, close_tree, plain
@@ -30,7 +30,7 @@ from conquest_widget.lean import Layout, close_tree, plain
 
 class JapanStage(W.VBox):
     """The map of a Japan Conquest app in the shell (see the module docstring): ``seat``
-    is the Japan controller it draws from (a :class:`~.board.SeatController` bound to the
+    is the Japan controller it draws from (a :class:`~.controller.SeatController` bound to the
     match shown, or to none)."""
 
     def __init__(self, lang: str = "en") -> None:
@@ -61,9 +61,8 @@ class JapanStage(W.VBox):
     def attach(self, source: Any) -> None:
         """A match is shown: draw what ``source`` (a live shell controller) publishes."""
         self.pick_for(None)
+        self.seat.screen = "game"  # (before the seat's first mirror: the map draws the game)
         self.seat.bind(source)
-        self.seat.screen = "game"
-        self.seat.mirror()
 
     def release(self) -> None:
         """The match shown went away: the map shows Japan with no game."""

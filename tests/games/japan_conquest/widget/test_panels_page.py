@@ -129,10 +129,10 @@ def test_closed_panels_stop_drawing_and_leave_no_observer() -> None:
     controller finds them closed, and they stop observing it (nothing of them stays alive)."""
     from ipywidgets import Widget
 
-    from conquest_widget.games.japan_conquest.widget.controller import GameController
+    from conquest_widget.games.japan_conquest.widget.controller import SeatController
+    from conquest_widget.ui.controller import MatchController
 
-    c = GameController()
-    c.new_game(GameSetup.quick(["Tokyo", "Osaka"]))
+    c = SeatController(MatchController(JapanMatch(GameSetup.quick(["Tokyo", "Osaka"])), humans={0, 1}))
     panels = JapanPanels(c)
     Widget.close(panels)
     c.roll()

@@ -23,7 +23,6 @@ from conquest_widget.games.japan_conquest.cpu import cpu_action
 from conquest_widget.games.japan_conquest.match import redacted
 from conquest_widget.games.japan_conquest.text import describe_event, pref_name
 from conquest_widget.games.japan_conquest.widget import replay
-from conquest_widget.games.japan_conquest.widget.controller import GameController
 from conquest_widget.games.japan_conquest.widget.replay import (
     EFFECT_COLOURS,
     UNCONTROLLED,
@@ -32,6 +31,7 @@ from conquest_widget.games.japan_conquest.widget.replay import (
 )
 from conquest_widget.games.japan_conquest.widget.style import NEUTRAL_FILL
 from conquest_widget.scene import read_message
+from conquest_widget.ui.controller import MatchController
 from conquest_widget.ui.replay import ReplayExplorer
 
 from ..legacy_docs import legacy_doc
@@ -165,19 +165,15 @@ def test_the_explorer_never_plays_cpu_moves(cpu_game):
         ex = ReplayExplorer(cpu_game, index=5, every=EVERY)  # an event loop runs: CPUs would be scheduled
         assert not shown_game(ex).is_over and shown_game(ex).setup.players[shown_game(ex).actor].cpu
         await asyncio.sleep(0.3)
-        assert shown_game(ex).action_count == 5 and board(ex).inner.cpu_busy is False
+        assert shown_game(ex).action_count == 5 and ex.controller.cpu_busy is False
         ex.go(6)
         await asyncio.sleep(0.2)
         return ex
 
     ex = asyncio.run(scenario())
-    assert shown_game(ex).action_count == 6 and board(ex).inner.cpu_busy is False
-    board(ex).inner.play_cpu_now()
-    assert shown_game(ex).action_count == 6
-    # a normal controller still plays CPUs (no event loop here: at once)
-    c = GameController()
-    c.load_game(replayed(cpu_game, 5))
-    assert c._match.is_over
+    assert shown_game(ex).action_count == 6 and ex.controller.cpu_busy is False
+    # a live controller of the same position plays its CPUs (no event loop here: at once)
+    assert MatchController(replayed(cpu_game, 5), humans=set()).is_over
 
 
 def test_the_shown_game_cannot_be_played(cpu_game):

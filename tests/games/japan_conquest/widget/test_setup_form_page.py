@@ -10,7 +10,7 @@ from pathlib import Path
 
 from page_runner import run_form
 
-from conquest_widget.games.japan_conquest.widget.controller import GameController
+from conquest_widget.games.japan_conquest.widget.controller import SeatController
 from conquest_widget.games.japan_conquest.widget.setup_form import SetupScreen
 
 HOSTILE = "<img src=x onerror=1>"
@@ -25,7 +25,7 @@ def model(form: SetupScreen) -> dict:
 
 
 def test_the_page_shows_the_fields_and_hides_what_does_not_apply(tmp_path: Path) -> None:
-    c = GameController()
+    c = SeatController(None)
     form = SetupScreen(c)
     form.load({"players": [{"name": HOSTILE, "home": 1}, {"name": "B", "cpu": True, "difficulty": "hard"}],
                "mode": "conquest"})
@@ -47,7 +47,7 @@ def test_the_page_shows_the_fields_and_hides_what_does_not_apply(tmp_path: Path)
 
 
 def test_start_carries_the_form_the_page_shows(tmp_path: Path) -> None:
-    c = GameController()
+    c = SeatController(None)
     started: list = []
     form = SetupScreen(c, on_start=lambda: started.append(form.read()))
     steps = [{"press": spec("cwj-count", "button", 0)},  # 2 players

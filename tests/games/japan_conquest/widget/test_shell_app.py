@@ -21,7 +21,8 @@ import pytest
 from conquest_widget.games.japan_conquest import GameSetup, PlayerSetup, ScriptedDice
 from conquest_widget.games.japan_conquest.match import JapanMatch
 from conquest_widget.games.japan_conquest.widget import controller as japan_controller
-from conquest_widget.games.japan_conquest.widget.board import JapanBoard, SeatController
+from conquest_widget.games.japan_conquest.widget.board import JapanBoard
+from conquest_widget.games.japan_conquest.widget.controller import SeatController
 from conquest_widget.games.japan_conquest.widget.shell import UI
 from conquest_widget.ui.controller import MatchController
 from conquest_widget.ui.match_app import app_class

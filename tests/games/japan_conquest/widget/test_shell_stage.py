@@ -56,12 +56,37 @@ def two_player_form(app, *, home0: int = 40, home1: int = 13) -> SetupScreen:
 def test_the_map_is_beside_every_screen_and_there_is_one(app) -> None:
     maps = shown(app, L.Map)
     assert len(maps) == 1 and maps[0] is app.stage.map_view.map  # the start screen shows Japan
-    two_player_form(app).click("start")
+    form = two_player_form(app)
+    colours = [row.colour.value for row in form.rows[:2]]
+    form.click("start")
     assert app.screen == "play" and isinstance(app.board, JapanBoard)
     assert shown(app, L.Map) == maps  # the game draws on the same map: its 47 outlines are not sent again
+    # ... at once: the players' homes in their colours (the game's, the form's preview is gone)
+    paint = app.stage.map_view.style_of
+    assert [paint(40)["fill_color"], paint(13)["fill_color"]] == colours and paint(20)["fill_color"] not in colours
     assert app.board.map_view is app.stage.map_view and app.board.inner is app.stage.seat
     button(app, "cw-exit").click()
     assert app.screen == "start" and shown(app, L.Map) == maps
+
+
+def test_the_map_draws_the_game_as_soon_as_its_screen_is_the_games() -> None:
+    """The map shows the game of the seat it draws from while its screen is "game", from
+    the moment the screen changes (whatever the order in which the seat was bound)."""
+    from conquest_widget.games.japan_conquest import GameSetup, JapanMatch
+    from conquest_widget.games.japan_conquest.widget.controller import SeatController
+    from conquest_widget.games.japan_conquest.widget.map_view import MapView
+    from conquest_widget.ui.controller import MatchController
+
+    seat = SeatController(None, screen="start")
+    view = MapView(seat)
+    seat.bind(MatchController(JapanMatch(GameSetup.quick(["Tokyo", "Osaka"])), humans={0, 1}))
+    colours = [p["colour"] for p in seat.view["players"]]
+    assert view.style_of(13)["fill_color"] not in colours  # the start screen: Japan with no game
+    seat.screen = "game"
+    assert [view.style_of(13)["fill_color"], view.style_of(27)["fill_color"]] == colours
+    seat.screen = "start"
+    assert view.style_of(13)["fill_color"] not in colours
+    view.close()
 
 
 def test_a_click_on_the_map_picks_the_selected_seats_home_and_colours_it(app) -> None:

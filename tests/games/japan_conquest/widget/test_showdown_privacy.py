@@ -115,12 +115,11 @@ def test_no_widget_state_holds_a_current_total_during_the_showdown(tmp_path) -> 
     app.close()
 
 
-def test_the_apps_cpu_decides_from_its_view_not_from_hidden_totals() -> None:
+def test_the_apps_cpu_decides_from_its_view_not_from_hidden_totals(tmp_path) -> None:
     """A pair test: two showdown positions that differ only in the stored prosperity of the
     human's castles (hidden then) -- the app's CPU plays the same actions in both, and the
     CPU's view is the same byte for byte.  (The old app's CPU read the engine itself: with
     this seed its route differed between the two positions, which this test catches.)"""
-    from conquest_widget.games.japan_conquest.widget.controller import GameController
 
     def cpu_actions(stored: int) -> tuple[str, list[dict]]:
         m = JapanMatch(GameSetup.quick(["Tokyo", "Osaka"], cpu=[False, True], turns=5, seed=1))
@@ -132,17 +131,19 @@ def test_the_apps_cpu_decides_from_its_view_not_from_hidden_totals() -> None:
         for code in sorted(near)[::2]:  # the human holds every other prefecture around the CPU's pawn ...
             if g.state.level[code] != HOME:
                 g.edit_prefecture(code, owner=0, level="castle", stored=stored)  # castles storing this much: the only difference
-        c = GameController()
-        c.load_game(m)  # seat 1 is the app's CPU
         view = json.dumps(m.view(1), sort_keys=True)
-        moves: list[dict] = []
-        c.on_change(lambda ctrl, action: moves.append(action.to_dict()) if action is not None else None)
+        app = JapanConquestApp(save_dir=tmp_path / f"saves{stored}")
+        app.play_match(m)  # seat 1 is the app's CPU
+        start, seat = len(m.log), app.board.inner
         human = BOTS["normal"]()
-        while c.human_to_act:  # the human's turn (what clicks would send) ...
-            c._apply(human.choose(m.view(0), m.legal_actions(0), random.Random(m.action_count)))
-        c.resume_cpu()  # ... then the CPU's, in full (no event loop here: at once)
-        assert c.human_to_act or c.is_over
-        return view, moves
+        while seat.human_to_act:  # the human's turn (what clicks would send) ...
+            app.controller.act(human.choose(m.view(0), m.legal_actions(0), random.Random(m.action_count)).to_dict())
+            if seat.battle_waiting:
+                seat.dismiss_battle()  # (Continue)
+        # ... then the CPU's, in full (no event loop here: at once)
+        assert (seat.human_to_act or seat.is_over) and any(e["seat"] == 1 for e in m.log[start:])
+        app.close()
+        return view, [e["action"] for e in m.log[start:] if "action" in e]
 
     (view_a, moves_a), (view_b, moves_b) = cpu_actions(0), cpu_actions(3000)
     assert view_a == view_b
