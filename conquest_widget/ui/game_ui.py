@@ -144,6 +144,11 @@ class GameUI:
     #: the game's own story of a finished match for the results screen (escaped HTML):
     #: ``story_html(match, lang)``; the match is a copy the shell made from the document
     story_html: Callable[[Any, str], str] | None = None
+    #: a column of the game's own in the results' standings, after the player's name (Japan
+    #: Conquest: the score): ``standings_column(outcome, view, lang) -> (heading, {seat:
+    #: cell})`` (plain text, escaped by the shell; a seat not in the mapping has an empty cell);
+    #: None: no such column
+    standings_column: Callable[[dict[str, Any], dict[str, Any], str], tuple[str, Mapping[int, Any]]] | None = None
     #: the start screen's "Watch CPUs": the setup of a game of CPUs only (``demo_setup()``)
     demo_setup: Callable[[], Any] | None = None
     #: the label of a CPU in the records against the CPUs (previous results):

@@ -967,19 +967,22 @@ def show_log(log: LogView, ui: GameUI, events: list[dict[str, Any]], lang: str, 
 
 
 def results_html(ui: GameUI, seats: list[SeatChoice], out: dict[str, Any], view: dict[str, Any], lang: str) -> str:
-    """The results: the winners, the standings (rank, player, Human or CPU level) and the
-    game's own story of the end (``ui.results_html``)."""
+    """The results: the winners, the standings (rank, player, the game's own column if it
+    has one, Human or CPU level) and the game's own story of the end (``ui.results_html``)."""
     ranks = out["ranks"]
     names = [s.name for s in seats]
     winners = [names[i] for i, r in enumerate(ranks) if r == 1]
     head = t("winner" if len(winners) == 1 else "winners", lang, names=", ".join(winners))
+    own_head, own = ui.standings_column(out, view, lang) if ui.standings_column is not None else (None, {})
     rows = "".join(
         f"<tr><td>{r}</td><td>{html_text(names[i])}</td>"
-        f"<td>{html_text(t('human', lang) if seats[i].human else t('cpu', lang, level=ui.cpu_name(seats[i].bot, lang)))}</td></tr>"
+        + (f"<td>{html_text(str(own.get(i, '')))}</td>" if own_head is not None else "")
+        + f"<td>{html_text(t('human', lang) if seats[i].human else t('cpu', lang, level=ui.cpu_name(seats[i].bot, lang)))}</td></tr>"
         for i, r in sorted(enumerate(ranks), key=lambda x: (x[1], x[0]))
     )
+    own_th = f"<th>{html_text(own_head)}</th>" if own_head is not None else ""
     return (f"<h3>{html_text(head)}</h3><table class='cw-standings'><tr><th>{html_text(t('rank', lang))}</th>"
-            f"<th>{html_text(t('player', lang))}</th><th>{html_text(t('played_by', lang))}</th></tr>"
+            f"<th>{html_text(t('player', lang))}</th>{own_th}<th>{html_text(t('played_by', lang))}</th></tr>"
             f"{rows}</table>" + ui.results_html(out, view, lang))
 
 

@@ -23,7 +23,6 @@ from __future__ import annotations
 import weakref
 from typing import Any
 
-from conquest_widget.core.safe_text import html_text
 from conquest_widget.games.japan_conquest.rules import STANDARD_TURNS
 from conquest_widget.games.japan_conquest.setup import (
     DEFAULT_COLOURS,
@@ -53,14 +52,19 @@ def seat_choices(setup: GameSetup) -> list[SeatChoice]:
     return [SeatChoice(p.name, HUMAN if not p.cpu else f"{p.difficulty}:{p.strategy}") for p in setup.players]
 
 
+def standings_column(outcome: dict[str, Any], view: dict[str, Any], lang: str) -> tuple[str, dict[int, Any]]:
+    """The score of each seat, a column of the shell's standings on the results.
+
+        >>> standings_column({}, {"ranking": [{"seat": 1, "score": 320}, {"seat": 0, "score": 275}]}, "en")
+        ('Score', {1: 320, 0: 275})
+    """
+    return t("score", lang), {int(r["seat"]): r["score"] for r in view.get("ranking") or ()}
+
+
 def results_html(outcome: dict[str, Any], view: dict[str, Any], lang: str) -> str:
-    """The final standings (escaped)."""
-    rows = "".join(
-        f"<tr><td>{r['rank']}</td><td>{html_text(r['name'])}</td><td>{r['score']}</td></tr>"
-        for r in view.get("ranking") or ()
-    )
-    return (f"<table><tr><th>{t('rank', lang)}</th><th>{t('players', lang)}</th><th>{t('score', lang)}</th></tr>"
-            f"{rows}</table>")
+    """Nothing below the standings, which have the scores (:func:`standings_column`); the
+    story of the game is :func:`story_html`."""
+    return ""
 
 
 def event_text(event: dict[str, Any], lang: str, names: list[str] | None = None) -> str | None:
@@ -133,6 +137,7 @@ UI = GameUI(
     seat_choices=seat_choices,
     board=board,
     results_html=results_html,
+    standings_column=standings_column,
     event_text=event_text,
     options=(Option("turns", {"en": "Turns", "ja": "ターン数"}, default=10, choices=tuple(STANDARD_TURNS)),),
     stage=stage,

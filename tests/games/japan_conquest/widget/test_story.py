@@ -211,6 +211,25 @@ def test_the_results_screen_of_a_finished_game_shows_the_story(tmp_path):
     app.close()
 
 
+def test_the_results_standings_are_one_table_with_each_players_score(tmp_path):
+    """One table of standings (rank, player, score, who played), not a second one of the
+    scores beside the shell's, in both languages."""
+    import re
+
+    app = JapanConquestApp(save_dir=tmp_path / "saves")
+    _cpu_game(app)
+    ranking = {r["name"]: r["score"] for r in app.controller._match.ranking()}
+    for lang, heads in (("en", ["Rank", "Player", "Score", "Played by"]), ("ja", ["順位", "プレイヤー", "総得点", "操作"])):
+        app.set_lang(lang)
+        results = _results(app)
+        (table,) = re.findall(r"<table class='cw-standings'>.*?</table>", results)
+        assert re.findall(r"<th>(.*?)</th>", table) == heads
+        rows = re.findall(r"<tr><td>(\d+)</td><td>(.*?)</td><td>(\d+)</td>", table)
+        assert {name: int(score) for _rank, name, score in rows} == ranking
+        assert not re.search(r"<table>\s*<tr><th>[^<]*</th><th>[^<]*</th><th>" + heads[2], results)  # no second one
+    app.close()
+
+
 def test_the_story_is_not_shown_before_the_game_is_over(tmp_path):
     """It holds every total, the Final Showdown's too: nothing until the end."""
     app = JapanConquestApp(save_dir=tmp_path / "saves")
