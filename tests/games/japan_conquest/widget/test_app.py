@@ -195,10 +195,14 @@ def test_cpu_settings_are_kept_while_human(app):
     assert (row.difficulty.value, row.strategy.value, row.difficulty.label) == ("hard", "defensive", "強い")
 
 
-def test_a_move_sends_a_small_fraction_of_the_first_render(app, sent):
+def test_a_move_sends_a_small_fraction_of_the_first_render(tmp_path, sent):
+    from conquest_widget import JapanConquestApp
+
+    before = set(_instances)  # (widgets another test left open are not this app's render)
+    app = JapanConquestApp(save_dir=tmp_path / "saves")
     setup = GameSetup(players=(PlayerSetup("A", 13), PlayerSetup("B", 27)), turns=10)
     c = play(app, setup, dice=ScriptedDice([3]))
-    first_render = sum(len(json.dumps(w.get_state(), default=str)) for w in _instances.values())
+    first_render = sum(len(json.dumps(w.get_state(), default=str)) for k, w in list(_instances.items()) if k not in before)
     sent.reset()
     app.board.turn_panel.roll_button.click()
     while not c.can_confirm:
@@ -212,6 +216,7 @@ def test_a_move_sends_a_small_fraction_of_the_first_render(app, sent):
     assert confirm_map < 1500, sent.by_class
     assert confirm_total < 5000, sent.by_class
     assert planning + confirm_total < first_render / 40
+    app.close()
 
 
 def _human_moved_cpu_next(app, speed):
